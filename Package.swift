@@ -1,0 +1,76 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "metube",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "metube", targets: ["metube"]),
+        .executable(name: "metube-server", targets: ["metube-server"]),
+        .executable(name: "metube-bench", targets: ["metube-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "MeTubeCore"),
+        .target(name: "MeTubeStore", dependencies: ["MeTubeCore"]),
+        .target(name: "MeTubeAPI"),
+        .target(
+            name: "MeTubeSync",
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "CNcursesw"]),
+        .target(
+            name: "MeTubeServer",
+            dependencies: [
+                "MeTubeCore", "MeTubeAPI", "CSQLite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "metube",
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "metube-server",
+            dependencies: [
+                "MeTubeServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "metube-bench",
+            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubeServer"]
+        ),
+        .target(name: "TestSupport", dependencies: ["MeTubeCore", "MeTubeStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "MeTubeCoreTests", dependencies: ["MeTubeCore", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"]),
+        .testTarget(
+            name: "MeTubeServerTests",
+            dependencies: [
+                "MeTubeServer", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
+        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "TestSupport"]),
+        .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

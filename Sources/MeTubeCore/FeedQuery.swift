@@ -1,0 +1,80 @@
+import Foundation
+
+/// Which marks a feed view shows. Videos whose status is `unknown` are shown under every filter.
+public enum FeedFilter: String, Codable, Sendable, CaseIterable {
+    case unwatched
+    case all
+    case watched
+    case skipped
+
+    /// The next filter in the order the `f` key cycles through.
+    public var next: FeedFilter {
+        let all = FeedFilter.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// Whether a video with `status` passes this filter.
+    public func admits(_ status: DisplayStatus) -> Bool {
+        switch (self, status) {
+        case (.all, _), (_, .unknown): true
+        case (.unwatched, .unwatched), (.watched, .watched), (.skipped, .skipped): true
+        default: false
+        }
+    }
+}
+
+/// One row of a feed: a video with its channel and mark.
+public struct FeedRow: Sendable, Equatable {
+    /// The video.
+    public var video: Video
+    /// The uploading channel's display name.
+    public var channelName: String
+    /// The video's mark, if any.
+    public var mark: Mark?
+    /// What the row shows as status.
+    public var status: DisplayStatus
+}
+
+/// A selection of the feed: filter, one channel, search text, Shorts.
+public struct FeedQuery: Sendable, Equatable {
+    /// Which statuses to show.
+    public var filter: FeedFilter
+    /// Only this channel's videos, when set.
+    public var channelID: String?
+    /// Case-insensitive text that the title or channel name must contain, when not empty.
+    public var search: String
+    /// Whether Shorts are left out.
+    public var hideShorts: Bool
+
+    /// Creates a query.
+    public init(filter: FeedFilter = .unwatched, channelID: String? = nil, search: String = "", hideShorts: Bool = false) {
+        self.filter = filter
+        self.channelID = channelID
+        self.search = search
+        self.hideShorts = hideShorts
+    }
+
+    /// How a video without a mark shows: `unknown` until the statuses are known, then `unwatched`.
+    public static func status(of mark: Mark?, statusesKnown: Bool) -> DisplayStatus {
+        if let mark { return DisplayStatus(mark.status) }
+        return statusesKnown ? .unwatched : .unknown
+    }
+
+    /// The rows of `library` this query selects, newest first, at most `limit` of them.
+    public func rows(in library: Library, statusesKnown: Bool, limit: Int = .max) -> [FeedRow] {
+        let needle = search.lowercased()
+        var rows: [FeedRow] = []
+        for video in library.videos {
+            if rows.count >= limit { break }
+            if let channelID, video.channelID != channelID { continue }
+            if hideShorts, video.isShort { continue }
+            let mark = library.marks[video.id]
+            let status = Self.status(of: mark, statusesKnown: statusesKnown)
+            guard filter.admits(status) else { continue }
+            let channelName = library.channels[video.channelID]?.displayName ?? video.channelID
+            if !needle.isEmpty, !video.title.lowercased().contains(needle), !channelName.lowercased().contains(needle) { continue }
+            rows.append(FeedRow(video: video, channelName: channelName, mark: mark, status: status))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Everything the client knows, in memory: channels, their videos newest first, and marks.
+///
+/// A value type: the store hands out copies, and readers never see a half-applied change.
+public struct Library: Sendable, Equatable {
+    /// Followed channels by id.
+    public private(set) var channels: [String: Channel] = [:]
+    /// Videos, newest first (ties by id, so the order is total and stable).
+    public private(set) var videos: [Video] = []
+    /// Marks by video id.
+    public private(set) var marks: [String: Mark] = [:]
+    private var positions: [String: Int] = [:]
+
+    /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
+    public init(channels: [Channel] = [], videos: [Video] = [], marks: [Mark] = []) {
+        self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.marks = Dictionary(marks.map { ($0.videoID, $0) }, uniquingKeysWith: { _, last in last })
+        upsert(videos)
+    }
+
+    /// Whether `lhs` sorts before `rhs` in the feed: newer first, then by id.
+    public static func feedOrder(_ lhs: Video, _ rhs: Video) -> Bool {
+        lhs.published != rhs.published ? lhs.published > rhs.published : lhs.id < rhs.id
+    }
+
+    /// The video with `id`, if known.
+    public func video(_ id: String) -> Video? { positions[id].map { videos[$0] } }
+
+    /// Adds or replaces videos; returns how many were new.
+    @discardableResult
+    public mutating func upsert(_ incoming: [Video]) -> Int {
+        guard !incoming.isEmpty else { return 0 }
+        var added = 0
+        var latest: [String: Video] = [:]
+        for video in incoming { latest[video.id] = video }
+        var needsSort = false
+        for (id, video) in latest {
+            if let index = positions[id] {
+                if videos[index].published != video.published { needsSort = true }
+                videos[index] = Self.merged(old: videos[index], new: video)
+            } else {
+                videos.append(video)
+                added += 1
+                needsSort = true
+            }
+        }
+        if needsSort {
+            videos.sort(by: Self.feedOrder)
+            reindex()
+        }
+        return added
+    }
+
+    /// Keeps what the old copy knew and the new one does not (a hub row has no description).
+    private static func merged(old: Video, new: Video) -> Video {
+        var result = new
+        result.duration = new.duration ?? old.duration
+        result.description = new.description ?? old.description
+        result.thumbnailURL = new.thumbnailURL ?? old.thumbnailURL
+        result.hubSeq = new.hubSeq ?? old.hubSeq
+        result.isShortLink = new.isShortLink || old.isShortLink
+        return result
+    }
+
+    /// Adds or updates a channel, keeping a known title when the update has none.
+    public mutating func upsert(_ channel: Channel) {
+        var merged = channel
+        if let old = channels[channel.id] {
+            merged.title = channel.title ?? old.title
+            merged.thumbnailURL = channel.thumbnailURL ?? old.thumbnailURL
+            merged.addedAt = old.addedAt
+        }
+        channels[channel.id] = merged
+    }
+
+    /// Removes a channel and its videos; marks are kept, since they belong to the user.
+    public mutating func removeChannel(_ id: String) {
+        guard channels.removeValue(forKey: id) != nil else { return }
+        videos.removeAll { $0.channelID == id }
+        reindex()
+    }
+
+    /// Records a mark, replacing any earlier one for the same video.
+    public mutating func apply(_ mark: Mark) {
+        marks[mark.videoID] = mark
+    }
+
+    /// Forgets the mark of `videoID`.
+    public mutating func removeMark(_ videoID: String) {
+        marks.removeValue(forKey: videoID)
+    }
+
+    private mutating func reindex() {
+        positions = Dictionary(uniqueKeysWithValues: videos.enumerated().map { ($1.id, $0) })
+    }
+
+    public static func == (lhs: Library, rhs: Library) -> Bool {
+        lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks
+    }
+}

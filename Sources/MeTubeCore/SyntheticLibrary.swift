@@ -1,0 +1,115 @@
+import Foundation
+
+/// Makes realistic, reproducible libraries for benchmarks, demos and tests: channel names and
+/// titles in several scripts (including CJK and emoji), Shorts, missing durations, and marks.
+public struct SyntheticLibrary: Sendable {
+    /// How many channels to make.
+    public var channelCount: Int
+    /// How many videos to make, spread over the channels.
+    public var videoCount: Int
+    /// How many of the videos get a mark.
+    public var markCount: Int
+    /// The seed: the same seed makes the same library.
+    public var seed: UInt64
+    /// The newest video's publication date; older ones go back from here.
+    public var newest: Date
+
+    /// Describes a library to generate.
+    public init(channelCount: Int = 216, videoCount: Int = 10_000, markCount: Int = 10_000, seed: UInt64 = 42, newest: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
+        self.channelCount = channelCount
+        self.videoCount = videoCount
+        self.markCount = markCount
+        self.seed = seed
+        self.newest = newest
+    }
+
+    private static let channelWords = ["Digital", "Foundry", "Science", "Garden", "Retro", "Kitchen", "Synth", "Workshop", "Orbit", "Chess", "Jazz", "Rust", "Swift", "Urban", "Trail", "Pixel"]
+    private static let titleWords = ["review", "explained", "deep dive", "live", "tutorial", "first look", "vs", "tested", "how to", "build", "restoration", "story", "update", "in 10 minutes", "every", "week"]
+    private static let foreignTitles = ["東京の夜景を歩く", "初めての自作キーボード", "서울 브이로그", "Прогулка по Москве", "رحلة إلى الصحراء", "Café au lait ☕ et croissants", "🚀 Launch day recap 🎉", "Ñandú en la pampa", "Überraschung im Wald 🌲", "中文字幕：长城徒步"]
+
+    /// A channel id made from a number: `UC` and 22 id characters.
+    public static func channelID(_ number: Int) -> String {
+        "UC" + String(format: "%022d", number).replacingOccurrences(of: "0", with: "A")
+    }
+
+    /// A video id made from a number: 11 id characters.
+    public static func videoID(_ number: Int) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var value = number
+        var characters: [Character] = []
+        for _ in 0..<11 {
+            characters.append(alphabet[value % 64])
+            value /= 64
+        }
+        return String(characters)
+    }
+
+    /// The channels this description makes.
+    public func channels() -> [Channel] {
+        var random = SplitMix64(seed: seed)
+        return (0..<channelCount).map { index in
+            let name = index % 17 == 5
+                ? Self.foreignTitles[index % Self.foreignTitles.count].components(separatedBy: " ").first!
+                : "\(Self.channelWords[Int(random.next() % 16)]) \(Self.channelWords[Int(random.next() % 16)])"
+            return Channel(id: Self.channelID(index), title: name, addedAt: newest.addingTimeInterval(-Double(index) * 86_400))
+        }
+    }
+
+    /// The `index`-th video: deterministic, newest at index 0.
+    public func video(_ index: Int) -> Video {
+        var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        let title: String
+        if index % 9 == 4 {
+            title = Self.foreignTitles[Int(random.next() % UInt64(Self.foreignTitles.count))]
+        } else {
+            let words = (0..<(3 + Int(random.next() % 5))).map { _ in Self.titleWords[Int(random.next() % 16)] }
+            title = words.joined(separator: " ").capitalized + " #\(index)"
+        }
+        let roll = random.next() % 20
+        let duration: Int? = roll == 0 ? nil : (roll < 3 ? Int(15 + random.next() % 44) : Int(120 + random.next() % 5_400))
+        let id = Self.videoID(index)
+        return Video(
+            id: id, channelID: Self.channelID(index % max(channelCount, 1)), title: title,
+            published: newest.addingTimeInterval(-Double(index) * 600),
+            duration: duration, thumbnailURL: "https://i1.ytimg.com/vi/\(id)/hqdefault.jpg",
+            isShortLink: roll == 1
+        )
+    }
+
+    /// The videos this description makes, newest first.
+    public func videos() -> [Video] { (0..<videoCount).map(video) }
+
+    /// The marks this description makes: the oldest `markCount` videos, mostly watched.
+    public func marks(deviceID: String = "synthetic") -> [Mark] {
+        (0..<min(markCount, videoCount)).map { offset in
+            let index = videoCount - 1 - offset
+            let status: WatchStatus = index % 7 == 0 ? .skipped : (index % 11 == 0 ? .unwatched : .watched)
+            return Mark(
+                videoID: Self.videoID(index), status: status,
+                hlc: HybridTimestamp(millis: Int64(newest.timeIntervalSince1970 * 1000) - Int64(index) * 1000),
+                deviceID: deviceID, syncState: .synced
+            )
+        }
+    }
+
+    /// The whole library.
+    public func library() -> Library {
+        Library(channels: channels(), videos: videos(), marks: marks())
+    }
+}
+
+/// A small, fast, seedable random number generator (SplitMix64).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator; the same seed gives the same sequence.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

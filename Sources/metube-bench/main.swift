@@ -1,0 +1,24 @@
+import Foundation
+
+/// `metube-bench [SUITE…]`: runs the benchmark suites (all by default), prints a table, and one
+/// JSON line per figure.
+let suites: [(name: String, run: () async throws -> [Figure])] = [
+]
+
+let requested = Set(CommandLine.arguments.dropFirst())
+if requested.contains("--help") || requested.contains("-h") {
+    print("usage: metube-bench [\(suites.map(\.name).joined(separator: "|"))]…\nRuns the named suites (all by default) and prints their figures.")
+    exit(0)
+}
+var figures: [Figure] = []
+for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+    FileHandle.standardError.write(Data("bench: running \(suite.name)…\n".utf8))
+    figures += try await suite.run()
+}
+let nameWidth = max(6, figures.map(\.name.count).max() ?? 0)
+print("figure".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + "value".padding(toLength: 14, withPad: " ", startingAt: 0) + "  goal          detail")
+for figure in figures {
+    let value = String(format: "%.2f %@", figure.value, figure.unit)
+    print(figure.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + value.padding(toLength: 14, withPad: " ", startingAt: 0) + "  " + figure.goal.padding(toLength: 12, withPad: " ", startingAt: 0) + "  " + figure.detail)
+}
+for figure in figures { print(figure.jsonLine) }

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct MeTubeServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "metube-server", abstract: "The MeTube hub and status server.")
+}
