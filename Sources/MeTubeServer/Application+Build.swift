@@ -16,6 +16,13 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     } else {
         repository = InMemoryHubRepository()
     }
+    return try await buildApplication(configuration: configuration, hubRepository: repository)
+}
+
+/// Builds the whole server over an existing hub repository (`configuration.databasePath` is not
+/// used); tests use it to seed and inspect the hub directly.
+public func buildApplication(configuration: ServerConfiguration, hubRepository repository: any HubRepository) async throws -> some ApplicationProtocol {
+    try configuration.validate()
     let router = buildRouter(hubRepository: repository)
     var services: [any Service] = []
     if let pollInterval = configuration.pollInterval {
@@ -44,8 +51,21 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// (CORS, `OPTIONS`, exact paths, plain `not found`).
 public func buildRouter(hubRepository: any HubRepository) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    addRoutes(to: router, hubRepository: hubRepository)
+    return router
+}
+
+/// Builds the router with `firstMiddleware` in front of everything else (tests use it to inject
+/// faults between a client and the real routes).
+public func buildRouter(hubRepository: any HubRepository, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: firstMiddleware)
+    addRoutes(to: router, hubRepository: hubRepository)
+    return router
+}
+
+private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository) {
     router.add(middleware: HubHTTPMiddleware())
     HubAPIRoutes(repository: hubRepository).add(to: router)
     // Status service routes (`/database/1/...`) are added here by `Status/`.
-    return router
 }

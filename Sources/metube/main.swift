@@ -1,6 +1,10 @@
 import ArgumentParser
 
-@main
 struct MeTubeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "metube", abstract: "Your YouTube subscription feed in the terminal.")
+    static let configuration = CommandConfiguration(
+        commandName: "metube", abstract: "Your YouTube subscription feed in the terminal.",
+        subcommands: [SyncCommand.self]
+    )
 }
+
+await MeTubeCommand.main()
