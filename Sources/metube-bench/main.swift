@@ -4,6 +4,7 @@ import Foundation
 /// JSON line per figure.
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("hub", hubFigures),
+    ("hub-sync", hubSyncFigures),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
