@@ -42,7 +42,7 @@ import Testing
         #expect(ImportFixtures.error(reading: atom) == .unrecognizedFormat(
             hint: "an XML document whose root element is <feed>; subscriptions are read from OPML (<opml>)"))
         #expect(ImportFixtures.error(reading: narrowCSV, fileName: "subscriptions.csv") == .unrecognizedFormat(
-            hint: "a CSV file whose first line has 2 fields; Takeout's subscriptions.csv has 3 (channel id, URL, title)"))
+            hint: "a CSV file whose first line \"name,url\" is neither a Takeout header nor a Takeout row (3 columns: channel id, channel URL, channel title)"))
     }
 
     // MARK: Takeout CSV

@@ -31,6 +31,14 @@ import Testing
         #expect(SubscriptionFormat.detect(data: data, fileName: "subscriptions.json") == .takeoutCSV)
     }
 
+    @Test func aOneColumnListNamedCSVIsAPlainList() {
+        // Given channel ids one per line, saved as .csv by a spreadsheet
+        let data = Data("UC2eYFnH61tmytImy1mTYvhA\nUCXuqSBlHAE6Xw-yeJA0Tunw\n".utf8)
+        // When its format is detected
+        // Then it is a plain list, not a broken Takeout file
+        #expect(SubscriptionFormat.detect(data: data, fileName: "channels.csv") == .plainList)
+    }
+
     @Test func anHTMLPageIsNamedAsSuch() {
         // Given the page a browser saves instead of an export
         let data = Data("<!DOCTYPE html>\n<html><head><title>YouTube</title></head></html>".utf8)

@@ -11,7 +11,7 @@ enum OPMLReader {
     /// Reads the feeds of `text` into `collector`.
     static func read(_ text: SubscriptionText, into collector: inout ImportCollector) throws(MeTubeCoreError) {
         let leading = text.content.prefix(while: \.isWhitespace)
-        let skippedLines = leading.reduce(0) { count, character in character.isNewline ? count + 1 : count }
+        let skippedLines = SubscriptionText.lineBreakCount(in: leading)
         let scan = OutlineScan()
         let parser = XMLParser(data: Data(text.content[leading.endIndex...].utf8))
         parser.delegate = scan

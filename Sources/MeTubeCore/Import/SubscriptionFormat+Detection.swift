@@ -4,8 +4,8 @@ extension SubscriptionFormat {
     /// Detects the format of a subscription file from its content; `nil` when no supported format fits.
     ///
     /// The content decides. The file name, when given, only settles what the content leaves open:
-    /// `urls` marks a newsboat file, and the extensions `.csv`, `.json` and `.db` mark a Takeout CSV,
-    /// a NewPipe export and a FreeTube database that are too broken to recognise otherwise.
+    /// `urls` marks a newsboat file, and the extensions `.json` and `.db` mark a NewPipe export and a
+    /// FreeTube database that are too broken to recognise otherwise.
     public static func detect(data: Data, fileName: String? = nil) -> SubscriptionFormat? {
         guard let text = try? SubscriptionText(decoding: data) else { return nil }
         return try? identify(text, fileName: fileName)
@@ -85,9 +85,11 @@ extension SubscriptionFormat {
         }
         let fields = try? CSVLine.fields(of: first.text)
         if let fields, fields.count == TakeoutCSVReader.columnCount, isTakeoutRow(fields) { return .takeoutCSV }
-        if name.pathExtension == "csv" {
-            throw .unrecognizedFormat(
-                hint: "a CSV file whose first line has \(fields?.count ?? 1) fields; Takeout's subscriptions.csv has 3 (channel id, URL, title)")
+        if name.pathExtension == "csv", let fields, fields.count > 1 {
+            throw .unrecognizedFormat(hint: """
+                a CSV file whose first line "\(first.text.prefix(60))" is neither a Takeout header nor a Takeout row \
+                (3 columns: channel id, channel URL, channel title)
+                """)
         }
         let tokenized = entries.map { FeedListReader.tokens(of: $0.text) }
         guard tokenized.contains(where: { $0.first.map(namesFeed) ?? false }) else {

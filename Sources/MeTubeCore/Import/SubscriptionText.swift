@@ -28,7 +28,17 @@ struct SubscriptionText {
             throw .unrecognizedFormat(hint: "the input contains only whitespace")
         }
         content = decoded
-        lines = decoded.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        lines = decoded.split(omittingEmptySubsequences: false, whereSeparator: Self.isLineBreak)
+    }
+
+    /// Whether `character` ends a line: LF, CRLF or CR (other Unicode breaks stay inside lines).
+    static func isLineBreak(_ character: Character) -> Bool {
+        character == "\n" || character == "\r\n" || character == "\r"
+    }
+
+    /// The number of line breaks in `text`.
+    static func lineBreakCount(in text: Substring) -> Int {
+        text.reduce(0) { count, character in isLineBreak(character) ? count + 1 : count }
     }
 
     /// The lines that hold something other than whitespace, with their 1-based line numbers.
@@ -43,9 +53,8 @@ struct SubscriptionText {
         let utf8 = content.utf8
         let target = utf8.index(utf8.startIndex, offsetBy: min(max(offset, 0), utf8.count))
         let before = content[..<target]
-        let lineStart = before.lastIndex(where: \.isNewline).map(before.index(after:)) ?? before.startIndex
-        let line = before.reduce(1) { count, character in character.isNewline ? count + 1 : count }
-        return (line, before[lineStart...].unicodeScalars.count + 1)
+        let lineStart = before.lastIndex(where: Self.isLineBreak).map(before.index(after:)) ?? before.startIndex
+        return (Self.lineBreakCount(in: before) + 1, before[lineStart...].unicodeScalars.count + 1)
     }
 
     /// Up to 80 Unicode scalars of line `line` around column `column` (both 1-based), for a message.
