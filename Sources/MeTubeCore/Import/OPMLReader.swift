@@ -78,6 +78,7 @@ private final class OutlineScan: NSObject, XMLParserDelegate {
     /// The first error, if any.
     private(set) var failure: Failure?
 
+    /// Records an `<outline>` that has an `xmlUrl`, while no error has occurred.
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName: String?, attributes: [String: String]
@@ -88,6 +89,7 @@ private final class OutlineScan: NSObject, XMLParserDelegate {
         outlines.append(Outline(feedURL: feedURL, title: byName["title"] ?? byName["text"], line: parser.lineNumber))
     }
 
+    /// Records the first error and where it occurred.
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         guard failure == nil else { return }
         failure = Failure(line: parser.lineNumber, column: parser.columnNumber, code: (parseError as NSError).code)
