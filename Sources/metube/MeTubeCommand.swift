@@ -12,7 +12,7 @@ struct MeTubeCommand: AsyncParsableCommand {
         discussion: ExitStatus.help,
         version: "0.1.0",
         subcommands: [
-            ListCommand.self, MarkCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
+            ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
             ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self,
         ]
     )
