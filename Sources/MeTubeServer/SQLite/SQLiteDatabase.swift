@@ -25,6 +25,16 @@ public final class SQLiteDatabase: Sendable {
     /// Runs `body` with exclusive use of the connection inside a transaction, which commits when
     /// `body` returns and rolls back when it throws.
     public func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try connection.withLock { connection in try connection.transaction(body) }
+        try connection.withLock { connection in
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let result = try body(connection)
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
     }
 }
