@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Status authentication and isolation")
 struct StatusAuthTests {
-    @Test("missing tokens are AUTHENTICATION_REQUIRED (421), wrong ones AUTHENTICATION_FAILED (401)")
-    func tokens() async throws {
-        let fixture = try await StatusFixture()
+    @Test("missing tokens are AUTHENTICATION_REQUIRED (421), wrong ones AUTHENTICATION_FAILED (401)", arguments: StatusStorage.allCases)
+    func tokens(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given requests with missing or wrong tokens
             let cases: [(uri: String, status: Int, code: StatusErrorCode)] = [
@@ -27,9 +27,9 @@ struct StatusAuthTests {
         }
     }
 
-    @Test("one user never sees or changes another's zones and records")
-    func isolation() async throws {
-        let fixture = try await StatusFixture()
+    @Test("one user never sees or changes another's zones and records", arguments: StatusStorage.allCases)
+    func isolation(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given alice's zone with a record
             try await client.createZone(token: client.alice)
@@ -59,9 +59,9 @@ struct StatusAuthTests {
         }
     }
 
-    @Test("development and production are separate databases")
-    func environments() async throws {
-        let fixture = try await StatusFixture()
+    @Test("development and production are separate databases", arguments: StatusStorage.allCases)
+    func environments(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a zone in development
             try await client.createZone(token: client.alice)

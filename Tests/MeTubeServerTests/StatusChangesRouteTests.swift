@@ -14,9 +14,9 @@ struct StatusChangesRouteTests {
         return changes
     }
 
-    @Test("changes page by resultsLimit with moreComing, then report updates and deletions once")
-    func paging() async throws {
-        let fixture = try await StatusFixture()
+    @Test("changes page by resultsLimit with moreComing, then report updates and deletions once", arguments: StatusStorage.allCases)
+    func paging(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given 450 records written in three requests
             try await client.createZone(token: client.alice)
@@ -50,9 +50,9 @@ struct StatusChangesRouteTests {
         }
     }
 
-    @Test("a fetch without a token leaves out deleted records; resultsLimit over the maximum is capped")
-    func fullFetch() async throws {
-        let fixture = try await StatusFixture()
+    @Test("a fetch without a token leaves out deleted records; resultsLimit over the maximum is capped", arguments: StatusStorage.allCases)
+    func fullFetch(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given 250 records of which one is deleted
             try await client.createZone(token: client.alice)
@@ -69,9 +69,9 @@ struct StatusChangesRouteTests {
         }
     }
 
-    @Test("bad tokens, missing zones and bad limits get their documented errors")
-    func errors() async throws {
-        let fixture = try await StatusFixture()
+    @Test("bad tokens, missing zones and bad limits get their documented errors", arguments: StatusStorage.allCases)
+    func errors(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a zone, a token of it, and the zone deleted and recreated
             try await client.createZone(token: client.alice)

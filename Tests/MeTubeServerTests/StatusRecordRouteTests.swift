@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Status records routes")
 struct StatusRecordRouteTests {
-    @Test("create answers the record with a change tag; creating it again is EXISTS")
-    func createAndExists() async throws {
-        let fixture = try await StatusFixture()
+    @Test("create answers the record with a change tag; creating it again is EXISTS", arguments: StatusStorage.allCases)
+    func createAndExists(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given alice's zone
             try await client.createZone(token: client.alice)
@@ -23,9 +23,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("update needs the current change tag; a stale one is CONFLICT carrying the server record")
-    func updateChangeTags() async throws {
-        let fixture = try await StatusFixture()
+    @Test("update needs the current change tag; a stale one is CONFLICT carrying the server record", arguments: StatusStorage.allCases)
+    func updateChangeTags(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a record at tag t1, then updated to t2
             try await client.createZone(token: client.alice)
@@ -45,9 +45,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("update merges fields, replace drops the fields it leaves out")
-    func updateVersusReplace() async throws {
-        let fixture = try await StatusFixture()
+    @Test("update merges fields, replace drops the fields it leaves out", arguments: StatusStorage.allCases)
+    func updateVersusReplace(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given two records with a playback position
             try await client.createZone(token: client.alice)
@@ -68,9 +68,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("force operations ignore change tags and create missing records")
-    func forceOperations() async throws {
-        let fixture = try await StatusFixture()
+    @Test("force operations ignore change tags and create missing records", arguments: StatusStorage.allCases)
+    func forceOperations(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given an empty zone
             try await client.createZone(token: client.alice)
@@ -89,9 +89,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("delete needs the current tag, forceDelete does not; deleted records are not found")
-    func deletes() async throws {
-        let fixture = try await StatusFixture()
+    @Test("delete needs the current tag, forceDelete does not; deleted records are not found", arguments: StatusStorage.allCases)
+    func deletes(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given three records
             try await client.createZone(token: client.alice)
@@ -115,9 +115,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("an atomic request with one failing operation applies none")
-    func atomicRequests() async throws {
-        let fixture = try await StatusFixture()
+    @Test("an atomic request with one failing operation applies none", arguments: StatusStorage.allCases)
+    func atomicRequests(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given an existing record
             try await client.createZone(token: client.alice)
@@ -134,9 +134,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("per-record checks: field types, record size")
-    func perRecordValidation() async throws {
-        let fixture = try await StatusFixture()
+    @Test("per-record checks: field types, record size", arguments: StatusStorage.allCases)
+    func perRecordValidation(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a field of the wrong type and a record over 1 MB
             try await client.createZone(token: client.alice)
@@ -153,9 +153,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("request-level refusals: too many operations, two operations on one record, missing zone")
-    func requestLevelErrors() async throws {
-        let fixture = try await StatusFixture()
+    @Test("request-level refusals: too many operations, two operations on one record, missing zone", arguments: StatusStorage.allCases)
+    func requestLevelErrors(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given alice's zone
             try await client.createZone(token: client.alice)
@@ -180,9 +180,9 @@ struct StatusRecordRouteTests {
         }
     }
 
-    @Test("records without a zone go to the default zone, and create assigns a name")
-    func defaultZone() async throws {
-        let fixture = try await StatusFixture()
+    @Test("records without a zone go to the default zone, and create assigns a name", arguments: StatusStorage.allCases)
+    func defaultZone(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given no zone at all
             // When a record without a name is created with no zoneID

@@ -5,16 +5,34 @@ import MeTubeAPI
 import MeTubeServer
 import NIOCore
 
+/// Where a test's status service keeps its data.
+enum StatusStorage: String, CaseIterable, Sendable {
+    case memory
+    case sqlite
+
+    /// A fresh, empty repository of this kind (an SQLite file in a new temporary directory).
+    func makeRepository() throws -> any StatusRepository {
+        switch self {
+        case .memory:
+            return InMemoryStatusRepository()
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path)
+        }
+    }
+}
+
 /// A status service with two users, alice and bob, tested through its router.
 struct StatusFixture {
     let service: StatusService
     let alice: String
     let bob: String
 
-    /// A fresh service over `repository` (in memory unless given); throttling is off unless
+    /// A fresh service over `repository`, else a new one of `storage`; throttling is off unless
     /// `configuration` turns it on.
-    init(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil), repository: (any StatusRepository)? = nil) async throws {
-        service = StatusService(repository: repository ?? InMemoryStatusRepository(), configuration: configuration)
+    init(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil), storage: StatusStorage = .memory, repository: (any StatusRepository)? = nil) async throws {
+        service = StatusService(repository: try repository ?? storage.makeRepository(), configuration: configuration)
         alice = try await service.addUser(name: "alice")
         bob = try await service.addUser(name: "bob")
     }

@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Status zones routes")
 struct StatusZoneRouteTests {
-    @Test("a created zone is listed and found; creating it again answers the same zone")
-    func createListLookup() async throws {
-        let fixture = try await StatusFixture()
+    @Test("a created zone is listed and found; creating it again answers the same zone", arguments: StatusStorage.allCases)
+    func createListLookup(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a zone created by alice
             let request = StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: "WatchedStatusZone"))])
@@ -29,9 +29,9 @@ struct StatusZoneRouteTests {
         }
     }
 
-    @Test("deleting a zone removes it and its records; the default zone cannot be deleted")
-    func delete() async throws {
-        let fixture = try await StatusFixture()
+    @Test("deleting a zone removes it and its records; the default zone cannot be deleted", arguments: StatusStorage.allCases)
+    func delete(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a zone holding a record
             try await client.createZone(token: client.alice)
@@ -52,9 +52,9 @@ struct StatusZoneRouteTests {
         }
     }
 
-    @Test("two operations on one zone in a request are refused")
-    func duplicateZoneOperations() async throws {
-        let fixture = try await StatusFixture()
+    @Test("two operations on one zone in a request are refused", arguments: StatusStorage.allCases)
+    func duplicateZoneOperations(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a request creating and deleting the same zone
             let request = StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: "Z")), .init(.delete, zone: StatusZoneID(zoneName: "Z"))])
