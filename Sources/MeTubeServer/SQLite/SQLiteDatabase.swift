@@ -4,8 +4,13 @@ import Synchronization
 ///
 /// Callers run short synchronous bodies with `read` / `write`; a body never suspends, so the lock
 /// is held only for the SQL it runs. `write` wraps the body in a transaction.
-public final class SQLiteDatabase: Sendable {
-    private let connection: Mutex<SQLiteConnection>
+///
+/// `@unchecked Sendable` is safe here: the connection is private and only ever touched inside
+/// `lock.withLock`, so no two threads use it at once, and bodies cannot keep it (it is not
+/// `Sendable`, so it cannot escape into another task).
+public final class SQLiteDatabase: @unchecked Sendable {
+    private let connection: SQLiteConnection
+    private let lock = Mutex<Void>(())
     /// The path the database was opened from (`":memory:"` for an in-memory database).
     public let path: String
 
@@ -13,28 +18,18 @@ public final class SQLiteDatabase: Sendable {
     public init(path: String, migrations: [SQLiteMigration] = [], busyTimeoutMilliseconds: Int32 = 5_000) throws {
         let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try connection.migrate(migrations)
-        self.connection = Mutex(connection)
+        self.connection = connection
         self.path = path
     }
 
     /// Runs `body` with exclusive use of the connection, without a transaction.
     public func read<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try connection.withLock { connection in try body(connection) }
+        try lock.withLock { _ in try body(connection) }
     }
 
     /// Runs `body` with exclusive use of the connection inside a transaction, which commits when
     /// `body` returns and rolls back when it throws.
     public func write<Result: Sendable>(_ body: (SQLiteConnection) throws -> Result) throws -> Result {
-        try connection.withLock { connection in
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
-                let result = try body(connection)
-                try connection.execute("COMMIT")
-                return result
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
-        }
+        try lock.withLock { _ in try connection.transaction(body) }
     }
 }

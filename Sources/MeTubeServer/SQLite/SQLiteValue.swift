@@ -27,7 +27,7 @@ extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, 
 
 extension SQLiteValue {
     /// Text, or `NULL` when `value` is nil.
-    public static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    public static func nullable(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
     /// An integer, or `NULL` when `value` is nil.
-    public static func integer(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+    public static func nullable(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
 }
