@@ -5,6 +5,7 @@ import Foundation
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
     ("hub", hubFigures),
+    ("status", statusFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {

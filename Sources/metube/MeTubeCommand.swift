@@ -13,7 +13,7 @@ struct MeTubeCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
-            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self,
+            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self,
         ]
     )
 
