@@ -27,7 +27,9 @@ public struct DemoPublisher: Service {
     public func run() async throws {
         let channels = library.channels()
         guard !channels.isEmpty else { return }
-        var index = library.videoCount + Int(Date().timeIntervalSince1970) % 1_000_000 * 64
+        // Numbering from the clock keeps ids unique across restarts on the same database: a run
+        // publishes at most one video per second, so it never reaches the next run's first number.
+        var index = library.videoCount + Int(Date().timeIntervalSince1970)
         while !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }

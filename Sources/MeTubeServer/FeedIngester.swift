@@ -39,6 +39,12 @@ public actor FeedIngester: Service {
         case failed(String)
     }
 
+    /// One channel's fetch result, as a task group element.
+    private struct Fetch: Sendable {
+        let channelID: String
+        let result: FetchResult
+    }
+
     private let repository: any HubRepository
     private let feedURLTemplate: String
     private let pollInterval: Duration
@@ -99,16 +105,16 @@ public actor FeedIngester: Service {
             return false
         }
         let requests = due.map { id in (id, states[id]?.entityTag, states[id]?.lastModified) }
-        await withTaskGroup(of: (String, FetchResult).self) { group in
+        await withTaskGroup(of: Fetch.self) { group in
             var pending = requests[...]
             for _ in 0..<concurrency {
                 guard let (id, tag, modified) = pending.popFirst() else { break }
-                group.addTask { (id, await self.fetch(id, entityTag: tag, lastModified: modified)) }
+                group.addTask { Fetch(channelID: id, result: await self.fetch(id, entityTag: tag, lastModified: modified)) }
             }
-            while let (id, result) = await group.next() {
-                await record(result, for: id, into: &round)
+            while let fetch = await group.next() {
+                await record(fetch.result, for: fetch.channelID, into: &round)
                 if let (next, tag, modified) = pending.popFirst() {
-                    group.addTask { (next, await self.fetch(next, entityTag: tag, lastModified: modified)) }
+                    group.addTask { Fetch(channelID: next, result: await self.fetch(next, entityTag: tag, lastModified: modified)) }
                 }
             }
         }

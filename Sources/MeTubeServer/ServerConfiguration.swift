@@ -56,5 +56,6 @@ public struct ServerConfiguration: Sendable {
             throw .invalidConfiguration("the feed URL template must contain {channelId}")
         }
         if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
+        guard demoInterval >= .seconds(1) else { throw .invalidConfiguration("the demo interval must be at least 1 second") }
     }
 }

@@ -11,7 +11,20 @@ struct DirectSyncRun {
     let concurrency: Int
     let progress: @Sendable (String) -> Void
 
-    private typealias Fetch = (channelID: String, result: Result<DirectFeedClient.Outcome, SyncError>)
+    /// One channel's fetch: its outcome or its error.
+    private struct Fetch: Sendable {
+        let channelID: String
+        let result: Result<DirectFeedClient.Outcome, SyncError>
+    }
+
+    private func fetch(_ channelID: String, known: ChannelFetchResult?) async -> Fetch {
+        do {
+            let outcome = try await client.fetch(channelID: channelID, etag: known?.etag, lastModified: known?.lastModified)
+            return Fetch(channelID: channelID, result: .success(outcome))
+        } catch {
+            return Fetch(channelID: channelID, result: .failure(error))
+        }
+    }
 
     func run() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .direct)
@@ -24,13 +37,7 @@ struct DirectSyncRun {
             func startNext() {
                 guard let id = pending.popFirst() else { return }
                 let known = previous[id]
-                group.addTask {
-                    do throws(SyncError) {
-                        return (id, .success(try await client.fetch(channelID: id, etag: known?.etag, lastModified: known?.lastModified)))
-                    } catch {
-                        return (id, .failure(error))
-                    }
-                }
+                group.addTask { await fetch(id, known: known) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
@@ -42,7 +49,7 @@ struct DirectSyncRun {
         report.cancelled = fetches.count < channelIDs.count
         report.requests = fetches.count
         let now = Date()
-        let added = try write { transaction in
+        let added = try store.syncTransaction { transaction in
             var videos: [Video] = []
             for fetch in fetches {
                 var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
@@ -79,13 +86,5 @@ struct DirectSyncRun {
             if case .failure(let error) = fetch.result { report.failedChannels[fetch.channelID] = error.description }
         }
         return report
-    }
-
-    private func write<T: Sendable>(_ body: (inout StoreTransaction) -> T) throws(SyncError) -> T {
-        do {
-            return try store.transaction(body)
-        } catch {
-            throw .store(error)
-        }
     }
 }

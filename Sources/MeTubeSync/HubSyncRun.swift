@@ -27,7 +27,7 @@ struct HubSyncRun {
         let newChannels = try await register(local.sorted(), acknowledged: acknowledged, report: &report)
         if report.hubWasReset {
             progress("the hub lost this device's channels; registered them again and fetching everything")
-            try write { $0.sync.hubWatermark = 0 }
+            try store.syncTransaction { $0.sync.hubWatermark = 0 }
         }
         sync = store.syncSnapshot()
         if sync.hubWatermark > 0, !newChannels.isEmpty {
@@ -35,10 +35,10 @@ struct HubSyncRun {
                 try await page(channelIDs: Array(chunk), from: 0, advancesWatermark: false, local: local, report: &report)
             }
         }
-        try write { $0.sync.hubRegisteredChannelIDs = local.sorted() }
+        try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
         let filter = local.count <= HubAPI.maxQueryChannelIDs ? local.sorted() : nil
         try await page(channelIDs: filter, from: store.syncSnapshot().hubWatermark, advancesWatermark: true, local: local, report: &report)
-        try write { $0.sync.lastHubSync = Date() }
+        try store.syncTransaction { $0.sync.lastHubSync = Date() }
         return report
     }
 
@@ -47,7 +47,7 @@ struct HubSyncRun {
     private func adoptChannelDetails(report: inout SyncReport) async throws(SyncError) {
         let hubChannels = try await client.channels().channels
         report.requests += 1
-        try write { transaction in
+        try store.syncTransaction { transaction in
             for hubChannel in hubChannels {
                 if var channel = transaction.library.channels[hubChannel.channelID] {
                     guard channel.title == nil, let title = hubChannel.title else { continue }
@@ -86,36 +86,16 @@ struct HubSyncRun {
             report.requests += 1
             let videos = answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
             let next = max(afterSeq, answer.maxSeqReturned, answer.videos.map(\.seq).max() ?? 0)
-            let added = try write { transaction in
-                var added = 0
-                var merged: [Video] = []
-                for var video in videos {
-                    if let known = transaction.library.video(video.id) {
-                        video.description = video.description ?? known.description
-                        video.thumbnailURL = video.thumbnailURL ?? known.thumbnailURL
-                        video.duration = video.duration ?? known.duration
-                    } else {
-                        added += 1
-                    }
-                    merged.append(video)
-                }
-                transaction.change.videos = merged
+            let added = try store.syncTransaction { transaction in
+                transaction.change.videos = videos
                 if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
-                return added
+                return videos.filter { transaction.library.video($0.id) == nil }.count
             }
             report.newVideos += added
             report.videosReceived += videos.count
             progress("page \(report.requests): \(answer.videos.count) videos, up to seq \(next)")
             if answer.videos.count < pageSize || next <= afterSeq { return }
             afterSeq = next
-        }
-    }
-
-    private func write<T: Sendable>(_ body: (inout StoreTransaction) -> T) throws(SyncError) -> T {
-        do {
-            return try store.transaction(body)
-        } catch {
-            throw .store(error)
         }
     }
 

@@ -50,7 +50,7 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard pollInterval >= 0 else { throw ValidationError("--poll-interval must not be negative") }
-        guard demoInterval > 0 else { throw ValidationError("--demo-interval must be positive") }
+        guard demoInterval >= 1 else { throw ValidationError("--demo-interval must be at least 1 second") }
     }
 
     func run() async throws {

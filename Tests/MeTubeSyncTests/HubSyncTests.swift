@@ -163,6 +163,28 @@ import TestSupport
         #expect(store.library().videos.count == 2_000)
     }
 
+    @Test func aThousandChannelsStayWithinThePerRequestLimits() async throws {
+        // Given a hub and a store with 1,000 channels (more than one register request and more than
+        // one query's channel list can carry)
+        let directory = TemporaryDirectory("metube-hub-1000")
+        defer { directory.remove() }
+        let library = SyntheticLibrary(channelCount: 1_000, videoCount: 3_000, markCount: 0, newest: Date())
+        let hub = try await LiveHub.start(in: directory)
+        defer { hub.stop() }
+        try await hub.seed(library, registering: false)
+        let store = try Support.store(in: directory, following: library.channels())
+
+        // When it syncs
+        let report = await SyncEngine(store: store, configuration: Support.configuration(hub.url, pageSize: 500)).sync()
+
+        // Then registration took two requests, every channel is registered, and every video arrived
+        #expect(report.error == nil)
+        #expect(report.channelsRegistered == 1_000)
+        #expect(try await hub.repository.registeredChannelIDs().count == 1_000)
+        #expect(store.library().videos.count == 3_000)
+        #expect(report.requests == 2 + 7)
+    }
+
     @Test func withoutAHubURLTheSyncSaysSo() async throws {
         let directory = TemporaryDirectory("metube-hub-nourl")
         defer { directory.remove() }
