@@ -46,8 +46,15 @@ enum HubRequestValidation {
     /// Trims, filters out implausible ids and removes duplicates, keeping the first occurrence's order.
     static func normalized(_ raw: [String]) -> [String] {
         var seen: Set<String> = []
-        return raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            .filter { HubAPI.isPlausibleChannelID($0) && seen.insert($0).inserted }
+        return raw.map(trimmed).filter { HubAPI.isPlausibleChannelID($0) && seen.insert($0).inserted }
+    }
+
+    /// `text` without surrounding whitespace; ids almost never have any, so that case costs nothing.
+    private static func trimmed(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard isSpace(first) || isSpace(last) || !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func object(_ body: some DataProtocol) throws(ServerError) -> [String: JSONValue] {

@@ -109,9 +109,17 @@ struct HubSyncRun {
         let title = row.title.flatMap { $0.isEmpty ? nil : $0 } ?? row.videoID
         return Video(
             id: row.videoID, channelID: row.channelID, title: title, published: published,
-            duration: row.durationSeconds.map { max(0, $0) }, hubSeq: row.seq, isShortLink: row.url.contains("/shorts/")
+            duration: row.durationSeconds.map { max(0, $0) }, hubSeq: row.seq, isShortLink: isShortsURL(row.url)
         )
     }
+}
+
+/// Whether `url` is a YouTube Shorts link (`…/shorts/ID`), checked on its bytes.
+func isShortsURL(_ url: String) -> Bool {
+    let marker = Array("/shorts/".utf8)
+    let bytes = Array(url.utf8)
+    guard bytes.count >= marker.count else { return false }
+    return (0...(bytes.count - marker.count)).contains { start in bytes[start..<(start + marker.count)].elementsEqual(marker) }
 }
 
 extension Array {
