@@ -134,6 +134,38 @@ struct FaultInjector: RouterMiddleware {
         #expect(store.library().videos.count == 300)
     }
 
+    @Test(.timeLimit(.minutes(1))) func afterATimeoutTheEngineGoesOfflineProbesAndSyncsAgainOnceReachable() async throws {
+        // Given a hub whose first query hangs past the client's timeout, and no retries
+        let directory = TemporaryDirectory("metube-hub-reconnect")
+        defer { directory.remove() }
+        let injector = FaultInjector([.slow(.seconds(2))])
+        let (hub, store) = try await setUp(injector, directory: directory)
+        defer { hub.stop() }
+        var configuration = Support.configuration(hub.url, timeout: .milliseconds(300))
+        configuration.retryPolicy = .none
+        let engine = SyncEngine(store: store, configuration: configuration)
+
+        // When a sync times out
+        let failed = await engine.sync()
+
+        // Then the engine goes offline, a health probe finds the hub, and a sync follows by itself
+        #expect(failed.error?.contains("did not answer") == true)
+        var sawOffline = false
+        var sawOnline = false
+        for await event in engine.events {
+            switch event {
+            case .connectivity(.offline): sawOffline = true
+            case .connectivity(.online): sawOnline = true
+            case .finished(let report) where report.error == nil && sawOnline:
+                #expect(report.newVideos == 300)
+                await engine.shutdown()
+            default: break
+            }
+        }
+        #expect(sawOffline && sawOnline)
+        #expect(store.library().videos.count == 300)
+    }
+
     @Test func anUnreachableHubMakesTheEngineOffline() async throws {
         // Given a hub address nobody listens on
         let directory = TemporaryDirectory("metube-hub-offline")
