@@ -19,6 +19,15 @@ public struct StatusSync: Sendable {
         public var deferred = 0
         /// Marks that won a conflict and were pushed again on the server's version.
         public var rebased = 0
+
+        /// Adds the counts of `other`.
+        mutating func add(_ other: Report) {
+            pushed += other.pushed
+            pulled += other.pulled
+            conflicts += other.conflicts
+            deferred += other.deferred
+            rebased += other.rebased
+        }
     }
 
     private let client: StatusClient
@@ -79,26 +88,32 @@ public struct StatusSync: Sendable {
             try await push(Array(batch[(batch.count / 2)...]), into: &report)
             return
         }
-        let current = try store.marks(for: batch.map(\.videoID))
-        var updated: [Mark] = []
-        var observed: HybridTimestamp?
-        for (pushed, result) in zip(batch, response.records) {
-            guard let now = current[pushed.videoID], let mark = reconciler.afterPush(pushed: pushed, current: now, result: result) else {
-                if case .failure(let error) = result {
-                    report.deferred += 1
-                    logger.warning("status push of \(pushed.videoID) deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
+        let observed = response.records.compactMap { result -> HybridTimestamp? in
+            guard case .failure(let error) = result else { return nil }
+            return error.serverRecord.flatMap(StatusReconciler.serverVersion)?.hlc
+        }.max()
+        var outcome = Report()
+        try store.reconcileStatus(videoIDs: batch.map(\.videoID), syncToken: nil, observed: observed, pullFinished: false) { current in
+            outcome = Report()
+            var updated: [Mark] = []
+            for (pushed, result) in zip(batch, response.records) {
+                guard let now = current[pushed.videoID], let mark = reconciler.afterPush(pushed: pushed, current: now, result: result) else {
+                    if case .failure = result { outcome.deferred += 1 }
+                    continue
                 }
-                continue
+                switch mark.syncState {
+                case .conflict: outcome.conflicts += 1
+                case .pending, .offline: outcome.rebased += 1
+                case .synced: outcome.pushed += 1
+                }
+                updated.append(mark)
             }
-            switch mark.syncState {
-            case .conflict: report.conflicts += 1
-            case .pending, .offline: report.rebased += 1
-            case .synced: report.pushed += 1
-            }
-            if let hlc = (mark.theirs ?? mark.base)?.hlc { observed = max(observed ?? hlc, hlc) }
-            updated.append(mark)
+            return updated
         }
-        if !updated.isEmpty { try store.applyStatus(marks: updated, syncToken: nil, observed: observed) }
+        for case .failure(let error) in response.records where error.serverErrorCode != .conflict && error.serverErrorCode != .exists {
+            logger.warning("status push of \(error.recordName ?? "?") deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
+        }
+        report.add(outcome)
     }
 
     /// Sends `request`, creating the zone and retrying once when the server does not have it.
@@ -144,16 +159,18 @@ public struct StatusSync: Sendable {
             guard let name = record.recordName, record.deleted != true, let version = StatusReconciler.serverVersion(of: record) else { return nil }
             return (name, version)
         }
-        let local = try store.marks(for: versions.map(\.0))
-        var updated: [Mark] = []
-        var observed: HybridTimestamp?
-        for (videoID, version) in versions {
-            if let hlc = version.hlc { observed = max(observed ?? hlc, hlc) }
-            guard let mark = reconciler.afterPull(local: local[videoID], server: version, videoID: videoID) else { continue }
-            if mark.syncState == .conflict { report.conflicts += 1 }
-            updated.append(mark)
+        var conflicts = 0
+        try store.reconcileStatus(
+            videoIDs: versions.map(\.0), syncToken: changes.syncToken, observed: versions.compactMap(\.1.hlc).max(), pullFinished: !changes.moreComing
+        ) { local in
+            conflicts = 0
+            return versions.compactMap { videoID, version in
+                guard let mark = reconciler.afterPull(local: local[videoID], server: version, videoID: videoID) else { return nil }
+                if mark.syncState == .conflict { conflicts += 1 }
+                return mark
+            }
         }
         report.pulled += versions.count
-        try store.applyStatus(marks: updated, syncToken: changes.syncToken, observed: observed)
+        report.conflicts += conflicts
     }
 }
