@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import MeTubeAPI
 import MeTubeCore
 import MeTubeServer
@@ -75,14 +76,20 @@ struct StatusTestServer {
     let server: StatusLoopbackServer
     let token: String
 
-    static func start(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil)) async throws -> StatusTestServer {
+    /// Short waits, so tests that meet faults do not sleep for seconds.
+    static let fastRetries = HubRetryPolicy(delays: [.milliseconds(5), .milliseconds(10), .milliseconds(20)], jitter: 0)
+
+    static func start(
+        configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil),
+        firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
+    ) async throws -> StatusTestServer {
         let service = StatusService(repository: InMemoryStatusRepository(), configuration: configuration)
         let token = try await service.addUser(name: "user")
-        return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service), token: token)
+        return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service, firstMiddleware: firstMiddleware), token: token)
     }
 
     var client: StatusClient {
-        StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10)
+        StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10, retryPolicy: Self.fastRetries)
     }
 
     func sync(_ device: any StatusMarkStore, policy: ConflictPolicy = .ask, batchSize: Int = 200) -> StatusSync {
