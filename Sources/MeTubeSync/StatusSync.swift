@@ -20,6 +20,9 @@ public struct StatusSync: Sendable {
         /// Marks that won a conflict and were pushed again on the server's version.
         public var rebased = 0
 
+        /// An empty report.
+        public init() {}
+
         /// Adds the counts of `other`.
         mutating func add(_ other: Report) {
             pushed += other.pushed
@@ -50,9 +53,23 @@ public struct StatusSync: Sendable {
     /// Pushes, then pulls. Throws the first failure that stops the run; whatever was applied
     /// before it stays applied, and a retry resumes from there.
     public func run() async throws -> Report {
+        var report = try await pushPending()
+        report.add(try await pullChanges())
+        return report
+    }
+
+    /// Pushes every pending mark (and the conflicts this settles in their favour), without
+    /// pulling.
+    public func pushPending() async throws -> Report {
         var report = Report()
         try await push(into: &report)
         if report.rebased > 0 { try await push(into: &report) }
+        return report
+    }
+
+    /// Pulls and applies every change since the saved token, without pushing.
+    public func pullChanges() async throws -> Report {
+        var report = Report()
         try await pull(into: &report)
         return report
     }
