@@ -82,28 +82,46 @@ public struct StatusSync: Sendable {
         }
     }
 
-    /// Pushes every pending mark in batches.
+    /// Pushes every pending mark in batches, a few requests in flight at once (batches hold
+    /// different videos, so their order does not matter).
     func push(into report: inout Report) async throws {
         let pending = try store.pendingMarks()
-        var start = 0
-        while start < pending.count {
-            let batch = Array(pending[start..<min(start + batchSize, pending.count)])
-            try await push(batch, into: &report)
-            start += batch.count
-        }
+        let batches = stride(from: 0, to: pending.count, by: batchSize).map { Array(pending[$0..<min($0 + batchSize, pending.count)]) }
+        report.add(try await withThrowingTaskGroup(of: Report.self) { group in
+            var next = 0
+            var total = Report()
+            while next < min(Self.concurrentPushes, batches.count) {
+                let batch = batches[next]
+                group.addTask { try await push(batch) }
+                next += 1
+            }
+            while let outcome = try await group.next() {
+                total.add(outcome)
+                if next < batches.count {
+                    let batch = batches[next]
+                    group.addTask { try await push(batch) }
+                    next += 1
+                }
+            }
+            return total
+        })
     }
 
-    /// Pushes one batch, halving it while the server says it is too large.
-    private func push(_ batch: [Mark], into report: inout Report) async throws {
+    /// How many push requests may be in flight at once.
+    private static let concurrentPushes = 4
+
+    /// Pushes one batch, halving it while the server says it is too large, and reconciles the
+    /// results into the store.
+    private func push(_ batch: [Mark]) async throws -> Report {
         let request = StatusRecordsModifyRequest(operations: batch.map(StatusReconciler.operation), zoneID: zoneID, atomic: false)
         let response: StatusRecordsResponse
         do {
             response = try await modifyEnsuringZone(request)
         } catch let failure as StatusRequestFailure {
             guard case .server(let body, _) = failure, body.isLimitExceeded || body.serverErrorCode == .quotaExceeded, batch.count > 1 else { throw failure }
-            try await push(Array(batch[..<(batch.count / 2)]), into: &report)
-            try await push(Array(batch[(batch.count / 2)...]), into: &report)
-            return
+            var halves = try await push(Array(batch[..<(batch.count / 2)]))
+            halves.add(try await push(Array(batch[(batch.count / 2)...])))
+            return halves
         }
         let observed = response.records.compactMap { result -> HybridTimestamp? in
             guard case .failure(let error) = result else { return nil }
@@ -130,7 +148,7 @@ public struct StatusSync: Sendable {
         for case .failure(let error) in response.records where error.serverErrorCode != .conflict && error.serverErrorCode != .exists {
             logger.warning("status push of \(error.recordName ?? "?") deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
         }
-        report.add(outcome)
+        return outcome
     }
 
     /// Sends `request`, creating the zone and retrying once when the server does not have it.
@@ -144,14 +162,27 @@ public struct StatusSync: Sendable {
     }
 
     /// Pulls changes since the saved token page by page; each page and its token are saved
-    /// together, so an interrupted pull resumes after the last saved page.
+    /// together, so an interrupted pull resumes after the last saved page. The next page is
+    /// fetched while the current one is applied.
     func pull(into report: inout Report) async throws {
         var token = try store.statusSyncToken()
         var restarted = false
+        var prefetch: Task<StatusZoneChangesResponse, any Error>?
+        defer { prefetch?.cancel() }
         while true {
-            let response = try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
+            let response: StatusZoneChangesResponse
+            if let prefetched = prefetch {
+                response = try await prefetched.value
+                prefetch = nil
+            } else {
+                response = try await fetchChanges(after: token)
+            }
             switch response.zones.first {
             case .success(let changes)?:
+                if changes.moreComing {
+                    let next = changes.syncToken
+                    prefetch = Task { try await fetchChanges(after: next) }
+                }
                 try apply(changes, into: &report)
                 token = changes.syncToken
                 if !changes.moreComing { return }
@@ -168,6 +199,11 @@ public struct StatusSync: Sendable {
                 throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone answered no zone")
             }
         }
+    }
+
+    /// One page of changes after `token`.
+    private func fetchChanges(after token: String?) async throws -> StatusZoneChangesResponse {
+        try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
     }
 
     /// Applies one page of changes and saves its token with it.
