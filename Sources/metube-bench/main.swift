@@ -3,6 +3,7 @@ import Foundation
 /// `metube-bench [SUITE…]`: runs the benchmark suites (all by default), prints a table, and one
 /// JSON line per figure.
 let suites: [(name: String, run: () async throws -> [Figure])] = [
+    ("tui", tuiFigures),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
