@@ -16,7 +16,17 @@ public struct Library: Sendable, Equatable {
     public init(channels: [Channel] = [], videos: [Video] = [], marks: [Mark] = []) {
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         self.marks = Dictionary(marks.map { ($0.videoID, $0) }, uniquingKeysWith: { _, last in last })
-        upsert(videos)
+        if Self.isInFeedOrder(videos) {
+            self.videos = videos
+            reindex()
+        } else {
+            upsert(videos)
+        }
+    }
+
+    /// Whether `videos` is strictly in feed order, which also means no id appears twice.
+    private static func isInFeedOrder(_ videos: [Video]) -> Bool {
+        zip(videos, videos.dropFirst()).allSatisfy { feedOrder($0, $1) }
     }
 
     /// Whether `lhs` sorts before `rhs` in the feed: newer first, then by id.
@@ -92,7 +102,8 @@ public struct Library: Sendable, Equatable {
     }
 
     private mutating func reindex() {
-        positions = Dictionary(uniqueKeysWithValues: videos.enumerated().map { ($1.id, $0) })
+        positions = Dictionary(minimumCapacity: videos.count)
+        for (index, video) in videos.enumerated() { positions[video.id] = index }
     }
 
     public static func == (lhs: Library, rhs: Library) -> Bool {

@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Thin, throwing wrappers over the POSIX calls the store needs for durability.
+enum FileIO {
+    /// Reads a whole file; `nil` when it does not exist.
+    static func read(_ path: String) throws(StoreError) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .readFailed(path: path, reason: errnoText())
+        }
+        defer { close(fd) }
+        return try readToEnd(fd, from: 0, path: path)
+    }
+
+    /// Reads from `offset` to the end of the open file `fd`.
+    static func readToEnd(_ fd: Int32, from offset: Int, path: String) throws(StoreError) -> Data {
+        var stats = stat()
+        guard fstat(fd, &stats) == 0 else { throw .readFailed(path: path, reason: errnoText()) }
+        let size = Int(stats.st_size)
+        guard size > offset else { return Data() }
+        var data = Data(count: size - offset)
+        var done = 0
+        let failure: Int32? = data.withUnsafeMutableBytes { buffer in
+            while done < buffer.count {
+                let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if count < 0 { if errno == EINTR { continue }; return errno }
+                if count == 0 { break }
+                done += count
+            }
+            return nil
+        }
+        if let failure { throw .readFailed(path: path, reason: errnoText(failure)) }
+        return done == data.count ? data : data.prefix(done)
+    }
+
+    /// Writes all of `data` to `fd`; on failure returns the errno.
+    static func writeAll(_ fd: Int32, _ data: Data) -> Int32? {
+        data.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let count = write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0 { if errno == EINTR { continue }; return errno }
+                done += count
+            }
+            return nil
+        }
+    }
+
+    /// Replaces `path` atomically with `data`: write a temporary file in the same folder, fsync
+    /// it, rename it over `path`, fsync the folder. On failure the old file is untouched.
+    static func replaceAtomically(_ path: String, with data: Data) throws(StoreError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        if let failure = writeAll(fd, data) ?? (fsync(fd) == 0 ? nil : errno) {
+            close(fd)
+            unlink(temporary)
+            throw .writeFailed(path: path, reason: errnoText(failure))
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw .writeFailed(path: path, reason: errnoText(failure))
+        }
+        try syncDirectory(of: path)
+    }
+
+    /// Fsyncs the folder holding `path`, so a rename or a new file survives a crash.
+    static func syncDirectory(of path: String) throws(StoreError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .writeFailed(path: directory, reason: errnoText()) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw .writeFailed(path: directory, reason: errnoText()) }
+    }
+
+    /// Creates `path` and its parents when missing.
+    static func makeDirectory(_ path: String) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// The identity of a file (device, inode, size, change time), `nil` when it does not exist.
+    static func identity(_ path: String) -> FileIdentity? {
+        var stats = stat()
+        guard stat(path, &stats) == 0 else { return nil }
+        return FileIdentity(device: UInt64(stats.st_dev), inode: UInt64(stats.st_ino), size: Int64(stats.st_size),
+                            changeSeconds: Int64(stats.st_ctim.tv_sec), changeNanos: Int64(stats.st_ctim.tv_nsec))
+    }
+}
+
+/// Enough of `stat` to tell whether a file was replaced or grew.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var changeSeconds: Int64
+    var changeNanos: Int64
+}

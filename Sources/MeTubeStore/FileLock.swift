@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An advisory `flock` on the store's lock file, held for one write or one merge.
+struct FileLock {
+    let path: String
+
+    /// Runs `body` holding the exclusive lock; waits up to `timeout` for another process to let go.
+    func withLock<T>(timeout: Duration, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        let deadline = ContinuousClock.now + timeout
+        var pause = Duration.microseconds(200)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw .writeFailed(path: path, reason: errnoText()) }
+            guard ContinuousClock.now < deadline else {
+                throw .lockTimeout(path: path, seconds: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+            }
+            usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000))
+            pause = min(pause * 2, .milliseconds(20))
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+/// A fast pull reader over UTF-8 JSON, for the large snapshot files: it decodes straight into the
+/// store's types without building an intermediate tree, several times faster than `JSONDecoder`.
+/// It accepts any valid JSON (any key order, whitespace, escapes) and skips unknown keys, so files
+/// written by a newer version with added fields still read.
+struct JSONScanner: ~Copyable {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    /// Reads `bytes`, which must stay valid while the scanner is used.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// A failure with the byte offset where it happened.
+    struct Failure: Error, CustomStringConvertible {
+        var offset: Int
+        var reason: String
+        var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    private func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func peek() throws(Failure) -> UInt8 {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of data") }
+        return bytes[index]
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(Failure) {
+        guard try peek() == byte else { throw fail("expected '\(Character(UnicodeScalar(byte)))'") }
+        index += 1
+    }
+
+    /// Whether the next value is `null`; consumes it if so.
+    mutating func consumeNull() throws(Failure) -> Bool {
+        guard try peek() == UInt8(ascii: "n") else { return false }
+        try literal("null")
+        return true
+    }
+
+    private mutating func literal(_ word: StaticString) throws(Failure) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+              memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else { throw fail("expected \(word)") }
+        index += count
+    }
+
+    /// Reads an object, calling `field` with each key; `field` must read or skip the value.
+    mutating func readObject(_ field: (inout JSONScanner, String) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "{"))
+        if try peek() == UInt8(ascii: "}") { index += 1; return }
+        while true {
+            let key = try readString()
+            try expect(UInt8(ascii: ":"))
+            try field(&self, key)
+            let next = try peek()
+            index += 1
+            if next == UInt8(ascii: "}") { return }
+            guard next == UInt8(ascii: ",") else { index -= 1; throw fail("expected ',' or '}'") }
+        }
+    }
+
+    /// Reads an array, calling `element` for each item; `element` must read the value.
+    mutating func readArray(_ element: (inout JSONScanner) throws(Failure) -> Void) throws(Failure) {
+        try expect(UInt8(ascii: "["))
+        if try peek() == UInt8(ascii: "]") { index += 1; return }
+        while true {
+            try element(&self)
+            let next = try peek()
+            index += 1
+            if next == UInt8(ascii: "]") { return }
+            guard next == UInt8(ascii: ",") else { index -= 1; throw fail("expected ',' or ']'") }
+        }
+    }
+
+    /// Reads a string.
+    mutating func readString() throws(Failure) -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                defer { index += 1 }
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
+            if byte < 0x20 { throw fail("control character in string") }
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    private mutating func readEscapedString(from start: Int) throws(Failure) -> String {
+        var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: utf8, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "u"): utf8.append(contentsOf: try readUnicodeEscape())
+                default: throw fail("bad escape")
+                }
+            default:
+                if byte < 0x20 { throw fail("control character in string") }
+                utf8.append(byte)
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    private mutating func readHex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("short \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            index += 1
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail("bad \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    private mutating func readUnicodeEscape() throws(Failure) -> [UInt8] {
+        var scalar = try readHex4()
+        if (0xD800...0xDBFF).contains(scalar), index + 6 <= bytes.count,
+           bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+            index += 2
+            let low = try readHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail("bad surrogate pair") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        return Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+    }
+
+    /// Reads a number as a `Double`.
+    mutating func readDouble() throws(Failure) -> Double {
+        skipWhitespace()
+        let start = index
+        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+        guard index > start else { throw fail("expected a number") }
+        if let integer = Self.parseInteger(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return Double(integer) }
+        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else {
+            throw fail("bad number")
+        }
+        return value
+    }
+
+    /// Reads a number that must be a whole number.
+    mutating func readInt() throws(Failure) -> Int64 {
+        let value = try readDouble()
+        guard value.rounded() == value, abs(value) < 9.0e15 else { throw fail("expected a whole number") }
+        return Int64(value)
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
+    }
+
+    private static func parseInteger(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        var negative = false
+        for (offset, byte) in digits.enumerated() {
+            if offset == 0, byte == UInt8(ascii: "-") { negative = true; continue }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < 100_000_000_000_000_000 else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
+    }
+
+    /// Reads `true` or `false`.
+    mutating func readBool() throws(Failure) -> Bool {
+        if try peek() == UInt8(ascii: "t") { try literal("true"); return true }
+        try literal("false")
+        return false
+    }
+
+    /// Skips any value.
+    mutating func skipValue() throws(Failure) {
+        switch try peek() {
+        case UInt8(ascii: "{"): try readObject { (scanner: inout JSONScanner, _: String) throws(Failure) in try scanner.skipValue() }
+        case UInt8(ascii: "["): try readArray { (scanner: inout JSONScanner) throws(Failure) in try scanner.skipValue() }
+        case UInt8(ascii: "\""): _ = try readString()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
+        case UInt8(ascii: "n"): try literal("null")
+        default: _ = try readDouble()
+        }
+    }
+
+    /// Skips any value and returns the byte range it occupied.
+    mutating func skipValueRange() throws(Failure) -> Range<Int> {
+        skipWhitespace()
+        let start = index
+        try skipValue()
+        return start..<index
+    }
+
+    /// Fails unless only whitespace is left.
+    mutating func expectEnd() throws(Failure) {
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected data after the end") }
+    }
+}

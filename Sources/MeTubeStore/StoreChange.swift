@@ -1,0 +1,96 @@
+import Foundation
+import MeTubeCore
+
+/// Everything one write changes; one ``StoreChange`` is one journal line, so it is applied whole or
+/// not at all.
+public struct StoreChange: Codable, Sendable, Equatable {
+    /// Marks to record (replacing earlier ones for the same videos).
+    public var marks: [Mark]
+    /// Videos to add or update.
+    public var videos: [Video]
+    /// Channels to add or update.
+    public var channels: [Channel]
+    /// Channels to remove, with their videos.
+    public var removedChannelIDs: [String]
+    /// The sync state after this change, when it changed.
+    public var sync: SyncSnapshot?
+
+    /// Creates a change.
+    public init(marks: [Mark] = [], videos: [Video] = [], channels: [Channel] = [], removedChannelIDs: [String] = [], sync: SyncSnapshot? = nil) {
+        self.marks = marks
+        self.videos = videos
+        self.channels = channels
+        self.removedChannelIDs = removedChannelIDs
+        self.sync = sync
+    }
+
+    /// Whether the change changes nothing.
+    public var isEmpty: Bool {
+        marks.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion = "v", marks, videos, channels, removedChannelIDs, sync
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        marks = try container.decodeIfPresent([Mark].self, forKey: .marks) ?? []
+        videos = try container.decodeIfPresent([Video].self, forKey: .videos) ?? []
+        channels = try container.decodeIfPresent([Channel].self, forKey: .channels) ?? []
+        removedChannelIDs = try container.decodeIfPresent([String].self, forKey: .removedChannelIDs) ?? []
+        sync = try container.decodeIfPresent(SyncSnapshot.self, forKey: .sync)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(currentSchemaVersion, forKey: .schemaVersion)
+        if !marks.isEmpty { try container.encode(marks, forKey: .marks) }
+        if !videos.isEmpty { try container.encode(videos, forKey: .videos) }
+        if !channels.isEmpty { try container.encode(channels, forKey: .channels) }
+        if !removedChannelIDs.isEmpty { try container.encode(removedChannelIDs, forKey: .removedChannelIDs) }
+        try container.encodeIfPresent(sync, forKey: .sync)
+    }
+}
+
+/// A read-modify-write of the store under its lock: `library` and `sync` are current (changes of
+/// other processes included); what the body stages in `change` is written as one journal line.
+public struct StoreTransaction: Sendable {
+    /// The library as it stands before this transaction.
+    public let library: Library
+    /// The sync state; changes to it are saved with the transaction.
+    public var sync: SyncSnapshot
+    /// What this transaction writes.
+    public var change = StoreChange()
+    var clock: HybridLogicalClock
+
+    /// Stages a mark made on this device now: pending, with a fresh clock reading, based on the
+    /// server version the device last knew (the other device's, when this settles a conflict).
+    @discardableResult
+    public mutating func mark(_ videoID: String, as status: WatchStatus) -> Mark {
+        let previous = change.marks.last { $0.videoID == videoID } ?? library.marks[videoID]
+        let mark = Mark(videoID: videoID, status: status, hlc: clock.now(), deviceID: sync.deviceID,
+                        syncState: .pending, base: previous?.syncState == .conflict ? previous?.theirs : previous?.base)
+        change.marks.append(mark)
+        return mark
+    }
+
+    /// Notes a clock reading seen from another device, so later local marks order after it.
+    public mutating func observe(_ timestamp: HybridTimestamp) {
+        clock.observe(timestamp)
+    }
+}
+
+/// Applying a journal line or a snapshot part to the in-memory state.
+extension Library {
+    mutating func apply(_ change: StoreChange, parts: Set<StorePart>) {
+        if parts.contains(.library) {
+            for channel in change.channels { upsert(channel) }
+            upsert(change.videos)
+            for id in change.removedChannelIDs { removeChannel(id) }
+        }
+        if parts.contains(.marks) {
+            for mark in change.marks { apply(mark) }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import MeTubeCore
+
+/// Reads a store directory into a ``StoreState``: snapshots, then the journals they do not include.
+/// A snapshot that does not parse is moved aside and recovered from the newest backup that does,
+/// plus the journals; every such step leaves a notice for the user.
+struct StoreLoader {
+    let directory: String
+    let journal: Journal
+
+    private var backupsDirectory: String { "\(directory)/backups" }
+
+    /// Loads everything. `holdingLock` says whether torn journal tails are final (no writer can be
+    /// mid-line) and may be reported.
+    func load(holdingLock: Bool) throws(StoreError) -> StoreState {
+        var state = StoreState(sync: SyncSnapshot(deviceID: ""))
+        var channels: [Channel] = []
+        var videos: [Video] = []
+        var marks: [Mark] = []
+        var sync: SyncSnapshot?
+
+        if let (file, identity) = try loadPart(.library, state: &state, decode: { data throws(StoreError) in
+            try Self.decodeFast(path: "library.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.library(data) }
+        }) {
+            channels = file.channels
+            videos = file.videos
+            note(file.schemaVersion, file.generation, .library, identity, &state)
+        }
+        if let (file, identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
+            try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.marks(data) }
+        }) {
+            marks = file.marks
+            note(file.schemaVersion, file.generation, .marks, identity, &state)
+        }
+        if let (file, identity) = try loadPart(.sync, state: &state, decode: { data throws(StoreError) in
+            do { return try StoreCoding.decoder().decode(SyncFile.self, from: data) } catch {
+                throw .corrupt(path: "sync.json", reason: "\(error)")
+            }
+        }) {
+            sync = file.sync
+            note(file.schemaVersion, file.generation, .sync, identity, &state)
+        }
+
+        state.library = Library(channels: channels, videos: videos, marks: marks)
+        if let sync { state.sync = sync }
+        for mark in marks { state.observeClocks(of: mark) }
+
+        let oldest = state.generations.values.min() ?? 0
+        for generation in journal.generations() where generation >= oldest {
+            let result = try journal.read(generation, from: 0)
+            state.apply(result.changes, journalGeneration: generation)
+            state.journalOffsets[generation] = result.endOffset
+            let name = "journal-\(generation).jsonl"
+            if !result.damagedLines.isEmpty {
+                state.notices.append("\(name): skipped \(result.damagedLines.count) damaged line(s) (line \(result.damagedLines.map(String.init).joined(separator: ", ")))")
+            }
+            if holdingLock, result.incompleteTailBytes > 0 {
+                state.notices.append("\(name): ignored a torn last line (\(result.incompleteTailBytes) bytes) left by a process that stopped mid-write; every completed mark is intact")
+            }
+            if result.hasNewerSchema {
+                state.readOnlyReason = state.readOnlyReason ?? "\(name) was written by a newer metube (schema > \(currentSchemaVersion)); upgrade metube to change this store"
+            }
+        }
+        return state
+    }
+
+    private func note(_ schemaVersion: Int, _ generation: Int, _ part: StorePart, _ identity: FileIdentity?, _ state: inout StoreState) {
+        state.generations[part] = generation
+        if let identity { state.identities[part] = identity }
+        if schemaVersion > currentSchemaVersion {
+            state.readOnlyReason = state.readOnlyReason
+                ?? "\(part.fileName) has schema version \(schemaVersion), newer than this metube's \(currentSchemaVersion); upgrade metube to change this store"
+        }
+    }
+
+    private static func decodeFast<T>(path: String, _ body: () throws(JSONScanner.Failure) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw .corrupt(path: path, reason: error.description) }
+    }
+
+    /// Reads one part's snapshot; on damage, moves it aside and falls back to the newest backup
+    /// that parses. `nil` when neither exists (a new store, or nothing to recover from).
+    private func loadPart<T>(
+        _ part: StorePart, state: inout StoreState, decode: (Data) throws(StoreError) -> T
+    ) throws(StoreError) -> (T, FileIdentity?)? {
+        let path = "\(directory)/\(part.fileName)"
+        let identity = FileIO.identity(path)
+        guard let data = try FileIO.read(path) else { return nil }
+        do {
+            return (try decode(data), identity)
+        } catch {
+            let aside = "\(path).corrupt-\(Self.timestamp())"
+            rename(path, aside)
+            var message = "\(part.fileName) was damaged (\(error)); it was moved to \((aside as NSString).lastPathComponent)"
+            for backup in backupGenerations().reversed() {
+                guard let backupData = try? FileIO.read("\(backupsDirectory)/\(backup)/\(part.fileName)"),
+                      let value = try? decode(backupData) else { continue }
+                message += " and recovered from backup \(backup) plus the journal"
+                state.notices.append(message)
+                return (value, nil)
+            }
+            state.notices.append(message + "; no usable backup, so it was rebuilt from the journal alone")
+            return nil
+        }
+    }
+
+    /// The backup generations on disk, ascending.
+    func backupGenerations() -> [Int] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: backupsDirectory)) ?? []).compactMap(Int.init).sorted()
+    }
+
+    static func timestamp() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: Date())
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,59 @@
+import Foundation
+import MeTubeCore
+
+/// What a store holds in memory, and where on disk each part of it came from.
+struct StoreState: Sendable {
+    var library = Library()
+    var sync: SyncSnapshot
+    var clock = HybridLogicalClock()
+    /// The journal generation each part's snapshot already includes.
+    var generations: [StorePart: Int] = [:]
+    /// The snapshot files as they were when read, to notice another process replacing them.
+    var identities: [StorePart: FileIdentity] = [:]
+    /// How far each journal generation has been read.
+    var journalOffsets: [Int: Int] = [:]
+    /// Why the store may not be written, when it may not.
+    var readOnlyReason: String?
+    /// Messages for the user about recovery, not yet shown.
+    var notices: [String] = []
+
+    /// The journal generation new lines go to: the newest snapshot generation.
+    var appendGeneration: Int { generations.values.max() ?? 0 }
+
+    /// The parts a line of journal `generation` applies to: those whose snapshot does not include it.
+    func parts(forJournal generation: Int) -> Set<StorePart> {
+        Set(StorePart.allCases.filter { (generations[$0] ?? 0) <= generation })
+    }
+
+    /// Applies journal lines of one generation, batching video upserts so replay sorts rarely.
+    mutating func apply(_ changes: [StoreChange], journalGeneration generation: Int) {
+        let parts = parts(forJournal: generation)
+        var pendingVideos: [Video] = []
+        for change in changes {
+            if parts.contains(.library) {
+                for channel in change.channels { library.upsert(channel) }
+                pendingVideos += change.videos
+                if !change.removedChannelIDs.isEmpty {
+                    library.upsert(pendingVideos)
+                    pendingVideos.removeAll()
+                    for id in change.removedChannelIDs { library.removeChannel(id) }
+                }
+            }
+            if parts.contains(.marks) {
+                for mark in change.marks {
+                    library.apply(mark)
+                    observeClocks(of: mark)
+                }
+            }
+            if parts.contains(.sync), let newSync = change.sync { sync = newSync }
+        }
+        library.upsert(pendingVideos)
+    }
+
+    /// Keeps the clock ahead of every reading in `mark`.
+    mutating func observeClocks(of mark: Mark) {
+        clock.observe(mark.hlc)
+        if let hlc = mark.base?.hlc { clock.observe(hlc) }
+        if let hlc = mark.theirs?.hlc { clock.observe(hlc) }
+    }
+}
