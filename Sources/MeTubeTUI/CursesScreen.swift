@@ -14,7 +14,7 @@ enum TerminalInput: Equatable {
 /// that runs the event loop; ``close()`` restores the terminal.
 final class CursesScreen {
     private let screen: OpaquePointer
-    private let window: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
     private let colors: Bool
     private var shown: CellGrid?
     private var isOpen = true
@@ -27,8 +27,13 @@ final class CursesScreen {
         guard let screen = newterm(nil, cnc_stdout(), cnc_stdin()) else {
             throw .terminalUnavailable("unknown terminal type \"\(ProcessInfo.processInfo.environment["TERM"] ?? "")\"")
         }
+        guard let window = cnc_stdscr() else {
+            endwin()
+            delscreen(screen)
+            throw .terminalUnavailable("curses has no screen")
+        }
         self.screen = screen
-        window = cnc_stdscr()
+        self.window = window
         cbreak()
         noecho()
         nonl()

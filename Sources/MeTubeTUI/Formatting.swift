@@ -48,6 +48,12 @@ enum Formatting {
         return value < 0 ? "-" + result : result
     }
 
+    /// A count and a noun in English: `1 match`, `2 matches`, `1,200 channels`.
+    static func count(_ value: Int, _ noun: String) -> String {
+        let plural = value == 1 ? noun : (noun.hasSuffix("ch") ? noun + "es" : noun + "s")
+        return "\(count(value)) \(plural)"
+    }
+
     /// The clock time of `date` in `timeZone`: `14:02`.
     static func clock(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -35,4 +35,18 @@ public struct ListCursor: Sendable, Equatable {
         if selection >= scroll + visible { scroll = selection - visible + 1 }
         scroll = max(0, min(scroll, count - visible))
     }
+
+    /// Moves for a navigation action (down, up, a page either way, first, last) in a list of
+    /// `count` rows of which `visible` fit on screen; other actions leave it alone.
+    public mutating func navigate(_ action: Action, count: Int, visible: Int) {
+        switch action {
+        case .moveDown: move(by: 1, count: count, visible: visible)
+        case .moveUp: move(by: -1, count: count, visible: visible)
+        case .pageDown: move(by: visible, count: count, visible: visible)
+        case .pageUp: move(by: -visible, count: count, visible: visible)
+        case .moveFirst: select(0, count: count, visible: visible)
+        case .moveLast: select(count - 1, count: count, visible: visible)
+        default: break
+        }
+    }
 }

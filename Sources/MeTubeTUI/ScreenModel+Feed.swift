@@ -4,7 +4,7 @@ extension ScreenModel {
     mutating func performInFeed(_ action: Action) -> [Effect] {
         switch action {
         case .moveDown, .moveUp, .pageDown, .pageUp, .moveFirst, .moveLast:
-            move(&feedCursor, action, count: rows.count)
+            feedCursor.navigate(action, count: rows.count, visible: listHeight)
             if feedCursor.selection == 0 { newCount = 0 }
         case .toggleWatched:
             return toggleSelected(.watched)
@@ -21,11 +21,13 @@ extension ScreenModel {
             return [.copy(video.url)]
         case .toggleShorts:
             query.hideShorts.toggle()
-            refilter(keepingSelection: true)
+            stickyVideoIDs = []
+            refilter(keeping: selectedVideo?.id)
             message = StatusMessage(text: query.hideShorts ? "Shorts hidden" : "Shorts shown", isError: false)
         case .cycleFilter:
             query.filter = query.filter.next
-            refilter(keepingSelection: true)
+            stickyVideoIDs = []
+            refilter(keeping: selectedVideo?.id)
         case .search:
             searchInput = ""
             searchOrigin = feedCursor.selection
@@ -48,20 +50,6 @@ extension ScreenModel {
             break
         }
         return []
-    }
-
-    /// Moves `cursor` in a list of `count` rows for a navigation action.
-    mutating func move(_ cursor: inout ListCursor, _ action: Action, count: Int) {
-        let page = listHeight
-        switch action {
-        case .moveDown: cursor.move(by: 1, count: count, visible: page)
-        case .moveUp: cursor.move(by: -1, count: count, visible: page)
-        case .pageDown: cursor.move(by: page, count: count, visible: page)
-        case .pageUp: cursor.move(by: -page, count: count, visible: page)
-        case .moveFirst: cursor.select(0, count: count, visible: page)
-        case .moveLast: cursor.select(count - 1, count: count, visible: page)
-        default: break
-        }
     }
 
     private mutating func toggleSelected(_ status: WatchStatus) -> [Effect] {
@@ -88,14 +76,13 @@ extension ScreenModel {
         feedCursor.clamp(count: rows.count, visible: listHeight)
     }
 
-    /// Recomputes the feed's rows, keeping the selected video on the same screen line when
-    /// `keepingSelection` and it is still shown.
-    mutating func refilter(keepingSelection: Bool) {
-        let selectedID = selectedVideo?.id
+    /// Recomputes the feed's rows, keeping the video `selectedID` selected on the same screen line
+    /// when it is still shown (callers take the id before they change the library or the query).
+    mutating func refilter(keeping selectedID: String?) {
         let offset = feedCursor.selection - feedCursor.scroll
         let oldSelection = feedCursor.selection
         computeRows()
-        if keepingSelection, let selectedID, let index = rows.firstIndex(where: { library.videos[$0].id == selectedID }) {
+        if let selectedID, let index = rows.firstIndex(where: { library.videos[$0].id == selectedID }) {
             feedCursor.select(index, atOffset: offset, count: rows.count, visible: listHeight)
         } else {
             feedCursor.select(oldSelection, atOffset: offset, count: rows.count, visible: listHeight)

@@ -9,7 +9,7 @@ extension ScreenModel {
         switch key {
         case .enter:
             searchInput = nil
-            message = searchText.isEmpty ? nil : StatusMessage(text: "\(searchMatchCount) match\(searchMatchCount == 1 ? "" : "es") for \"\(searchText)\"", isError: searchMatchCount == 0)
+            message = searchText.isEmpty ? nil : StatusMessage(text: "\(Formatting.count(searchMatchCount, "match")) for \"\(searchText)\"", isError: searchMatchCount == 0)
             return []
         case .escape:
             searchInput = nil

@@ -4,7 +4,7 @@ extension ScreenModel {
     mutating func performInChannels(_ action: Action) -> [Effect] {
         switch action {
         case .moveDown, .moveUp, .pageDown, .pageUp, .moveFirst, .moveLast:
-            move(&channelCursor, action, count: channelList.count)
+            channelCursor.navigate(action, count: channelList.count, visible: listHeight)
         case .open:
             guard !channelList.isEmpty else { return [] }
             query.channelID = channelList[channelCursor.selection].id
@@ -26,7 +26,7 @@ extension ScreenModel {
     mutating func performInConflicts(_ action: Action) -> [Effect] {
         switch action {
         case .moveDown, .moveUp, .pageDown, .pageUp, .moveFirst, .moveLast:
-            move(&conflictCursor, action, count: conflictList.count)
+            conflictCursor.navigate(action, count: conflictList.count, visible: listHeight)
         case .keepMine, .takeTheirs:
             guard !conflictList.isEmpty else { return [] }
             let videoID = conflictList[conflictCursor.selection]
@@ -49,7 +49,7 @@ extension ScreenModel {
     mutating func performInHelp(_ action: Action) -> [Effect] {
         switch action {
         case .moveDown, .moveUp, .pageDown, .pageUp, .moveFirst, .moveLast:
-            move(&helpCursor, action, count: HelpText.lines(keyMap).count)
+            helpCursor.navigate(action, count: HelpText.lines(keyMap).count, visible: listHeight)
         case .back:
             screen = .feed
         default:

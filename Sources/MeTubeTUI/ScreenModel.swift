@@ -229,8 +229,9 @@ public struct ScreenModel: Sendable {
             services[service] = state
         case .statusesKnown(let known):
             guard known != statusesKnown else { return }
+            let selectedID = selectedVideo?.id
             statusesKnown = known
-            refilter(keepingSelection: true)
+            refilter(keeping: selectedID)
         case .message(let text, let isError):
             message = StatusMessage(text: text, isError: isError)
         case .storeChanged:
@@ -266,11 +267,12 @@ public struct ScreenModel: Sendable {
 
     private mutating func replaceLibrary(_ changed: Library) {
         let added = changed.videos.count - library.videos.count
+        let selectedID = selectedVideo?.id
         library = changed
         searchIndex = nil
         if added > 0 { newCount += added }
         countMarks()
-        refilter(keepingSelection: true)
+        refilter(keeping: selectedID)
         if screen == .channels { rebuildChannels() }
         if screen == .conflicts { rebuildConflicts() }
     }

@@ -69,7 +69,7 @@ public struct ScreenRenderer: Sendable {
         }
         let notice = model.newCount > 0 && model.screen == .feed ? " \(Formatting.count(model.newCount)) new \(model.unicode ? "↑" : "^") " : ""
         let noticeWidth = TextWidth.of(notice)
-        field(" " + parts.joined(separator: " · "), into: &grid, row: 0, column: 0, width: grid.width - noticeWidth, style: .header)
+        field(" " + parts.joined(separator: model.unicode ? " · " : " - "), into: &grid, row: 0, column: 0, width: grid.width - noticeWidth, style: .header)
         if !notice.isEmpty { grid.put(notice, row: 0, column: grid.width - noticeWidth, style: .notice) }
     }
 
@@ -79,14 +79,17 @@ public struct ScreenRenderer: Sendable {
         var parts: [String] = []
         switch model.screen {
         case .feed: parts.append("\(Formatting.count(model.rows.count)) of \(Formatting.count(model.library.videos.count))")
-        case .channels: parts.append("\(Formatting.count(model.channelList.count)) channels")
-        case .conflicts: parts.append("\(Formatting.count(model.conflictList.count)) conflicts")
+        case .channels: parts.append(Formatting.count(model.channelList.count, "channel"))
+        case .conflicts: parts.append(Formatting.count(model.conflictList.count, "conflict"))
         case .help: parts.append("\(Action.allCases.count) actions")
         }
+        let statusReachable = model.services[.status]?.isReachable ?? true
+        if model.pendingCount > 0 {
+            parts.append("\(SyncState.pending.displayed(serviceReachable: statusReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
+        }
+        if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount, "conflict"))") }
         parts.append("hub: " + serviceText(model.services[.hub] ?? .notConfigured))
         parts.append("status: " + serviceText(model.services[.status] ?? .notConfigured))
-        if model.pendingCount > 0 { parts.append("\(SyncState.pending.badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending") }
-        if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount)) conflict\(model.conflictCount == 1 ? "" : "s")") }
         field(" " + parts.joined(separator: model.unicode ? " │ " : " | "), into: &grid, row: row, column: 0, width: grid.width, style: .status)
     }
 
@@ -103,7 +106,7 @@ public struct ScreenRenderer: Sendable {
     private func drawMessageLine(into grid: inout CellGrid) {
         let row = grid.height - 1
         if let input = model.searchInput {
-            let matches = input.isEmpty ? "" : "  (\(Formatting.count(model.searchMatchCount)) match\(model.searchMatchCount == 1 ? "" : "es"))"
+            let matches = input.isEmpty ? "" : "  (\(Formatting.count(model.searchMatchCount, "match")))"
             let end = field("/" + input, into: &grid, row: row, column: 0, width: grid.width - TextWidth.of(matches) - 1, style: .accent)
             grid.put(matches, row: row, column: end + 1, style: model.searchMatchCount == 0 ? .error : .dim)
         } else if let message = model.message {

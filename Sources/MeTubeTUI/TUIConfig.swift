@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// When opening a video marks it watched.
 public enum MarkOnOpen: String, CaseIterable, Sendable {
@@ -20,7 +21,7 @@ public enum MarkOnOpen: String, CaseIterable, Sendable {
 ///
 /// [keys]
 /// toggle-watched = "x"
-/// move-down = ["j", "Down", "C-n"]
+/// move-down = "j Down C-n"   # several keys: names separated by spaces
 /// ```
 ///
 /// Other sections belong to other parts of metube and are left alone.
@@ -45,56 +46,49 @@ public struct TUIConfig: Sendable, Equatable {
     /// The key map these bindings make.
     public var keyMap: KeyMap { KeyMap(overrides: keyBindings) }
 
-    /// Reads the config file at `url`; a file that does not exist gives the defaults.
+    /// Reads the TUI's settings from the config file at `url`; a missing file gives the defaults.
     public static func load(from url: URL) throws(TUIError) -> TUIConfig {
-        guard FileManager.default.fileExists(atPath: url.path) else { return TUIConfig() }
-        let text: String
+        let file: ConfigFile
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            file = try ConfigFile.load(from: url)
         } catch {
-            throw .configUnreadable(path: url.path, reason: error.localizedDescription)
+            throw .configUnreadable(path: url.path, reason: error.description)
         }
-        return try TUIConfig(parsing: text)
+        return try TUIConfig(file: file)
     }
 
-    /// Reads the TUI's settings from config-file text.
-    public init(parsing text: String) throws(TUIError) {
+    /// Reads the TUI's settings from a parsed config file.
+    public init(file: ConfigFile) throws(TUIError) {
         self.init()
-        let document = try TOMLDocument(parsing: text)
-        for entry in document.entries(in: "keys") {
-            guard let action = Action(rawValue: entry.key) else {
-                throw .configInvalid(line: entry.line, message: "unknown action \"\(entry.key)\"; actions are \(Action.allCases.map(\.name).joined(separator: ", "))")
+        for (name, value) in (file.sections["keys"] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let action = Action(rawValue: name) else {
+                throw .configInvalid(setting: "keys.\(name)", message: "unknown action; actions are \(Action.allCases.map(\.name).joined(separator: ", "))")
             }
-            let names: [String]
-            switch entry.value {
-            case .string(let name): names = [name]
-            case .strings(let list): names = list
-            default: throw .configInvalid(line: entry.line, message: "a key binding is a \"key\" or a list [\"a\", \"b\"]")
+            guard let names = value.string?.split(separator: " ").map(String.init), !names.isEmpty else {
+                throw .configInvalid(setting: "keys.\(name)", message: "a binding is a string of key names separated by spaces, e.g. \"j Down\"")
             }
-            keyBindings[action] = try names.map { (name: String) throws(TUIError) -> Key in
-                guard let key = Key(name: name) else {
-                    throw .configInvalid(line: entry.line, message: "unknown key \"\(name)\"; use a character, Space, C-x, Up, Down, Left, Right, PgUp, PgDn, Home, End, Enter, Esc, Tab, Backspace or Delete")
+            keyBindings[action] = try names.map { (keyName: String) throws(TUIError) -> Key in
+                guard let key = Key(name: keyName) else {
+                    throw .configInvalid(setting: "keys.\(name)", message: "unknown key \"\(keyName)\"; use a character, Space, C-x, Up, Down, Left, Right, PgUp, PgDn, Home, End, Enter, Esc, Tab, Backspace or Delete")
                 }
                 return key
             }
         }
-        for entry in document.entries(in: "tui") {
-            switch (entry.key, entry.value) {
-            case ("open", .string(let command)):
+        for (name, value) in (file.sections["tui"] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            switch name {
+            case "open":
+                guard let command = value.string else { throw .configInvalid(setting: "tui.open", message: "takes a \"string\"") }
                 openCommand = command.trimmingCharacters(in: .whitespaces).isEmpty ? nil : command
-            case ("mark-on-open", .string(let name)):
-                guard let policy = MarkOnOpen(rawValue: name) else {
-                    throw .configInvalid(line: entry.line, message: "mark-on-open is one of \(MarkOnOpen.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+            case "mark-on-open":
+                guard let policy = value.string.flatMap(MarkOnOpen.init(rawValue:)) else {
+                    throw .configInvalid(setting: "tui.mark-on-open", message: "is one of \(MarkOnOpen.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
                 }
                 markOnOpen = policy
-            case ("ascii", .boolean(let flag)):
+            case "ascii":
+                guard let flag = value.bool else { throw .configInvalid(setting: "tui.ascii", message: "takes true or false") }
                 forceASCII = flag
-            case ("open", _), ("mark-on-open", _):
-                throw .configInvalid(line: entry.line, message: "\(entry.key) takes a \"string\"")
-            case ("ascii", _):
-                throw .configInvalid(line: entry.line, message: "ascii takes true or false")
             default:
-                throw .configInvalid(line: entry.line, message: "unknown setting \"\(entry.key)\" in [tui]; settings are open, mark-on-open, ascii")
+                throw .configInvalid(setting: "tui.\(name)", message: "unknown setting; [tui] has open, mark-on-open, ascii")
             }
         }
     }

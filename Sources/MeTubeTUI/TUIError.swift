@@ -4,8 +4,8 @@ import Foundation
 public enum TUIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The config file could not be read.
     case configUnreadable(path: String, reason: String)
-    /// A line of the config file is not valid; `line` counts from 1.
-    case configInvalid(line: Int, message: String)
+    /// A setting of the config file is not valid; `setting` is `section.key`.
+    case configInvalid(setting: String, message: String)
     /// The terminal could not be set up (no terminal, unknown `TERM`).
     case terminalUnavailable(String)
     /// A tmux command run by ``TmuxSession`` failed.
@@ -17,7 +17,7 @@ public enum TUIError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .configUnreadable(let path, let reason): "cannot read config file \(path): \(reason)"
-        case .configInvalid(let line, let message): "config file, line \(line): \(message)"
+        case .configInvalid(let setting, let message): "config file: \(setting): \(message)"
         case .terminalUnavailable(let reason): "cannot use the terminal: \(reason)"
         case .tmuxFailed(let command, let message): "tmux \(command) failed: \(message)"
         case .screenTimedOut(let screen): "timed out waiting for the screen; it showed:\n\(screen)"

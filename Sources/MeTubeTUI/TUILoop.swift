@@ -21,6 +21,7 @@ struct TUILoop<Source: LibrarySource> {
         opener = VideoOpener(command: config.openCommand)
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
+        showNotices()
     }
 
     /// Runs until the user quits or a termination signal arrives; returns the exit status.
@@ -90,6 +91,13 @@ struct TUILoop<Source: LibrarySource> {
             let text = "cannot read the store: \(error)"
             if model.message?.text != text { _ = model.apply(.sync(.message(text, isError: true))) }
         }
+        showNotices()
+    }
+
+    private mutating func showNotices() {
+        let notices = source.takeNotices()
+        guard !notices.isEmpty else { return }
+        _ = model.apply(.sync(.message(notices.joined(separator: "; "), isError: true)))
     }
 
     private mutating func perform(_ effects: [Effect]) {

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import Testing
 @testable import MeTubeTUI
 
@@ -54,10 +55,10 @@ struct ConfigTests {
 
         [keys]
         toggle-watched = "x"
-        move-down = ["j", "Down", "C-n"]
+        move-down = "j Down C-n"
         """
         // When parsed
-        let config = try TUIConfig(parsing: text)
+        let config = try Fixture.config(text)
         // Then the TUI's settings are taken and the rest left alone
         #expect(config.openCommand == "mpv {url}")
         #expect(config.markOnOpen == .always)
@@ -66,23 +67,22 @@ struct ConfigTests {
         #expect(config.keyBindings[.moveDown] == [.character("j"), .down, .control("n")])
     }
 
-    @Test("bad config lines get a message with the line number", arguments: [
-        ("[keys]\nfly = \"x\"", 2, "unknown action \"fly\""),
-        ("[keys]\nquit = \"Hyper-q\"", 2, "unknown key \"Hyper-q\""),
-        ("[keys]\nquit = 3", 2, "a key binding is a \"key\" or a list"),
-        ("[tui]\nmark-on-open = \"sometimes\"", 2, "mark-on-open is one of never, on-success, always"),
-        ("[tui]\nopen = \"mpv", 2, "unterminated string"),
-        ("[tui]\nvolume = 3", 2, "unknown setting \"volume\""),
-        ("\n\njust words", 3, "expected key = value"),
-        ("[keys\n", 1, "a section header looks like [keys]"),
-        ("[tui]\nascii = yes", 2, "a value is a \"string\""),
+    @Test("bad settings get a message naming the setting", arguments: [
+        ("[keys]\nfly = \"x\"", "keys.fly", "unknown action"),
+        ("[keys]\nquit = \"Hyper-q\"", "keys.quit", "unknown key \"Hyper-q\""),
+        ("[keys]\nquit = 3", "keys.quit", "a binding is a string of key names"),
+        ("[keys]\nquit = \"\"", "keys.quit", "a binding is a string of key names"),
+        ("[tui]\nmark-on-open = \"sometimes\"", "tui.mark-on-open", "is one of \"never\", \"on-success\", \"always\""),
+        ("[tui]\nopen = true", "tui.open", "takes a \"string\""),
+        ("[tui]\nvolume = 3", "tui.volume", "unknown setting"),
+        ("[tui]\nascii = \"yes\"", "tui.ascii", "takes true or false"),
     ])
-    func badLines(text: String, line: Int, message: String) {
+    func badSettings(text: String, setting: String, message: String) {
         #expect {
-            try TUIConfig(parsing: text)
+            try Fixture.config(text)
         } throws: { error in
-            guard case .configInvalid(let badLine, let text)? = error as? TUIError else { return false }
-            return badLine == line && text.hasPrefix(message)
+            guard case .configInvalid(let badSetting, let text)? = error as? TUIError else { return false }
+            return badSetting == setting && text.hasPrefix(message)
         }
     }
 
@@ -92,7 +92,9 @@ struct ConfigTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(try TUIConfig.load(from: directory.appendingPathComponent("config.toml")) == TUIConfig())
-        #expect(throws: TUIError.self) { try TUIConfig.load(from: directory) }
+        let broken = directory.appendingPathComponent("broken.toml")
+        try Data("[tui\n".utf8).write(to: broken)
+        #expect(throws: TUIError.self) { try TUIConfig.load(from: broken) }
         let file = directory.appendingPathComponent("written.toml")
         try Data("[tui]\nmark-on-open = \"never\"\n".utf8).write(to: file)
         #expect(try TUIConfig.load(from: file).markOnOpen == .never)

@@ -52,6 +52,11 @@ enum Fixture {
         ScreenModel(library: library, size: size, config: config, unicode: unicode, now: now, timeZone: TimeZone(identifier: "UTC")!, statusesKnown: statusesKnown)
     }
 
+    /// The TUI settings of config-file `text`.
+    static func config(_ text: String) throws -> TUIConfig {
+        try TUIConfig(file: ConfigFile(parsing: text))
+    }
+
     /// The ids of the videos in the feed's rows, in order.
     static func rowIDs(_ model: ScreenModel) -> [String] {
         model.rows.map { model.library.videos[$0].id }

@@ -29,8 +29,8 @@ struct GoldenScreenTests {
         let first = row.firstIndex { $0.character == "東" }!
         #expect(row[first].width == 2)
         #expect(row[first + 1].width == 0)
-        #expect(grid.row(1).allSatisfy(\.inverse))
-        #expect(!grid.row(2).contains(where: \.inverse))
+        #expect(grid.row(1).allSatisfy { $0.inverse })
+        #expect(!grid.row(2).contains { $0.inverse })
     }
 
     @Test("the search prompt shows the text typed and the match count")
@@ -39,7 +39,7 @@ struct GoldenScreenTests {
         model.press(.character("/"))
         model.type("東京")
         let grid = ScreenRenderer.render(model)
-        #expect(grid.text(ofRow: 11) == "/東京" + String(repeating: " ", count: 54) + "(1 match)")
+        #expect(grid.text(ofRow: 11) == "/東京" + String(repeating: " ", count: 58) + "(1 match)")
     }
 
     @Test("the channels view")
@@ -58,7 +58,7 @@ struct GoldenScreenTests {
 
     @Test("the help screen lists the bindings in force")
     func help() throws {
-        var model = Fixture.model(config: try TUIConfig(parsing: "[keys]\nmove-down = [\"j\", \"Down\", \"C-n\"]"))
+        var model = Fixture.model(config: try Fixture.config("[keys]\nmove-down = \"j Down C-n\""))
         model.press(.character("?"))
         expectScreen(model, GoldenScreens.help)
     }
@@ -69,9 +69,11 @@ struct GoldenScreenTests {
         _ = model.apply(.sync(.service(.hub, .syncing(progress: "page 3, 1,200 new"))))
         _ = model.apply(.sync(.service(.status, .offline(since: Fixture.now.addingTimeInterval(-3_600)))))
         let grid = ScreenRenderer.render(model)
-        #expect(grid.text(ofRow: 10) == " 4 of 7 │ hub: page 3, 1,200 new │ status: offline since 20:33 │ ✗ 1 pend…")
+        #expect(grid.text(ofRow: 10) == " 4 of 7 │ ✗ 1 pending │ ⚠ 1 conflict │ hub: page 3, 1,200 new │ status:…")
+        _ = model.apply(.resized(TerminalSize(width: 120, height: 12)))
+        #expect(ScreenRenderer.render(model).text(ofRow: 10).hasSuffix("│ status: offline since 13:13"))
         _ = model.apply(.sync(.service(.status, .idle(lastSynced: Fixture.now.addingTimeInterval(-120)))))
-        #expect(ScreenRenderer.render(model).text(ofRow: 10) == " 4 of 7 │ hub: page 3, 1,200 new │ status: synced 2 min ago │ ↻ 1 pending …")
+        #expect(ScreenRenderer.render(model).text(ofRow: 10) == " 4 of 7 │ ↻ 1 pending │ ⚠ 1 conflict │ hub: page 3, 1,200 new │ status: synced 2 min ago")
     }
 
     @Test("the smallest usable size, 40×10")

@@ -256,20 +256,23 @@ struct ScreenModelTests {
 
     @Test("new videos raise a notice and keep the selected row where it was on screen")
     func newVideosKeepPlace() {
-        // Given the second row selected
-        var model = Fixture.model()
-        model.press(.character("j"))
+        // Given a long feed scrolled so the selection is the fourth line on screen
+        let synthetic = SyntheticLibrary(channelCount: 5, videoCount: 100, markCount: 0)
+        var model = ScreenModel(library: synthetic.library(), size: Fixture.size, now: Fixture.now, statusesKnown: true)
+        for _ in 0..<12 { model.press(.character("j")) }
         let selected = model.selectedVideo?.id
+        let line = model.feedCursor.selection - model.feedCursor.scroll
         // When two newer videos arrive
         var library = model.library
         library.upsert([
-            Fixture.video(100, channel: 1, minutes: 0.1, title: "Newest", duration: 60),
-            Fixture.video(101, channel: 2, minutes: 0.2, title: "Newer", duration: 60),
+            Fixture.video(1_000, channel: 1, minutes: -10, title: "Newest", duration: 60),
+            Fixture.video(1_001, channel: 2, minutes: -9, title: "Newer", duration: 60),
         ])
         _ = model.apply(.libraryChanged(library))
         // Then the same video is selected on the same screen line, and "2 new" is raised
         #expect(model.selectedVideo?.id == selected)
-        #expect(model.feedCursor.selection - model.feedCursor.scroll == 1)
+        #expect(model.feedCursor.selection == 14)
+        #expect(model.feedCursor.selection - model.feedCursor.scroll == line)
         #expect(model.newCount == 2)
         // And going to the top clears the notice
         model.press(.character("g"))
@@ -317,7 +320,7 @@ struct ScreenModelTests {
 
     @Test("configured keys replace the defaults")
     func configuredKeys() throws {
-        let config = try TUIConfig(parsing: "[keys]\ntoggle-watched = \"x\"\n")
+        let config = try Fixture.config("[keys]\ntoggle-watched = \"x\"\n")
         var model = Fixture.model(config: config)
         #expect(model.press(.character("x")) == [.mark(videoID: id(0), status: .watched)])
         #expect(model.press(.character("w")).isEmpty)
