@@ -30,11 +30,16 @@ private func handleCrash(_ signal: Int32) {
 struct TerminalGuard: ~Copyable {
     private var previous: [(Int32, sigaction)] = []
 
-    /// Installs the handlers.
+    /// Installs the handlers and unblocks their signals and SIGWINCH, which a parent (a thread
+    /// pool that blocks signals, then spawns) may have left blocked.
     init() {
         receivedSignal.store(0, ordering: .relaxed)
         for signal in terminationSignals { install(signal, handleTermination) }
         for signal in crashSignals { install(signal, handleCrash) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in terminationSignals + crashSignals + [SIGWINCH] { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
     /// The termination signal received, if any.

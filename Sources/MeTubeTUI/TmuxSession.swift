@@ -69,22 +69,47 @@ public final class TmuxSession: Sendable {
 
     deinit { close() }
 
+    /// Runs one tmux command and returns its output.
+    ///
+    /// It uses `posix_spawn` rather than `Process`: the tmux server that the first command starts
+    /// keeps the descriptors it inherited, which would keep `Process` (and pipes) waiting forever.
+    /// Output goes through files, and the child starts with no signals blocked, whatever the
+    /// calling thread blocks.
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-f", "/dev/null", "-S", socket] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: String(decoding: errorData, as: UTF8.self))
+        let outputPath = socket + ".out"
+        let errorPath = socket + ".err"
+        defer {
+            unlink(outputPath)
+            unlink(errorPath)
         }
-        return String(decoding: data, as: UTF8.self)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = (["tmux", "-f", "/dev/null", "-S", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: "cannot start tmux: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        guard status == 0 else {
+            let message = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
+            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: message)
+        }
+        return output
     }
 }
