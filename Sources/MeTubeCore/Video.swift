@@ -46,3 +46,23 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         return isShortLink
     }
 }
+
+/// Validation of YouTube video ids.
+public enum VideoID {
+    /// Whether `text` is a video id: 11 characters of `[A-Za-z0-9_-]`.
+    public static func isValid(_ text: String) -> Bool {
+        text.utf8.count == 11 && text.utf8.allSatisfy(ChannelID.isIDByte)
+    }
+
+    /// Finds a video id in a watch, short or youtu.be URL, or a bare id; `nil` when there is none.
+    public static func extract(from text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if isValid(trimmed) { return trimmed }
+        for marker in ["v=", "youtu.be/", "/shorts/", "/live/", "/embed/"] {
+            guard let range = trimmed.range(of: marker) else { continue }
+            let candidate = String(decoding: trimmed[range.upperBound...].utf8.prefix(while: ChannelID.isIDByte), as: UTF8.self)
+            if isValid(candidate) { return candidate }
+        }
+        return nil
+    }
+}

@@ -150,8 +150,20 @@ public final class Store: Sendable {
             if let reason = state.readOnlyReason { throw .readOnly(reason: reason) }
             try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
                 try refreshHoldingLocks(&state)
-                if state.sync.deviceID.isEmpty { state.sync.deviceID = Self.newDeviceID() }
-                try writeSnapshots(&state, library: state.library, sync: state.sync)
+                var sync = state.sync
+                if sync.deviceID.isEmpty { sync.deviceID = Self.newDeviceID() }
+                try writeSnapshots(&state, library: state.library, sync: sync)
+            }
+        }
+    }
+
+    /// Replaces everything with `library` and `sync` as new snapshots (the old ones become a backup).
+    func replaceContents(with library: Library, sync: SyncSnapshot) throws(StoreError) {
+        try state.withLock { (state: inout StoreState) throws(StoreError) in
+            if let reason = state.readOnlyReason { throw .readOnly(reason: reason) }
+            try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
+                try refreshHoldingLocks(&state)
+                try writeSnapshots(&state, library: library, sync: sync)
             }
         }
     }

@@ -3,8 +3,14 @@ import Foundation
 /// `metube-bench [SUITE…]`: runs the benchmark suites (all by default), prints a table, and one
 /// JSON line per figure.
 let suites: [(name: String, run: () async throws -> [Figure])] = [
+    ("store", storeFigures),
     ("tui", tuiFigures),
 ]
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
+    try runStoreMemoryChild(CommandLine.arguments[2])
+    exit(0)
+}
 
 let requested = Set(CommandLine.arguments.dropFirst())
 if requested.contains("--help") || requested.contains("-h") {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MeTubeCore
 import MeTubeStore
 import MeTubeTUI
 
@@ -12,15 +11,31 @@ struct TUICommand: ParsableCommand {
         discussion: "Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file."
     )
 
+    @OptionGroup var store: StoreAccess
+
     @Option(name: .long, help: ArgumentHelp("Append timing figures (start to first frame, key to redrawn screen) as JSON lines to this file; - for standard error.", valueName: "file"))
     var timing: String?
 
     func run() throws {
         let started = ContinuousClock.now
-        let store = try Store.open(at: StoreLocation.defaultDirectory())
-        let config = try TUIConfig.load(from: ConfigFile.defaultURL())
-        let output: TUIOptions.TimingOutput? = timing.map { $0 == "-" ? .standardError : .file($0) }
-        let status = try runTUI(store: store, config: config, options: TUIOptions(timingOutput: output, startedAt: started))
+        let opened = try store.openStore()
+        let config: TUIConfig
+        do {
+            config = try TUIConfig(file: store.config())
+        } catch let error as TUIError {
+            throw fail(error.description, code: ExitStatus.badInput)
+        }
+        let options = TUIOptions(
+            statusesKnown: try store.statusesKnown(opened),
+            timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
+            startedAt: started
+        )
+        let status: Int32
+        do {
+            status = try runTUI(store: opened, config: config, options: options)
+        } catch let error as TUIError {
+            throw fail(error.description, code: ExitStatus.failure)
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Gathers the entries a reader finds: channels once each in file order, and the rejected rest.
+struct ImportCollector {
+    /// The `addedAt` every imported channel gets.
+    let importedAt: Date
+    /// The channels so far.
+    private(set) var channels: [Channel] = []
+    /// The rejected entries so far.
+    private(set) var rejected: [RejectedEntry] = []
+    /// Where each accepted channel id was first seen.
+    private var firstLocations: [String: String] = [:]
+
+    /// Creates an empty collector stamping channels with `importedAt`.
+    init(importedAt: Date) {
+        self.importedAt = importedAt
+    }
+
+    /// Takes the entry at `location` whose id or URL is `reference`: a new channel, a duplicate or a rejection.
+    ///
+    /// A title or thumbnail that is empty, and a title that merely repeats the id, count as absent.
+    mutating func offer(_ reference: some StringProtocol, title: String?, thumbnailURL: String? = nil, at location: String) {
+        switch ChannelReference.resolve(reference) {
+        case let .unusable(reason):
+            reject(reference, at: location, reason: reason)
+        case let .channel(id):
+            if let first = firstLocations[id] {
+                reject(reference, at: location, reason: "duplicate of \(first)")
+                return
+            }
+            firstLocations[id] = location
+            let title = title.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
+            let thumbnailURL = thumbnailURL.flatMap { $0.isEmpty ? nil : $0 }
+            channels.append(Channel(id: id, title: title, thumbnailURL: thumbnailURL, addedAt: importedAt))
+        }
+    }
+
+    /// Records the entry at `location` holding `text` as rejected for `reason`.
+    mutating func reject(_ text: some StringProtocol, at location: String, reason: String) {
+        rejected.append(RejectedEntry(location: location, text: text, reason: reason))
+    }
+}

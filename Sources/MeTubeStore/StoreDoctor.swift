@@ -1,0 +1,96 @@
+import Foundation
+import MeTubeCore
+
+/// One thing `metube doctor` found.
+public struct DoctorFinding: Codable, Sendable, Equatable {
+    /// How serious it is.
+    public enum Severity: String, Codable, Sendable {
+        case ok, info, warning, problem
+    }
+
+    /// How serious it is.
+    public var severity: Severity
+    /// The file or area concerned.
+    public var subject: String
+    /// What was found.
+    public var message: String
+}
+
+/// Examines a store directory without changing anything: every snapshot and journal is parsed,
+/// schema versions and backups checked, cross-references counted.
+public enum StoreDoctor {
+    /// The findings for the store in `directory`, most serious first.
+    public static func examine(_ directory: URL) -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        func add(_ severity: DoctorFinding.Severity, _ subject: String, _ message: String) {
+            findings.append(DoctorFinding(severity: severity, subject: subject, message: message))
+        }
+        guard FileManager.default.fileExists(atPath: directory.path) else {
+            add(.info, directory.path, "no store here yet; it is created on first use")
+            return findings
+        }
+        var library = LibraryFile(schemaVersion: currentSchemaVersion, generation: 0, channels: [], videos: [])
+        var marks = MarksFile(schemaVersion: currentSchemaVersion, generation: 0, marks: [])
+        for part in StorePart.allCases {
+            let path = directory.appendingPathComponent(part.fileName).path
+            do {
+                guard let data = try FileIO.read(path) else {
+                    add(.info, part.fileName, "missing (normal for a store never compacted)")
+                    continue
+                }
+                let header: (schema: Int, generation: Int)
+                switch part {
+                case .library:
+                    library = try SnapshotDecoding.library(data)
+                    header = (library.schemaVersion, library.generation)
+                case .marks:
+                    marks = try SnapshotDecoding.marks(data)
+                    header = (marks.schemaVersion, marks.generation)
+                case .sync:
+                    let file = try StoreCoding.decoder().decode(SyncFile.self, from: data)
+                    header = (file.schemaVersion, file.generation)
+                }
+                if header.schema > currentSchemaVersion {
+                    add(.warning, part.fileName, "schema \(header.schema) is newer than this metube's \(currentSchemaVersion): the store opens read-only")
+                } else {
+                    add(.ok, part.fileName, "parses; schema \(header.schema), generation \(header.generation), \(data.count.formatted()) bytes")
+                }
+            } catch {
+                add(.problem, part.fileName, "does not parse (\(error)); the next open moves it aside and recovers from a backup and the journal")
+            }
+        }
+        let journal = Journal(directory: directory.path)
+        for generation in journal.generations() {
+            let name = "journal-\(generation).jsonl"
+            do {
+                let result = try journal.read(generation, from: 0)
+                add(.ok, name, "\(result.changes.count) line(s), \(result.endOffset.formatted()) bytes")
+                if !result.damagedLines.isEmpty {
+                    add(.problem, name, "damaged line(s) \(result.damagedLines.map(String.init).joined(separator: ", ")) are skipped")
+                }
+                if result.incompleteTailBytes > 0 {
+                    add(.warning, name, "ends in a torn line of \(result.incompleteTailBytes) bytes (a writer stopped mid-line); it is ignored and cut at the next write")
+                }
+            } catch {
+                add(.problem, name, "cannot be read: \(error)")
+            }
+        }
+        let backups = StoreLoader(directory: directory.path, journal: journal).backupGenerations()
+        add(backups.isEmpty ? .info : .ok, "backups", backups.isEmpty ? "none yet (made at each compaction)" : "\(backups.count) kept: generation \(backups.map(String.init).joined(separator: ", "))")
+        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".corrupt-") }
+        for name in leftovers.sorted() {
+            add(.info, name, "a damaged file kept aside by an earlier recovery; delete it when you no longer need it")
+        }
+        let channelIDs = Set(library.channels.map(\.id))
+        let orphans = library.videos.filter { !channelIDs.contains($0.channelID) }.count
+        if orphans > 0 { add(.info, "library", "\(orphans) video(s) of channels no longer followed") }
+        let videoIDs = Set(library.videos.map(\.id))
+        let unknownMarks = marks.marks.filter { !videoIDs.contains($0.videoID) }.count
+        if unknownMarks > 0 { add(.info, "marks", "\(unknownMarks) mark(s) for videos not in the library (kept: they sync to other devices)") }
+        let order: [DoctorFinding.Severity] = [.problem, .warning, .info, .ok]
+        return findings.enumerated().sorted { lhs, rhs in
+            let (left, right) = (order.firstIndex(of: lhs.element.severity)!, order.firstIndex(of: rhs.element.severity)!)
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import MeTubeStore
+
+/// `metube doctor`: checks the store without changing it.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the store's files and print what was found.",
+        discussion: "Changes nothing. Exits 0 when the store is healthy, 1 when a file is damaged."
+    )
+
+    @OptionGroup var store: StoreAccess
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let findings = StoreDoctor.examine(store.directory)
+        if json {
+            try printJSON(DoctorOutput(store: store.directory.path, healthy: !findings.contains { $0.severity == .problem }, findings: findings))
+        } else {
+            print("store \(store.directory.path)")
+            for finding in findings {
+                print("\(finding.severity.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0)) \(finding.subject): \(finding.message)")
+            }
+        }
+        if findings.contains(where: { $0.severity == .problem }) { throw ExitCode(ExitStatus.failure) }
+    }
+}
+
+/// `metube doctor --json`.
+struct DoctorOutput: Encodable {
+    var store: String
+    var healthy: Bool
+    var findings: [DoctorFinding]
+}

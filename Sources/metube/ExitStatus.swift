@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import MeTubeStore
+
+/// The exit codes of every `metube` command, for scripts.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let partial: Int32 = 2
+    static let readOnly: Int32 = 3
+    static let notFound: Int32 = 4
+    static let usage: Int32 = 64
+    static let badInput: Int32 = 65
+    static let cannotOpenInput: Int32 = 66
+    static let ioError: Int32 = 74
+    static let storeBusy: Int32 = 75
+
+    static let help = """
+        Exit codes: 0 success; 1 failure; 2 partial success (some items failed); 3 the store is \
+        read-only (written by a newer metube); 4 no such video or channel; 64 usage error; 65 bad \
+        input data; 66 input file missing or unreadable; 74 I/O error, nothing was changed (e.g. disk \
+        full); 75 the store is busy (another process held its lock), try again.
+        """
+}
+
+/// Prints `message` to stderr as metube's error and ends the command with `code`.
+func fail(_ message: String, code: Int32) -> ExitCode {
+    printError("error: \(message)")
+    return ExitCode(code)
+}
+
+/// Prints a line to stderr, prefixed with the program name.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data("metube: \(line)\n".utf8))
+}
+
+extension StoreError {
+    /// The exit code this error ends a command with.
+    var exitCode: Int32 {
+        switch self {
+        case .lockTimeout: ExitStatus.storeBusy
+        case .readOnly: ExitStatus.readOnly
+        case .writeFailed, .readFailed: ExitStatus.ioError
+        case .corrupt, .invalidBackup: ExitStatus.badInput
+        case .unknownVideo: ExitStatus.notFound
+        }
+    }
+
+    /// Prints the error and returns the exit that ends the command.
+    var exit: ExitCode { fail(description, code: exitCode) }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import MeTubeCore
+import MeTubeStore
+
+/// `metube list`: the feed as text or JSON.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the feed, newest first.")
+
+    @OptionGroup var store: StoreAccess
+
+    @Option(help: "Which videos: unwatched, watched, skipped or all. Videos whose status is not known yet show under every filter.")
+    var filter: FeedFilter = .unwatched
+
+    @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel's videos.", valueName: "channel-id"))
+    var channelID: String?
+
+    @Option(help: "Only videos whose title or channel contains this text (case-insensitive).")
+    var search: String = ""
+
+    @Flag(help: "Leave out Shorts.")
+    var hideShorts = false
+
+    @Option(help: "At most this many videos.")
+    var limit: Int = .max
+
+    @Flag(help: "Print JSON (see the README for its fields).")
+    var json = false
+
+    func validate() throws {
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let opened = try store.openStore()
+        let query = FeedQuery(filter: filter, channelID: channelID, search: search, hideShorts: hideShorts)
+        let rows = query.rows(in: opened.library(), statusesKnown: try store.statusesKnown(opened), limit: limit)
+        if json {
+            try printJSON(ListOutput(count: rows.count, videos: rows.map(VideoOutput.init)))
+            return
+        }
+        for row in rows {
+            let badge = row.mark.map { $0.syncState.badge(unicode: false) } ?? " "
+            let duration = row.video.duration.map(DurationText.format) ?? ""
+            print("\(row.video.id)  \(badge) \(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.day(row.video.published))  \(duration.padding(toLength: 8, withPad: " ", startingAt: 0))  \(row.channelName) — \(row.video.title)")
+        }
+    }
+
+    private static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+}
+
+extension FeedFilter: ExpressibleByArgument {}
+extension WatchStatus: ExpressibleByArgument {}
+
+/// `metube list --json`.
+struct ListOutput: Encodable {
+    var count: Int
+    var videos: [VideoOutput]
+}
+
+/// One video in JSON output.
+struct VideoOutput: Encodable {
+    var videoId: String
+    var channelId: String
+    var channelTitle: String
+    var title: String
+    var published: Date
+    var durationSeconds: Int?
+    var isShort: Bool
+    var url: String
+    var status: DisplayStatus
+    var syncState: SyncState?
+
+    init(_ row: FeedRow) {
+        videoId = row.video.id
+        channelId = row.video.channelID
+        channelTitle = row.channelName
+        title = row.video.title
+        published = row.video.published
+        durationSeconds = row.video.duration
+        isShort = row.video.isShort
+        url = row.video.url
+        status = row.status
+        syncState = row.mark?.syncState
+    }
+}

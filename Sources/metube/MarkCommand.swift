@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MeTubeCore
+import MeTubeStore
+
+/// `metube mark VIDEO STATUS`: records a decision from a script.
+struct MarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mark",
+        abstract: "Mark a video watched, skipped or unwatched.",
+        discussion: """
+            The mark is on disk when the command returns, and syncs with the next status sync. A running TUI shows it within a second.
+            With --stdin, reads one "VIDEO STATUS" pair a line and prints each pair back once that mark is on disk.
+            """
+    )
+
+    @OptionGroup var store: StoreAccess
+
+    @Argument(help: ArgumentHelp("The video id, or a watch, youtu.be or shorts URL.", valueName: "video"))
+    var video: String?
+
+    @Argument(help: "watched, skipped or unwatched.")
+    var status: WatchStatus?
+
+    @Flag(help: "Read \"VIDEO STATUS\" lines from standard input instead of arguments.")
+    var stdin = false
+
+    @Flag(help: "Mark even when the video is not in the library (e.g. known only to another device).")
+    var force = false
+
+    @Flag(help: "Print the mark as JSON.")
+    var json = false
+
+    func validate() throws {
+        if stdin, video != nil || status != nil { throw ValidationError("give either --stdin or VIDEO STATUS, not both") }
+        if !stdin, video == nil || status == nil { throw ValidationError("give the video and its status, e.g. `metube mark dQw4w9WgXcQ watched`") }
+    }
+
+    func run() throws {
+        let opened = try store.openStore()
+        guard stdin else { return try mark(video!, as: status!, in: opened) }
+        var lineNumber = 0
+        while let line = readLine() {
+            lineNumber += 1
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard !words.isEmpty else { continue }
+            guard words.count == 2, let status = WatchStatus(rawValue: String(words[1])) else {
+                throw fail("stdin line \(lineNumber): expected \"VIDEO STATUS\" with STATUS watched, skipped or unwatched", code: ExitStatus.badInput)
+            }
+            try mark(String(words[0]), as: status, in: opened)
+        }
+    }
+
+    private func mark(_ video: String, as status: WatchStatus, in opened: Store) throws {
+        guard let videoID = VideoID.extract(from: video) else {
+            throw fail("\(video) is not a YouTube video id (11 characters of A-Z a-z 0-9 _ -) or video URL", code: ExitStatus.badInput)
+        }
+        guard force || opened.library().video(videoID) != nil else {
+            throw fail("no video \(videoID) in the library (use --force to mark it anyway)", code: ExitStatus.notFound)
+        }
+        let mark = try withStoreErrors { () throws(StoreError) in try opened.mark(videoID, as: status) }
+        if json {
+            try printJSON(MarkOutput(videoId: mark.videoID, status: mark.status, syncState: mark.syncState, deviceId: mark.deviceID, hlc: mark.hlc.description))
+        } else {
+            print("\(videoID) \(status.rawValue) (\(mark.syncState.rawValue))")
+        }
+        fflush(stdout)
+    }
+}
+
+/// `metube mark --json`.
+struct MarkOutput: Encodable {
+    var videoId: String
+    var status: WatchStatus
+    var syncState: SyncState
+    var deviceId: String
+    var hlc: String
+}

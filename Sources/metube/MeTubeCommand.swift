@@ -1,0 +1,36 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `metube`: the YouTube subscription feed in the terminal, and the commands scripts use.
+@main
+struct MeTubeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metube",
+        abstract: "Your YouTube subscription feed in the terminal: mark videos watched or skipped, synced across devices.",
+        discussion: ExitStatus.help,
+        version: "0.1.0",
+        subcommands: [
+            TUICommand.self, ListCommand.self, MarkCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
+            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self,
+        ],
+        defaultSubcommand: TUICommand.self
+    )
+
+    /// Parses and runs the command. A write beyond a file-size limit must fail with an error the
+    /// store reports (nothing changed), not kill the process, so SIGXFSZ is ignored.
+    static func main() async {
+        signal(SIGXFSZ, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

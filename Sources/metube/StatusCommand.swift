@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import MeTubeCore
+import MeTubeStore
+
+/// `metube status`: counts by status and sync state, and when the syncs last ran.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show counts by status and sync state, and the last syncs.")
+
+    @OptionGroup var store: StoreAccess
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let opened = try store.openStore()
+        let library = opened.library()
+        let sync = opened.syncSnapshot()
+        let statusesKnown = try store.statusesKnown(opened)
+        var statuses = Dictionary(uniqueKeysWithValues: DisplayStatus.allCases.map { ($0.rawValue, 0) })
+        for video in library.videos {
+            statuses[FeedQuery.status(of: library.marks[video.id], statusesKnown: statusesKnown).rawValue, default: 0] += 1
+        }
+        var syncStates = Dictionary(uniqueKeysWithValues: [SyncState.synced, .pending, .conflict].map { ($0.rawValue, 0) })
+        for mark in library.marks.values { syncStates[mark.syncState.rawValue, default: 0] += 1 }
+        let output = StatusOutput(
+            store: opened.directory.path, deviceId: sync.deviceID, readOnly: opened.readOnlyReason,
+            channels: library.channels.count, videos: library.videos.count, marks: library.marks.count,
+            statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastStatusSync: sync.lastStatusSync
+        )
+        if json { return try printJSON(output) }
+        print("store      \(output.store) (device \(output.deviceId))")
+        if let reason = output.readOnly { print("read-only  \(reason)") }
+        print("library    \(output.channels) channels, \(output.videos) videos, \(output.marks) marks")
+        print("statuses   " + DisplayStatus.allCases.map { "\($0.rawValue) \(statuses[$0.rawValue] ?? 0)" }.joined(separator: ", "))
+        print("sync       " + [SyncState.synced, .pending, .conflict].map { "\($0.rawValue) \(syncStates[$0.rawValue] ?? 0)" }.joined(separator: ", "))
+        print("hub        " + (output.lastHubSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
+        print("status     " + (output.lastStatusSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
+    }
+}
+
+/// `metube status --json`.
+struct StatusOutput: Encodable {
+    var store: String
+    var deviceId: String
+    var readOnly: String?
+    var channels: Int
+    var videos: Int
+    var marks: Int
+    var statuses: [String: Int]
+    var syncStates: [String: Int]
+    var lastHubSync: Date?
+    var lastStatusSync: Date?
+}

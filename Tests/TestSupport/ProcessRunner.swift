@@ -1,0 +1,51 @@
+import Foundation
+
+/// The built executables of this package, found next to the running test bundle.
+public enum ProductBinary {
+    /// The directory holding the built products (`.build/debug` or `.build/release`).
+    public static var directory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
+        while url.path != "/", !FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("metube").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+
+    /// The path of the executable `name` (e.g. `metube`, `metube-server`).
+    public static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+}
+
+/// What a finished process left.
+public struct ProcessOutcome: Sendable {
+    /// The exit status (or the signal number, when killed).
+    public var status: Int32
+    /// Everything it wrote to stdout.
+    public var stdout: String
+    /// Everything it wrote to stderr.
+    public var stderr: String
+}
+
+/// Runs `executable` with `arguments` to completion, feeding it `input` on stdin.
+public func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> ProcessOutcome {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let (stdout, stderr, stdin) = (Pipe(), Pipe(), Pipe())
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    let errorData = Mutex(Data())
+    let errorReader = Thread { errorData.withLock { $0 = stderr.fileHandleForReading.readDataToEndOfFile() } }
+    errorReader.start()
+    let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while errorReader.isExecuting || !errorReader.isFinished { usleep(1_000) }
+    return ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+                          stderr: errorData.withLock { String(decoding: $0, as: UTF8.self) })
+}
+
+import Synchronization
