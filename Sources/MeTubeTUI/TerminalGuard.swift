@@ -1,4 +1,4 @@
-import CNcursesw
+internal import CNcursesw
 import Foundation
 import Synchronization
 

@@ -64,7 +64,7 @@ struct MarkCommand: ParsableCommand {
         } else {
             print("\(videoID) \(status.rawValue) (\(mark.syncState.rawValue))")
         }
-        fflush(stdout)
+        fflush(nil)
     }
 }
 
