@@ -6,6 +6,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
     ("hub", hubFigures),
     ("status", statusFigures),
+    ("tui", tuiFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
