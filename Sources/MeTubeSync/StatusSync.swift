@@ -50,6 +50,11 @@ public struct StatusSync: Sendable {
         self.logger = logger
     }
 
+    /// Creates a sync of `store` for the account saved by `metube login`.
+    public init(account: StatusAccount, store: any StatusMarkStore, policy: ConflictPolicy = .ask, logger: Logger = Logger(label: "metube.status")) {
+        self.init(client: StatusClient(endpoint: account.endpoint, userToken: account.userToken), store: store, policy: policy, logger: logger)
+    }
+
     /// Pushes, then pulls. Throws the first failure that stops the run; whatever was applied
     /// before it stays applied, and a retry resumes from there.
     public func run() async throws -> Report {
@@ -84,7 +89,7 @@ public struct StatusSync: Sendable {
 
     /// Pushes every pending mark in batches, a few requests in flight at once (batches hold
     /// different videos, so their order does not matter).
-    func push(into report: inout Report) async throws {
+    private func push(into report: inout Report) async throws {
         let pending = try store.pendingMarks()
         let batches = stride(from: 0, to: pending.count, by: batchSize).map { Array(pending[$0..<min($0 + batchSize, pending.count)]) }
         report.add(try await withThrowingTaskGroup(of: Report.self) { group in
@@ -164,7 +169,7 @@ public struct StatusSync: Sendable {
     /// Pulls changes since the saved token page by page; each page and its token are saved
     /// together, so an interrupted pull resumes after the last saved page. The next page is
     /// fetched while the current one is applied.
-    func pull(into report: inout Report) async throws {
+    private func pull(into report: inout Report) async throws {
         var token = try store.statusSyncToken()
         var restarted = false
         var prefetch: Task<StatusZoneChangesResponse, any Error>?
