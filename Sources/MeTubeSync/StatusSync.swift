@@ -8,7 +8,7 @@ import MeTubeCore
 /// Not reentrant: the SyncEngine actor runs one sync at a time.
 public struct StatusSync: Sendable {
     /// What one run did.
-    public struct Report: Sendable, Hashable {
+    public struct Report: Sendable, Hashable, Codable {
         /// Marks the server acknowledged or settled.
         public var pushed = 0
         /// Records pulled and applied.
