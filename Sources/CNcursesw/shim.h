@@ -12,3 +12,18 @@ static inline int cnc_a_reverse(void) { return A_REVERSE; }
 static inline int cnc_a_dim(void) { return A_DIM; }
 static inline int cnc_a_underline(void) { return A_UNDERLINE; }
 static inline int cnc_a_normal(void) { return A_NORMAL; }
+#include <langinfo.h>
+#include <stdio.h>
+#include <string.h>
+
+/// `stdin`/`stdout` are C globals too: `newterm` needs them.
+static inline FILE *cnc_stdin(void) { return stdin; }
+static inline FILE *cnc_stdout(void) { return stdout; }
+static inline int cnc_key_code_yes(void) { return KEY_CODE_YES; }
+/// `wattr_set` is a macro in some ncurses builds: set attributes and colour pair in one call.
+static inline int cnc_set_attributes(WINDOW *window, int attributes, short pair) { return wattr_set(window, (attr_t)attributes, pair, NULL); }
+/// Whether the C library's locale uses UTF-8 (call after `setlocale`).
+static inline int cnc_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}

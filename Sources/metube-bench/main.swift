@@ -7,6 +7,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("hub", hubFigures),
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
+    ("tui", tuiFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {

@@ -12,9 +12,10 @@ struct MeTubeCommand: AsyncParsableCommand {
         discussion: ExitStatus.help,
         version: "0.1.0",
         subcommands: [
-            ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
+            TUICommand.self, ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
             ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self,
-        ]
+        ],
+        defaultSubcommand: TUICommand.self
     )
 
     /// Parses and runs the command. A write beyond a file-size limit must fail with an error the

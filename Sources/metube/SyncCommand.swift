@@ -44,7 +44,9 @@ struct SyncCommand: AsyncParsableCommand {
         if hub { configuration.source = .hub }
         if direct { configuration.source = .direct }
         if let hubURL { configuration.hubURL = hubURL }
-        let engine = SyncEngine(store: try storeAccess.openStore(), configuration: configuration)
+        let opened = try storeAccess.openStore()
+        let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
+        let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { StatusSync(account: $0, store: opened) })
         let showProgress = isatty(STDERR_FILENO) == 1
         let printer = Task {
             for await event in engine.events {
@@ -60,7 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
         } else {
             print(Self.summary(report))
         }
-        if report.error != nil { throw ExitCode(ExitStatus.failure) }
+        if report.error != nil || report.statusError != nil { throw ExitCode(ExitStatus.failure) }
         if !report.isComplete { throw ExitCode(ExitStatus.partial) }
     }
 
@@ -70,6 +72,10 @@ struct SyncCommand: AsyncParsableCommand {
         if report.cancelled { text += "; cancelled" }
         for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) { text += "\n  \(channel): \(reason)" }
         if let error = report.error { text += "\nerror: \(error)" }
+        if let status = report.status {
+            text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
+        }
+        if let error = report.statusError { text += "\nstatus error: \(error)" }
         return text
     }
 }

@@ -1,0 +1,81 @@
+/// Everything a user can do with a key in the TUI.
+///
+/// One table (``Action/info``) drives the default key bindings, the `?` help screen and the names
+/// the config file's `[keys]` section uses, so the three can never disagree.
+public enum Action: String, CaseIterable, Sendable, Hashable {
+    case moveDown = "move-down"
+    case moveUp = "move-up"
+    case pageDown = "page-down"
+    case pageUp = "page-up"
+    case moveFirst = "move-first"
+    case moveLast = "move-last"
+    case toggleWatched = "toggle-watched"
+    case toggleSkipped = "toggle-skipped"
+    case markUnwatched = "mark-unwatched"
+    case open
+    case copyURL = "copy-url"
+    case toggleShorts = "toggle-shorts"
+    case search
+    case nextMatch = "next-match"
+    case previousMatch = "previous-match"
+    case cycleFilter = "cycle-filter"
+    case channels
+    case conflicts
+    case keepMine = "keep-mine"
+    case takeTheirs = "take-theirs"
+    case back
+    case syncNow = "sync-now"
+    case help
+    case quit
+
+    /// The name, default keys, help text and group of this action.
+    public var info: ActionInfo {
+        switch self {
+        case .moveDown: ActionInfo(keys: ["j", "Down"], help: "Move down", group: .navigation)
+        case .moveUp: ActionInfo(keys: ["k", "Up"], help: "Move up", group: .navigation)
+        case .pageDown: ActionInfo(keys: ["PgDn", "C-f"], help: "Page down", group: .navigation)
+        case .pageUp: ActionInfo(keys: ["PgUp", "C-b"], help: "Page up", group: .navigation)
+        case .moveFirst: ActionInfo(keys: ["g", "Home"], help: "Go to the first (newest) row", group: .navigation)
+        case .moveLast: ActionInfo(keys: ["G", "End"], help: "Go to the last (oldest) row", group: .navigation)
+        case .toggleWatched: ActionInfo(keys: ["w"], help: "Toggle watched", group: .marks)
+        case .toggleSkipped: ActionInfo(keys: ["s"], help: "Toggle skipped", group: .marks)
+        case .markUnwatched: ActionInfo(keys: ["u"], help: "Mark unwatched", group: .marks)
+        case .open: ActionInfo(keys: ["Enter", "o"], help: "Open the video (or the channel)", group: .marks)
+        case .copyURL: ActionInfo(keys: ["y"], help: "Copy the video's URL (OSC 52)", group: .marks)
+        case .toggleShorts: ActionInfo(keys: ["S"], help: "Hide or show Shorts", group: .views)
+        case .search: ActionInfo(keys: ["/"], help: "Search titles and channels", group: .views)
+        case .nextMatch: ActionInfo(keys: ["n"], help: "Next search match", group: .views)
+        case .previousMatch: ActionInfo(keys: ["N"], help: "Previous search match", group: .views)
+        case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped", group: .views)
+        case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
+        case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
+        case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
+        case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)
+        case .back: ActionInfo(keys: ["Esc"], help: "Back", group: .views)
+        case .syncNow: ActionInfo(keys: ["r"], help: "Sync now", group: .general)
+        case .help: ActionInfo(keys: ["?"], help: "This help", group: .general)
+        case .quit: ActionInfo(keys: ["q"], help: "Quit", group: .general)
+        }
+    }
+
+    /// The name used in the config file's `[keys]` section, e.g. `toggle-watched`.
+    public var name: String { rawValue }
+}
+
+/// What the help screen and the key map know about one ``Action``.
+public struct ActionInfo: Sendable, Hashable {
+    /// The keys bound to the action when the config file says nothing, by ``Key`` name.
+    public var keys: [String]
+    /// One line for the help screen.
+    public var help: String
+    /// The help screen's section.
+    public var group: ActionGroup
+}
+
+/// The sections of the help screen, in the order shown.
+public enum ActionGroup: String, CaseIterable, Sendable {
+    case navigation = "Navigation"
+    case marks = "Marks and opening"
+    case views = "Views, search and filters"
+    case general = "General"
+}

@@ -1,0 +1,176 @@
+internal import CNcursesw
+import Foundation
+
+/// What the terminal delivered while the loop waited.
+enum TerminalInput: Equatable {
+    /// A key press.
+    case key(Key)
+    /// The terminal changed size.
+    case resize
+}
+
+/// The ncurses backend: sets the terminal up, reads keys with a timeout, and copies a
+/// ``CellGrid`` to the screen, redrawing only rows that changed. Every call happens on the thread
+/// that runs the event loop; ``close()`` restores the terminal.
+final class CursesScreen {
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private let colors: Bool
+    private var shown: CellGrid?
+    private var isOpen = true
+
+    /// Starts curses on the process's terminal; `inputTimeout` is how long a key read waits.
+    init(useColors: Bool, inputTimeout: Duration) throws(TUIError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw .terminalUnavailable("standard input and output must be a terminal")
+        }
+        guard let screen = newterm(nil, cnc_stdout(), cnc_stdin()) else {
+            throw .terminalUnavailable("unknown terminal type \"\(ProcessInfo.processInfo.environment["TERM"] ?? "")\"")
+        }
+        guard let window = cnc_stdscr() else {
+            endwin()
+            delscreen(screen)
+            throw .terminalUnavailable("curses has no screen")
+        }
+        self.screen = screen
+        self.window = window
+        cbreak()
+        noecho()
+        nonl()
+        keypad(window, true)
+        curs_set(0)
+        set_escdelay(25)
+        wtimeout(window, Int32(inputTimeout.components.seconds * 1000 + inputTimeout.components.attoseconds / 1_000_000_000_000_000))
+        colors = useColors && has_colors()
+        if colors { Self.setUpColors() }
+    }
+
+    /// The terminal's size now.
+    var size: TerminalSize { TerminalSize(width: Int(cnc_cols()), height: Int(cnc_lines())) }
+
+    /// Waits up to the input timeout for a key; `nil` when none came.
+    func read() -> TerminalInput? {
+        var character: wint_t = 0
+        let result = wget_wch(window, &character)
+        if result == ERR { return nil }
+        if result == cnc_key_code_yes() {
+            return Self.specialKey(Int32(character))
+        }
+        return Self.characterKey(UInt32(character)).map(TerminalInput.key)
+    }
+
+    /// Makes the terminal show `grid`.
+    func draw(_ grid: CellGrid) {
+        if shown?.width != grid.width || shown?.height != grid.height {
+            werase(window)
+            shown = nil
+        }
+        for row in 0..<grid.height where shown.map({ $0.row(row) != grid.row(row) }) ?? true {
+            drawRow(row, of: grid)
+        }
+        cnc_set_attributes(window, cnc_a_normal(), 0)
+        wrefresh(window)
+        shown = grid
+    }
+
+    /// Forgets what is on screen, so the next ``draw(_:)`` repaints everything (after a resize).
+    func invalidate() {
+        shown = nil
+        clearok(window, true)
+    }
+
+    /// Restores the terminal; safe to call more than once.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        endwin()
+        delscreen(screen)
+    }
+
+    private func drawRow(_ row: Int, of grid: CellGrid) {
+        let cells = grid.row(row)
+        var column = 0
+        var runStart = cells.startIndex
+        while runStart < cells.endIndex {
+            let style = cells[runStart].style
+            let inverse = cells[runStart].inverse
+            var characters: [wchar_t] = []
+            var runEnd = runStart
+            var runColumns = 0
+            while runEnd < cells.endIndex, cells[runEnd].style == style, cells[runEnd].inverse == inverse {
+                let cell = cells[runEnd]
+                if cell.width > 0 {
+                    for scalar in cell.character.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
+                }
+                runColumns += 1
+                runEnd += 1
+            }
+            cnc_set_attributes(window, attributes(style, inverse: inverse), colors ? Int16(style.rawValue + 1) : 0)
+            characters.append(0)
+            mvwaddnwstr(window, Int32(row), Int32(column), characters, Int32(characters.count - 1))
+            column += runColumns
+            runStart = runEnd
+        }
+    }
+
+    private func attributes(_ style: CellStyle, inverse: Bool) -> Int32 {
+        var value = cnc_a_normal()
+        switch style {
+        case .header: value |= cnc_a_bold() | (colors ? 0 : cnc_a_reverse())
+        case .status: value |= colors ? 0 : cnc_a_reverse()
+        case .dim: value |= cnc_a_dim()
+        case .error, .conflict, .notice: value |= cnc_a_bold()
+        default: break
+        }
+        if inverse { value ^= cnc_a_reverse() }
+        return value
+    }
+
+    private static func setUpColors() {
+        start_color()
+        use_default_colors()
+        let palette: [CellStyle: (Int32, Int32)] = [
+            .normal: (-1, -1), .header: (Int32(COLOR_WHITE), Int32(COLOR_BLUE)), .dim: (-1, -1),
+            .accent: (Int32(COLOR_CYAN), -1), .synced: (Int32(COLOR_GREEN), -1), .pending: (Int32(COLOR_YELLOW), -1),
+            .conflict: (Int32(COLOR_RED), -1), .offline: (Int32(COLOR_MAGENTA), -1),
+            .status: (Int32(COLOR_BLACK), Int32(COLOR_WHITE)), .error: (Int32(COLOR_RED), -1),
+            .notice: (Int32(COLOR_BLACK), Int32(COLOR_YELLOW)), .match: (Int32(COLOR_YELLOW), -1),
+        ]
+        for style in CellStyle.allCases {
+            let (foreground, background) = palette[style] ?? (-1, -1)
+            init_pair(Int16(style.rawValue + 1), Int16(foreground), Int16(background))
+        }
+    }
+
+    private static func specialKey(_ code: Int32) -> TerminalInput? {
+        switch code {
+        case KEY_RESIZE: .resize
+        case KEY_UP: .key(.up)
+        case KEY_DOWN: .key(.down)
+        case KEY_LEFT: .key(.left)
+        case KEY_RIGHT: .key(.right)
+        case KEY_NPAGE: .key(.pageDown)
+        case KEY_PPAGE: .key(.pageUp)
+        case KEY_HOME: .key(.home)
+        case KEY_END: .key(.end)
+        case KEY_ENTER: .key(.enter)
+        case KEY_BACKSPACE: .key(.backspace)
+        case KEY_DC: .key(.delete)
+        default: nil
+        }
+    }
+
+    /// The key for a character code from the terminal.
+    static func characterKey(_ code: UInt32) -> Key? {
+        switch code {
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(code + 96)!))
+        default:
+            guard code >= 32, let scalar = Unicode.Scalar(code) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+}

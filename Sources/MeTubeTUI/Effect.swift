@@ -1,0 +1,17 @@
+import MeTubeCore
+
+/// Work the screen model asks the event loop to do; the model itself never touches the store,
+/// the terminal or other processes.
+public enum Effect: Sendable, Equatable {
+    /// Make this mark durable in the store.
+    case mark(videoID: String, status: WatchStatus)
+    /// Open `url` with the configured command; when `markWhen` is set, mark the video watched
+    /// at that point (on the player's success, or at once).
+    case open(videoID: String, url: String, markOnSuccess: Bool)
+    /// Put `text` on the clipboard (OSC 52).
+    case copy(String)
+    /// Start a sync now.
+    case syncNow
+    /// Leave the TUI.
+    case quit
+}

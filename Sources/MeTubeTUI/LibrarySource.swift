@@ -1,0 +1,17 @@
+import MeTubeCore
+import MeTubeStore
+
+/// What the TUI needs from the store: the library as a value, a way to mark, a way to pick up
+/// changes made by other processes, and the store's notices for the user.
+public protocol LibrarySource: Sendable {
+    /// The current library.
+    func library() -> Library
+    /// Makes a mark durable and returns it.
+    func mark(_ videoID: String, as status: WatchStatus) throws -> Mark
+    /// Picks up changes made elsewhere; `true` when something changed.
+    func refresh() throws -> Bool
+    /// Messages for the user (recovered files, read-only store), each returned once.
+    func takeNotices() -> [String]
+}
+
+extension Store: LibrarySource {}

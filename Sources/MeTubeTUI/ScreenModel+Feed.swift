@@ -1,0 +1,106 @@
+import MeTubeCore
+
+extension ScreenModel {
+    mutating func performInFeed(_ action: Action) -> [Effect] {
+        switch action {
+        case .moveDown, .moveUp, .pageDown, .pageUp, .moveFirst, .moveLast:
+            feedCursor.navigate(action, count: rows.count, visible: listHeight)
+            if feedCursor.selection == 0 { newCount = 0 }
+        case .toggleWatched:
+            return toggleSelected(.watched)
+        case .toggleSkipped:
+            return toggleSelected(.skipped)
+        case .markUnwatched:
+            guard let video = selectedVideo else { return [] }
+            return markVideo(video.id, as: .unwatched)
+        case .open:
+            return openSelected()
+        case .copyURL:
+            guard let video = selectedVideo else { return [] }
+            message = StatusMessage(text: "copied \(video.url)", isError: false)
+            return [.copy(video.url)]
+        case .toggleShorts:
+            query.hideShorts.toggle()
+            stickyVideoIDs = []
+            refilter(keeping: selectedVideo?.id)
+            message = StatusMessage(text: query.hideShorts ? "Shorts hidden" : "Shorts shown", isError: false)
+        case .cycleFilter:
+            query.filter = query.filter.next
+            stickyVideoIDs = []
+            refilter(keeping: selectedVideo?.id)
+        case .search:
+            searchInput = ""
+            searchOrigin = feedCursor.selection
+        case .nextMatch, .previousMatch:
+            guard !searchText.isEmpty else {
+                message = StatusMessage(text: "no search yet; / starts one", isError: false)
+                return []
+            }
+            jumpToMatch(forward: action == .nextMatch)
+        case .channels:
+            openChannels()
+        case .conflicts:
+            rebuildConflicts()
+            screen = .conflicts
+        case .back:
+            if query.channelID != nil { openChannels() }
+        case .keepMine, .takeTheirs:
+            message = StatusMessage(text: "\(keyMap.keys(for: .conflicts).first?.name ?? "C") shows the conflicts", isError: false)
+        case .quit, .help, .syncNow:
+            break
+        }
+        return []
+    }
+
+    private mutating func toggleSelected(_ status: WatchStatus) -> [Effect] {
+        guard let video = selectedVideo else { return [] }
+        let current = library.marks[video.id]?.status
+        return markVideo(video.id, as: current == status ? .unwatched : status)
+    }
+
+    private mutating func openSelected() -> [Effect] {
+        guard let video = selectedVideo else { return [] }
+        message = StatusMessage(text: "opening \(video.url)", isError: false)
+        switch markOnOpen {
+        case .never: return [.open(videoID: video.id, url: video.url, markOnSuccess: false)]
+        case .onSuccess: return [.open(videoID: video.id, url: video.url, markOnSuccess: true)]
+        case .always: return markVideo(video.id, as: .watched) + [.open(videoID: video.id, url: video.url, markOnSuccess: false)]
+        }
+    }
+
+    /// Recomputes the feed's rows from scratch (a new filter or channel), forgetting sticky rows.
+    mutating func rebuildRows() {
+        stickyVideoIDs = []
+        computeRows()
+        feedCursor = ListCursor()
+        feedCursor.clamp(count: rows.count, visible: listHeight)
+    }
+
+    /// Recomputes the feed's rows, keeping the video `selectedID` selected on the same screen line
+    /// when it is still shown (callers take the id before they change the library or the query).
+    mutating func refilter(keeping selectedID: String?) {
+        let offset = feedCursor.selection - feedCursor.scroll
+        let oldSelection = feedCursor.selection
+        computeRows()
+        if let selectedID, let index = rows.firstIndex(where: { library.videos[$0].id == selectedID }) {
+            feedCursor.select(index, atOffset: offset, count: rows.count, visible: listHeight)
+        } else {
+            feedCursor.select(oldSelection, atOffset: offset, count: rows.count, visible: listHeight)
+        }
+        if !searchText.isEmpty { countMatches() }
+    }
+
+    private mutating func computeRows() {
+        var result: [Int] = []
+        result.reserveCapacity(library.videos.count)
+        let channelID = query.channelID
+        for (index, video) in library.videos.enumerated() {
+            if let channelID, video.channelID != channelID { continue }
+            if query.hideShorts, video.isShort { continue }
+            let mark = library.marks[video.id]
+            if !query.filter.admits(FeedQuery.status(of: mark, statusesKnown: statusesKnown)), !stickyVideoIDs.contains(video.id) { continue }
+            result.append(index)
+        }
+        rows = result
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+import MeTubeCore
+
+/// The size of the terminal in cells.
+public struct TerminalSize: Sendable, Equatable {
+    /// Columns.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+
+    /// A size of `width` columns by `height` rows.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// The smallest size the TUI draws into; below it, a "terminal too small" message.
+    public static let minimum = TerminalSize(width: 40, height: 10)
+
+    /// Whether this size is at least ``minimum``.
+    public var isUsable: Bool { width >= Self.minimum.width && height >= Self.minimum.height }
+}
+
+/// The views of the TUI.
+public enum Screen: Sendable, Equatable {
+    case feed, channels, conflicts, help
+}
+
+/// A line of text for the user at the bottom of the screen, until the next key.
+public struct StatusMessage: Sendable, Equatable {
+    /// The text.
+    public var text: String
+    /// Whether it reports a failure.
+    public var isError: Bool
+}
+
+/// One followed channel in the channels view.
+public struct ChannelSummary: Sendable, Equatable {
+    /// The channel id.
+    public var id: String
+    /// The name shown.
+    public var name: String
+    /// Videos not yet watched or skipped.
+    public var unseen: Int
+    /// All videos.
+    public var total: Int
+}
+
+/// Something that happened outside the keyboard that the screen model must know.
+public enum ModelEvent: Sendable, Equatable {
+    /// The store's library changed (another process, a sync).
+    case libraryChanged(Library)
+    /// The store made a mark durable.
+    case marked(Mark)
+    /// The store could not make a mark durable.
+    case markFailed(videoID: String, message: String)
+    /// The player started by an ``Effect/open(videoID:url:markOnSuccess:)`` exited.
+    case playerExited(videoID: String, success: Bool, detail: String)
+    /// A sync service reported.
+    case sync(TUISyncEvent)
+    /// The terminal changed size.
+    case resized(TerminalSize)
+    /// Time passed; relative dates are computed from `now`.
+    case tick(Date)
+}
+
+/// The whole state of the TUI as a value: keys and events go in, a new state and ``Effect``s come
+/// out. Tests drive it without a terminal; the renderer draws it into a ``CellGrid``.
+public struct ScreenModel: Sendable {
+    /// The library shown.
+    public internal(set) var library: Library
+    /// Whether every video's status is known, so videos without a mark count as unwatched.
+    public internal(set) var statusesKnown: Bool
+    /// Key bindings.
+    public let keyMap: KeyMap
+    /// When opening a video marks it.
+    public let markOnOpen: MarkOnOpen
+    /// Whether to draw UTF-8 badges (else ASCII).
+    public let unicode: Bool
+    /// The time relative dates count from.
+    public internal(set) var now: Date
+    /// The time zone clock times are shown in.
+    public let timeZone: TimeZone
+    /// The terminal size.
+    public internal(set) var size: TerminalSize
+
+    /// The view on screen.
+    public internal(set) var screen: Screen = .feed
+    /// What the feed shows (the search text is not a filter: `/` moves between matches).
+    public internal(set) var query: FeedQuery
+    /// The feed's rows, as indices into `library.videos`.
+    public internal(set) var rows: [Int] = []
+    /// The feed's selection and scroll.
+    public internal(set) var feedCursor = ListCursor()
+    /// Videos marked since the filter was last applied: they stay in the feed until it changes.
+    var stickyVideoIDs: Set<String> = []
+
+    /// The search text being typed after `/`, `nil` when not typing.
+    public internal(set) var searchInput: String?
+    /// The last search, for `n` and `N`.
+    public internal(set) var searchText = ""
+    /// How many feed rows match ``searchText``.
+    public internal(set) var searchMatchCount = 0
+    var searchOrigin = 0
+    var searchIndex: SearchIndex?
+
+    /// The channels view's rows.
+    public internal(set) var channelList: [ChannelSummary] = []
+    /// The channels view's selection and scroll.
+    public internal(set) var channelCursor = ListCursor()
+    /// The conflicts view's rows, as video ids.
+    public internal(set) var conflictList: [String] = []
+    /// The conflicts view's selection and scroll.
+    public internal(set) var conflictCursor = ListCursor()
+    /// The help screen's selection and scroll.
+    public internal(set) var helpCursor = ListCursor()
+
+    /// The transient message, if any.
+    public internal(set) var message: StatusMessage?
+    /// Videos that arrived since the user last went to the top.
+    public internal(set) var newCount = 0
+    /// Where each sync service stands.
+    public internal(set) var services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured]
+    /// Marks waiting to reach the status service.
+    public internal(set) var pendingCount = 0
+    /// Marks in conflict with another device.
+    public internal(set) var conflictCount = 0
+    /// Whether the user asked to leave.
+    public internal(set) var wantsQuit = false
+
+    /// A model showing `library`'s unwatched feed at `size`.
+    public init(
+        library: Library, size: TerminalSize, config: TUIConfig = TUIConfig(), unicode: Bool = true,
+        now: Date = Date(), timeZone: TimeZone = .current, statusesKnown: Bool = false
+    ) {
+        self.library = library
+        self.size = size
+        keyMap = config.keyMap
+        markOnOpen = config.markOnOpen
+        self.unicode = unicode && !config.forceASCII
+        self.now = now
+        self.timeZone = timeZone
+        self.statusesKnown = statusesKnown
+        query = FeedQuery()
+        rebuildRows()
+        countMarks()
+    }
+
+    /// Rows of the screen available to a list: all but the header, status line and message line.
+    public var listHeight: Int { max(size.height - 3, 1) }
+
+    /// The video of the selected feed row, if any.
+    public var selectedVideo: Video? {
+        rows.isEmpty ? nil : library.videos[rows[feedCursor.selection]]
+    }
+
+    /// How the video at `index` of the library shows: its mark's status or unknown/unwatched.
+    public func status(ofVideoAt index: Int) -> DisplayStatus {
+        FeedQuery.status(of: library.marks[library.videos[index].id], statusesKnown: statusesKnown)
+    }
+
+    /// Handles one key press.
+    public mutating func handle(_ key: Key) -> [Effect] {
+        if searchInput != nil { return handleSearchInput(key) }
+        guard let action = keyMap.action(for: key) else {
+            message = StatusMessage(text: "\(key.name) does nothing here; ? shows the keys", isError: false)
+            return []
+        }
+        return perform(action)
+    }
+
+    /// Performs one action as if its key had been pressed.
+    public mutating func perform(_ action: Action) -> [Effect] {
+        message = nil
+        switch action {
+        case .quit:
+            wantsQuit = true
+            return [.quit]
+        case .help:
+            screen = screen == .help ? .feed : .help
+            return []
+        case .syncNow:
+            guard services.values.contains(where: { $0 != .notConfigured }) else {
+                message = StatusMessage(text: "sync is not configured", isError: false)
+                return []
+            }
+            message = StatusMessage(text: "syncing…", isError: false)
+            return [.syncNow]
+        default:
+            break
+        }
+        switch screen {
+        case .feed: return performInFeed(action)
+        case .channels: return performInChannels(action)
+        case .conflicts: return performInConflicts(action)
+        case .help: return performInHelp(action)
+        }
+    }
+
+    /// Takes in something that happened outside the keyboard.
+    public mutating func apply(_ event: ModelEvent) -> [Effect] {
+        switch event {
+        case .libraryChanged(let changed):
+            replaceLibrary(changed)
+        case .marked(let mark):
+            library.apply(mark)
+            countMarks()
+        case .markFailed(let videoID, let text):
+            message = StatusMessage(text: "could not mark \(videoID): \(text)", isError: true)
+        case .playerExited(let videoID, let success, let detail):
+            if success {
+                return markVideo(videoID, as: .watched)
+            }
+            message = StatusMessage(text: "player failed: \(detail)", isError: true)
+        case .sync(let syncEvent):
+            applySync(syncEvent)
+        case .resized(let newSize):
+            size = newSize
+            clampCursors()
+        case .tick(let date):
+            now = date
+        }
+        return []
+    }
+
+    private mutating func applySync(_ event: TUISyncEvent) {
+        switch event {
+        case .service(let service, let state):
+            services[service] = state
+        case .statusesKnown(let known):
+            guard known != statusesKnown else { return }
+            let selectedID = selectedVideo?.id
+            statusesKnown = known
+            refilter(keeping: selectedID)
+        case .message(let text, let isError):
+            message = StatusMessage(text: text, isError: isError)
+        case .storeChanged:
+            break
+        }
+    }
+
+    /// Marks `videoID` in memory at once (pending) and asks the loop to make it durable.
+    mutating func markVideo(_ videoID: String, as status: WatchStatus) -> [Effect] {
+        let previous = library.marks[videoID]
+        library.apply(Mark(
+            videoID: videoID, status: status, hlc: previous?.hlc ?? HybridTimestamp(millis: 0),
+            deviceID: previous?.deviceID ?? "", syncState: .pending, base: previous?.base
+        ))
+        stickyVideoIDs.insert(videoID)
+        countMarks()
+        return [.mark(videoID: videoID, status: status)]
+    }
+
+    mutating func countMarks() {
+        var pending = 0
+        var conflicts = 0
+        for mark in library.marks.values {
+            switch mark.syncState {
+            case .pending, .offline: pending += 1
+            case .conflict: conflicts += 1
+            case .synced: break
+            }
+        }
+        pendingCount = pending
+        conflictCount = conflicts
+    }
+
+    private mutating func replaceLibrary(_ changed: Library) {
+        let added = changed.videos.count - library.videos.count
+        let selectedID = selectedVideo?.id
+        library = changed
+        searchIndex = nil
+        if added > 0 { newCount += added }
+        countMarks()
+        refilter(keeping: selectedID)
+        if screen == .channels { rebuildChannels() }
+        if screen == .conflicts { rebuildConflicts() }
+    }
+
+    private mutating func clampCursors() {
+        feedCursor.clamp(count: rows.count, visible: listHeight)
+        channelCursor.clamp(count: channelList.count, visible: listHeight)
+        conflictCursor.clamp(count: conflictList.count, visible: listHeight)
+        helpCursor.clamp(count: HelpText.lines(keyMap).count, visible: listHeight)
+    }
+}

@@ -1,0 +1,121 @@
+import MeTubeCore
+
+extension ScreenRenderer {
+    /// Columns of a feed row before the channel name: badge, mark, age.
+    private static let feedPrefixWidth = 9
+    /// Columns of the duration field.
+    private static let durationWidth = 8
+
+    func drawFeed(into grid: inout CellGrid) {
+        guard !model.rows.isEmpty else {
+            drawEmpty("nothing here; \(model.keyMap.keys(for: .cycleFilter).first?.name ?? "f") changes the filter", into: &grid)
+            return
+        }
+        let cursor = model.feedCursor
+        let channelWidth = min(20, max(8, grid.width / 5))
+        let statusReachable = model.services[.status]?.isReachable ?? true
+        for line in 0..<model.listHeight {
+            let position = cursor.scroll + line
+            guard position < model.rows.count else { break }
+            let row = line + 1
+            let video = model.library.videos[model.rows[position]]
+            let mark = model.library.marks[video.id]
+            let status = FeedQuery.status(of: mark, statusesKnown: model.statusesKnown)
+            if let mark {
+                let state = mark.syncState.displayed(serviceReachable: statusReachable)
+                grid.put(state.badge(unicode: model.unicode), row: row, column: 0, style: Self.style(of: state))
+            }
+            grid.put(glyph(of: status), row: row, column: 2, style: status == .unwatched || status == .unknown ? .accent : .dim)
+            field(Formatting.age(of: video.published, now: model.now), into: &grid, row: row, column: 4, width: 4, style: .dim, alignRight: true)
+            let channelName = model.library.channels[video.channelID]?.displayName ?? video.channelID
+            field(channelName, into: &grid, row: row, column: Self.feedPrefixWidth, width: channelWidth, style: .accent)
+            let titleColumn = Self.feedPrefixWidth + channelWidth + 1
+            let titleWidth = grid.width - titleColumn - Self.durationWidth - 1
+            field(video.title, into: &grid, row: row, column: titleColumn, width: titleWidth, style: status == .watched || status == .skipped ? .dim : .normal)
+            field(Formatting.duration(video.duration), into: &grid, row: row, column: grid.width - Self.durationWidth, width: Self.durationWidth, style: .dim, alignRight: true)
+            if position == cursor.selection { grid.invert(row: row) }
+        }
+    }
+
+    func drawChannels(into grid: inout CellGrid) {
+        guard !model.channelList.isEmpty else {
+            drawEmpty("no channels yet; metube import or metube add subscribes", into: &grid)
+            return
+        }
+        let cursor = model.channelCursor
+        for line in 0..<model.listHeight {
+            let position = cursor.scroll + line
+            guard position < model.channelList.count else { break }
+            let row = line + 1
+            let channel = model.channelList[position]
+            field(Formatting.count(channel.unseen), into: &grid, row: row, column: 0, width: 7, style: channel.unseen > 0 ? .accent : .dim, alignRight: true)
+            field(Formatting.count(channel.total), into: &grid, row: row, column: 8, width: 7, style: .dim, alignRight: true)
+            field(channel.name, into: &grid, row: row, column: 17, width: grid.width - 17)
+            if position == cursor.selection { grid.invert(row: row) }
+        }
+    }
+
+    func drawConflicts(into grid: inout CellGrid) {
+        guard !model.conflictList.isEmpty else {
+            drawEmpty("no conflicts", into: &grid)
+            return
+        }
+        let cursor = model.conflictCursor
+        let separator = model.unicode ? " │ " : " | "
+        for line in 0..<model.listHeight {
+            let position = cursor.scroll + line
+            guard position < model.conflictList.count else { break }
+            let row = line + 1
+            let videoID = model.conflictList[position]
+            guard let mark = model.library.marks[videoID] else { continue }
+            let title = model.library.video(videoID)?.title ?? videoID
+            let theirs = mark.theirs.map { "theirs: \($0.status.rawValue) (\($0.deviceID ?? "server"))" } ?? "theirs: unknown"
+            let sides = "mine: \(mark.status.rawValue) (\(mark.deviceID))\(separator)\(theirs)"
+            let sidesWidth = min(TextWidth.of(sides), grid.width * 2 / 3)
+            grid.put(SyncState.conflict.badge(unicode: model.unicode), row: row, column: 0, style: .conflict)
+            field(title, into: &grid, row: row, column: 2, width: grid.width - sidesWidth - 3)
+            field(sides, into: &grid, row: row, column: grid.width - sidesWidth, width: sidesWidth, style: .conflict)
+            if position == cursor.selection { grid.invert(row: row) }
+        }
+    }
+
+    func drawHelp(into grid: inout CellGrid) {
+        let lines = HelpText.lines(model.keyMap)
+        let cursor = model.helpCursor
+        for line in 0..<model.listHeight {
+            let position = cursor.scroll + line
+            guard position < lines.count else { break }
+            let row = line + 1
+            let entry = lines[position]
+            if entry.isHeading {
+                field(entry.text, into: &grid, row: row, column: 1, width: grid.width - 1, style: .header)
+            } else {
+                field(entry.keys, into: &grid, row: row, column: 3, width: 14, style: .accent)
+                field(entry.text, into: &grid, row: row, column: 18, width: grid.width - 18)
+            }
+            if position == cursor.selection { grid.invert(row: row) }
+        }
+    }
+
+    private func drawEmpty(_ text: String, into grid: inout CellGrid) {
+        field(text, into: &grid, row: 1 + model.listHeight / 2, column: 2, width: grid.width - 4, style: .dim)
+    }
+
+    private func glyph(of status: DisplayStatus) -> String {
+        switch status {
+        case .unknown: "?"
+        case .unwatched: model.unicode ? "●" : "*"
+        case .watched: model.unicode ? "○" : "o"
+        case .skipped: model.unicode ? "⊘" : "-"
+        }
+    }
+
+    private static func style(of state: SyncState) -> CellStyle {
+        switch state {
+        case .synced: .synced
+        case .pending: .pending
+        case .conflict: .conflict
+        case .offline: .offline
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import MeTubeCore
+
+/// Draws a ``ScreenModel`` into a ``CellGrid``: header, the current view's list, status line and
+/// message line. Pure: the same model always gives the same grid.
+public struct ScreenRenderer: Sendable {
+    /// The model drawn.
+    let model: ScreenModel
+
+    /// Draws `model` at its size.
+    public static func render(_ model: ScreenModel) -> CellGrid {
+        ScreenRenderer(model: model).render()
+    }
+
+    private func render() -> CellGrid {
+        var grid = CellGrid(width: model.size.width, height: model.size.height)
+        guard model.size.isUsable else {
+            drawTooSmall(into: &grid)
+            return grid
+        }
+        drawHeader(into: &grid)
+        switch model.screen {
+        case .feed: drawFeed(into: &grid)
+        case .channels: drawChannels(into: &grid)
+        case .conflicts: drawConflicts(into: &grid)
+        case .help: drawHelp(into: &grid)
+        }
+        drawStatusLine(into: &grid)
+        drawMessageLine(into: &grid)
+        return grid
+    }
+
+    /// Text as the terminal can show it: unchanged in UTF-8, `?` for non-ASCII otherwise.
+    func shown(_ text: String) -> String {
+        model.unicode ? text : Formatting.ascii(text)
+    }
+
+    /// Writes `text` cut to `width` columns at `column`, and returns the column after the field.
+    @discardableResult
+    func field(_ text: String, into grid: inout CellGrid, row: Int, column: Int, width: Int, style: CellStyle = .normal, alignRight: Bool = false) -> Int {
+        let cut = Formatting.truncated(shown(text), width: width, unicode: model.unicode)
+        let padding = alignRight ? width - TextWidth.of(cut) : 0
+        grid.put(cut, row: row, column: column + padding, style: style, limit: width - padding)
+        return column + width
+    }
+
+    private func drawTooSmall(into grid: inout CellGrid) {
+        let times = model.unicode ? "×" : "x"
+        let lines = ["terminal too small", "need \(TerminalSize.minimum.width)\(times)\(TerminalSize.minimum.height), have \(model.size.width)\(times)\(model.size.height)"]
+        let top = max(0, (grid.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() {
+            grid.put(line, row: top + offset, column: max(0, (grid.width - TextWidth.of(line)) / 2), style: .error)
+        }
+    }
+
+    private func drawHeader(into grid: inout CellGrid) {
+        grid.clear(row: 0, style: .header)
+        var parts = ["metube"]
+        switch model.screen {
+        case .feed:
+            parts.append(model.query.filter.rawValue)
+            if let channelID = model.query.channelID {
+                parts.append(model.library.channels[channelID]?.displayName ?? channelID)
+            }
+            if model.query.hideShorts { parts.append("no Shorts") }
+            if !model.searchText.isEmpty { parts.append("/\(model.searchText)") }
+        case .channels: parts.append("channels (unseen, videos)")
+        case .conflicts: parts.append("conflicts (m keeps mine, t takes theirs)")
+        case .help: parts.append("keys")
+        }
+        let notice = model.newCount > 0 && model.screen == .feed ? " \(Formatting.count(model.newCount)) new \(model.unicode ? "↑" : "^") " : ""
+        let noticeWidth = TextWidth.of(notice)
+        field(" " + parts.joined(separator: model.unicode ? " · " : " - "), into: &grid, row: 0, column: 0, width: grid.width - noticeWidth, style: .header)
+        if !notice.isEmpty { grid.put(notice, row: 0, column: grid.width - noticeWidth, style: .notice) }
+    }
+
+    private func drawStatusLine(into grid: inout CellGrid) {
+        let row = grid.height - 2
+        grid.clear(row: row, style: .status)
+        var parts: [String] = []
+        switch model.screen {
+        case .feed: parts.append("\(Formatting.count(model.rows.count)) of \(Formatting.count(model.library.videos.count))")
+        case .channels: parts.append(Formatting.count(model.channelList.count, "channel"))
+        case .conflicts: parts.append(Formatting.count(model.conflictList.count, "conflict"))
+        case .help: parts.append("\(Action.allCases.count) actions")
+        }
+        let statusReachable = model.services[.status]?.isReachable ?? true
+        if model.pendingCount > 0 {
+            parts.append("\(SyncState.pending.displayed(serviceReachable: statusReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
+        }
+        if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount, "conflict"))") }
+        parts.append("hub: " + serviceText(model.services[.hub] ?? .notConfigured))
+        parts.append("status: " + serviceText(model.services[.status] ?? .notConfigured))
+        field(" " + parts.joined(separator: model.unicode ? " │ " : " | "), into: &grid, row: row, column: 0, width: grid.width, style: .status)
+    }
+
+    private func serviceText(_ state: ServiceState) -> String {
+        switch state {
+        case .notConfigured: "not configured"
+        case .idle(let last?): "synced \(Formatting.ago(last, now: model.now))"
+        case .idle(nil): "idle"
+        case .syncing(let progress): progress.isEmpty ? "syncing" : progress
+        case .offline(let since): "offline since \(Formatting.clock(since, timeZone: model.timeZone))"
+        }
+    }
+
+    private func drawMessageLine(into grid: inout CellGrid) {
+        let row = grid.height - 1
+        if let input = model.searchInput {
+            let matches = input.isEmpty ? "" : "  (\(Formatting.count(model.searchMatchCount, "match")))"
+            let end = field("/" + input, into: &grid, row: row, column: 0, width: grid.width - TextWidth.of(matches) - 1, style: .accent)
+            grid.put(matches, row: row, column: end + 1, style: model.searchMatchCount == 0 ? .error : .dim)
+        } else if let message = model.message {
+            field(message.text, into: &grid, row: row, column: 0, width: grid.width, style: message.isError ? .error : .normal)
+        } else {
+            let help = model.keyMap.keys(for: .help).first?.name ?? "?"
+            field("\(help) help", into: &grid, row: row, column: 0, width: grid.width, style: .dim)
+        }
+    }
+}

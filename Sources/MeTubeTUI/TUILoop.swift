@@ -1,0 +1,154 @@
+import Foundation
+import MeTubeCore
+
+/// The event loop: reads keys with a timeout, drains events between keys, polls the store for
+/// changes made by other processes, and redraws. Runs on one thread with every curses call.
+struct TUILoop<Source: LibrarySource> {
+    private let source: Source
+    private let terminal: CursesScreen
+    private let options: TUIOptions
+    private let opener: VideoOpener
+    private let inbox = EventInbox()
+    private var model: ScreenModel
+    private var clipboard: String?
+    /// Timing figures as JSON lines, when `options.timingOutput` asks for them.
+    private(set) var timingLines: [String] = []
+
+    init(source: Source, terminal: CursesScreen, config: TUIConfig, options: TUIOptions, unicode: Bool) {
+        self.source = source
+        self.terminal = terminal
+        self.options = options
+        opener = VideoOpener(command: config.openCommand)
+        model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
+        for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
+        showNotices()
+    }
+
+    /// Runs until the user quits or a termination signal arrives; returns the exit status.
+    mutating func run(signals: borrowing TerminalGuard) -> Int32 {
+        terminal.draw(ScreenRenderer.render(model))
+        record(["event": "first-frame", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
+        let syncTask = listenToSync()
+        defer { syncTask?.cancel() }
+        var lastRefresh = ContinuousClock.now
+        while true {
+            if let signal = signals.signal { return 128 + signal }
+            var changed = false
+            var keyName: String?
+            let input = terminal.read()
+            let keyStart = ContinuousClock.now
+            switch input {
+            case .key(let key)?:
+                perform(model.handle(key))
+                keyName = key.name
+                changed = true
+            case .resize?:
+                _ = model.apply(.resized(terminal.size))
+                terminal.invalidate()
+                changed = true
+            case nil:
+                model.prepareSearch()
+            }
+            if model.wantsQuit { return 0 }
+            for event in inbox.drain() {
+                apply(event)
+                changed = true
+            }
+            if ContinuousClock.now - lastRefresh >= options.refreshInterval {
+                lastRefresh = ContinuousClock.now
+                refreshFromStore()
+                _ = model.apply(.tick(Date()))
+                changed = true
+            }
+            if changed { redraw() }
+            if let keyName {
+                record(["event": "key", "key": keyName, "ms": (ContinuousClock.now - keyStart).milliseconds, "videos": model.library.videos.count])
+            }
+        }
+    }
+
+    private mutating func redraw() {
+        terminal.draw(ScreenRenderer.render(model))
+        if let text = clipboard {
+            clipboard = nil
+            let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
+            FileHandle.standardOutput.write(Data(sequence.utf8))
+        }
+    }
+
+    private mutating func apply(_ event: ModelEvent) {
+        if case .sync(.storeChanged) = event {
+            _ = model.apply(.libraryChanged(source.library()))
+        } else {
+            perform(model.apply(event))
+        }
+    }
+
+    private mutating func refreshFromStore() {
+        do {
+            if try source.refresh() { _ = model.apply(.libraryChanged(source.library())) }
+        } catch {
+            let text = "cannot read the store: \(error)"
+            if model.message?.text != text { _ = model.apply(.sync(.message(text, isError: true))) }
+        }
+        showNotices()
+    }
+
+    private mutating func showNotices() {
+        let notices = source.takeNotices()
+        guard !notices.isEmpty else { return }
+        _ = model.apply(.sync(.message(notices.joined(separator: "; "), isError: true)))
+    }
+
+    private mutating func perform(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case .mark(let videoID, let status):
+                do {
+                    let mark = try source.mark(videoID, as: status)
+                    _ = model.apply(.marked(mark))
+                    options.markDidChange?()
+                } catch {
+                    _ = model.apply(.markFailed(videoID: videoID, message: "\(error)"))
+                }
+            case .open(let videoID, let url, let markOnSuccess):
+                let inbox = inbox
+                opener.open(url) { success, detail in
+                    if markOnSuccess {
+                        inbox.post(.playerExited(videoID: videoID, success: success, detail: detail))
+                    } else if !success {
+                        inbox.post(.sync(.message(detail, isError: true)))
+                    }
+                }
+            case .copy(let text):
+                clipboard = text
+            case .syncNow:
+                options.requestSync?()
+            case .quit:
+                break
+            }
+        }
+    }
+
+    private func listenToSync() -> Task<Void, Never>? {
+        guard let events = options.syncEvents else { return nil }
+        let inbox = inbox
+        return Task.detached {
+            for await event in events { inbox.post(.sync(event)) }
+        }
+    }
+
+    private mutating func record(_ fields: [String: Any]) {
+        guard options.timingOutput != nil,
+              let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]) else { return }
+        timingLines.append(String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension Duration {
+    /// This duration in milliseconds.
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// How the TUI connects to the rest of metube: sync events in, sync requests out, timing.
+public struct TUIOptions: Sendable {
+    /// Where `--timing` figures go.
+    public enum TimingOutput: Sendable, Equatable {
+        /// Standard error, written after the terminal is restored.
+        case standardError
+        /// A file at this path, appended to when the TUI ends.
+        case file(String)
+    }
+
+    /// Events from the sync engine; `nil` when no sync is configured.
+    public var syncEvents: AsyncStream<TUISyncEvent>?
+    /// Called for `r` (sync now).
+    public var requestSync: (@Sendable () -> Void)?
+    /// Called after every mark the TUI makes durable, so a sync can follow.
+    public var markDidChange: (@Sendable () -> Void)?
+    /// The sync services' states before the first event.
+    public var services: [SyncService: ServiceState]
+    /// Whether the statuses of all videos are known at start (a status pull has finished).
+    public var statusesKnown: Bool
+    /// Where to write timing figures, `nil` for none.
+    public var timingOutput: TimingOutput?
+    /// When the program started, for the start-to-first-frame figure.
+    public var startedAt: ContinuousClock.Instant
+    /// How often the loop looks for changes made by other processes.
+    public var refreshInterval: Duration
+
+    /// Options for a TUI without sync and without timing.
+    public init(
+        syncEvents: AsyncStream<TUISyncEvent>? = nil, requestSync: (@Sendable () -> Void)? = nil,
+        markDidChange: (@Sendable () -> Void)? = nil,
+        services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured],
+        statusesKnown: Bool = false, timingOutput: TimingOutput? = nil,
+        startedAt: ContinuousClock.Instant = .now, refreshInterval: Duration = .milliseconds(250)
+    ) {
+        self.syncEvents = syncEvents
+        self.requestSync = requestSync
+        self.markDidChange = markDidChange
+        self.services = services
+        self.statusesKnown = statusesKnown
+        self.timingOutput = timingOutput
+        self.startedAt = startedAt
+        self.refreshInterval = refreshInterval
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A program running in a detached tmux session on a private tmux server: how the end-to-end
+/// tests and the benchmarks drive the real `metube` binary as a user would, with keys in and the
+/// screen's text out.
+public final class TmuxSession: Sendable {
+    /// The private server's socket file.
+    public let socket: String
+    private static let target = "metube"
+
+    /// Starts `command` in a `width` × `height` session with `environment` added to a clean
+    /// UTF-8 environment.
+    public init(command: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 30) throws {
+        socket = FileManager.default.temporaryDirectory.appendingPathComponent("metube-tmux-\(UUID().uuidString)").path
+        var variables = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "tmux-256color", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        variables.merge(environment) { _, new in new }
+        let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        try run(["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)", "--", "env", "-i"] + assignments + command)
+        try run(["set-option", "-t", Self.target, "remain-on-exit", "on"])
+    }
+
+    /// Sends keys as tmux names them (`j`, `Enter`, `Escape`, `PPage`, `C-c`).
+    public func send(_ keys: String...) throws {
+        try run(["send-keys", "-t", Self.target] + keys)
+    }
+
+    /// Types `text` literally.
+    public func type(_ text: String) throws {
+        try run(["send-keys", "-t", Self.target, "-l", text])
+    }
+
+    /// The screen's text now.
+    public func capture() throws -> String {
+        try run(["capture-pane", "-p", "-t", Self.target])
+    }
+
+    /// Polls the screen until `condition` holds and returns that screen; throws when `timeout`
+    /// passes first, with the last screen in the error.
+    @discardableResult
+    public func waitFor(timeout: Duration = .seconds(10), _ condition: (String) -> Bool) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try capture()
+            if condition(screen) { return screen }
+            usleep(5_000)
+        }
+        throw TUIError.screenTimedOut(screen: screen)
+    }
+
+    /// Resizes the session's window.
+    public func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", Self.target, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The program's exit status once it has ended, `nil` while it runs.
+    public func exitStatus() throws -> Int32? {
+        let fields = try run(["display-message", "-p", "-t", Self.target, "#{pane_dead} #{pane_dead_status}"])
+            .split(separator: " ").map(String.init)
+        guard fields.first == "1", fields.count > 1 else { return nil }
+        return Int32(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Stops the session and its server.
+    public func close() {
+        _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+
+    deinit { close() }
+
+    /// Runs one tmux command and returns its output.
+    ///
+    /// It uses `posix_spawn` rather than `Process`: the tmux server that the first command starts
+    /// keeps the descriptors it inherited, which would keep `Process` (and pipes) waiting forever.
+    /// Output goes through files, and the child starts with no signals blocked, whatever the
+    /// calling thread blocks.
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> String {
+        let outputPath = socket + ".out"
+        let errorPath = socket + ".err"
+        defer {
+            unlink(outputPath)
+            unlink(errorPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv = (["tmux", "-f", "/dev/null", "-S", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: "cannot start tmux: \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
+        guard status == 0 else {
+            let message = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
+            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: message)
+        }
+        return output
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import MeTubeCore
+import MeTubeStore
+import MeTubeTUI
+
+/// The TUI's figures: start to first complete frame, and key press to redrawn screen.
+///
+/// In-process figures drive the screen model and renderer without a terminal; end-to-end figures
+/// run the real `metube` binary (next to this one) in tmux on a generated store, read its
+/// `--timing` lines (which include the curses copy to the terminal) and time the screen from outside.
+func tuiFigures() async throws -> [Figure] {
+    var figures: [Figure] = []
+    for count in [10_000, 50_000] {
+        figures.append(inProcessFirstFrame(videos: count))
+    }
+    figures += inProcessKeyFigures(videos: 50_000)
+    figures += try endToEndFigures()
+    return figures
+}
+
+/// A synthetic library of `videos` videos over 216 channels, half of them marked.
+private func benchLibrary(videos: Int) -> Library {
+    SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2).library()
+}
+
+private let benchSize = TerminalSize(width: 120, height: 40)
+
+private func inProcessFirstFrame(videos: Int) -> Figure {
+    let library = benchLibrary(videos: videos)
+    let samples = (0..<9).map { _ in
+        Measure.millis {
+            let model = ScreenModel(library: library, size: benchSize)
+            _ = ScreenRenderer.render(model)
+        }
+    }
+    return Figure(
+        name: "tui.first-frame.model+render.\(videos / 1000)k", value: Measure.median(samples), unit: "ms",
+        goal: videos == 10_000 ? "<= 50 ms (whole start)" : "", detail: "median of 9, library already in memory, no terminal"
+    )
+}
+
+private func inProcessKeyFigures(videos: Int) -> [Figure] {
+    let library = benchLibrary(videos: videos)
+    var model = ScreenModel(library: library, size: benchSize)
+    model.prepareSearch()
+    func timed(_ keys: [Key]) -> [Double] {
+        keys.map { key in
+            Measure.millis {
+                _ = model.handle(key)
+                _ = ScreenRenderer.render(model)
+            }
+        }
+    }
+    let moves = timed(Array(repeating: .character("j"), count: 300) + Array(repeating: .character("k"), count: 100))
+    let marks = timed((0..<200).flatMap { _ in [Key.character("w"), .character("j")] }).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+    let filters = timed(Array(repeating: .character("f"), count: 40))
+    _ = model.handle(.character("/"))
+    let search = timed("deep dive tutorial".map { Key.character($0) } + Array(repeating: .backspace, count: 18) + "東京の夜".map { Key.character($0) })
+    return [("move", moves), ("mark", marks), ("filter", filters), ("search", search)].map { name, samples in
+        Figure(
+            name: "tui.key.\(name).p99.model+render.\(videos / 1000)k", value: Measure.percentile(samples, 99), unit: "ms",
+            goal: "<= 16 ms", detail: "\(samples.count) keys, no terminal, median \(String(format: "%.2f", Measure.median(samples))) ms"
+        )
+    }
+}
+
+/// The `metube` binary next to this benchmark.
+private var metubeBinary: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("metube")
+}
+
+/// Runs `metube --timing` in tmux on generated stores: start to first frame (the program's own
+/// figure and the screen seen from outside) at 10k and 50k videos, then key to redrawn screen at
+/// 50k from the program's per-key timing lines.
+private func endToEndFigures() throws -> [Figure] {
+    guard FileManager.default.isExecutableFile(atPath: metubeBinary.path) else {
+        FileHandle.standardError.write(Data("bench: tui: no metube binary at \(metubeBinary.path); skipping the tmux figures\n".utf8))
+        return []
+    }
+    var figures: [Figure] = []
+    for count in [10_000, 50_000] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-tui-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let library = SyntheticLibrary(channelCount: 216, videoCount: count, markCount: count / 2)
+        let store = try Store.open(at: directory.appendingPathComponent("data"))
+        try store.apply(StoreChange(marks: library.marks(), videos: library.videos(), channels: library.channels()))
+        try store.compact()
+        var inProgram: [Double] = []
+        var outside: [Double] = []
+        for _ in 0..<5 {
+            let run = try TimedTUIRun(directory: directory, keys: [])
+            inProgram.append(run.firstFrame)
+            outside.append(run.screenSeen)
+        }
+        let goal = count == 10_000 ? "<= 50 ms" : ""
+        figures.append(Figure(name: "tui.start.first-frame.\(count / 1000)k", value: Measure.median(inProgram), unit: "ms", goal: goal, detail: "median of 5, in-program (--timing), store open included"))
+        figures.append(Figure(name: "tui.start.screen-seen.tmux.\(count / 1000)k", value: Measure.median(outside), unit: "ms", goal: goal, detail: "median of 5, tmux new-session to status line on capture-pane"))
+        guard count == 50_000 else { continue }
+        let keys: [(String, [String])] = [
+            ("move", Array(repeating: "j", count: 200)),
+            ("mark", (0..<100).flatMap { _ in ["w", "j"] }),
+            ("filter", Array(repeating: "f", count: 40)),
+            ("search", ["/"] + "deep dive tutorial".map { String($0) } + Array(repeating: "BSpace", count: 18) + ["Escape"]),
+        ]
+        let run = try TimedTUIRun(directory: directory, keys: keys.flatMap(\.1))
+        var offset = 0
+        for (name, sent) in keys {
+            let samples = Array(run.keyTimes[offset..<min(offset + sent.count, run.keyTimes.count)])
+            offset += sent.count
+            let measured = name == "mark" ? samples.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) : samples
+            figures.append(Figure(
+                name: "tui.key.\(name).p99.50k", value: Measure.percentile(measured, 99), unit: "ms", goal: "<= 16 ms",
+                detail: "\(measured.count) keys via tmux, in-program key read to screen refreshed, median \(String(format: "%.2f", Measure.median(measured))) ms"
+            ))
+        }
+    }
+    return figures
+}
+
+/// One run of `metube --timing` in tmux: starts it, waits for the first screen, sends `keys`,
+/// quits, and reads the timing lines.
+private struct TimedTUIRun {
+    /// The program's start-to-first-frame figure, in ms.
+    var firstFrame = 0.0
+    /// From starting tmux to the status line showing on capture-pane, in ms.
+    var screenSeen = 0.0
+    /// Each key's read-to-refresh time, in ms, in the order sent.
+    var keyTimes: [Double] = []
+
+    init(directory: URL, keys: [String]) throws {
+        let timingPath = directory.appendingPathComponent("timing-\(UUID().uuidString).jsonl").path
+        let started = ContinuousClock.now
+        let tmux = try TmuxSession(
+            command: [metubeBinary.path, "--timing", timingPath],
+            environment: ["METUBE_DATA_DIR": directory.appendingPathComponent("data").path, "METUBE_CONFIG": directory.appendingPathComponent("none.toml").path],
+            width: 120, height: 40
+        )
+        defer { tmux.close() }
+        try tmux.waitFor(timeout: .seconds(30)) { $0.contains("hub: ") }
+        screenSeen = (ContinuousClock.now - started).milliseconds
+        for key in keys { try tmux.send(key) }
+        try tmux.send("q")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try tmux.exitStatus() == nil, ContinuousClock.now < deadline { usleep(10_000) }
+        let text = (try? String(contentsOfFile: timingPath, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let event = object["event"] as? String, let ms = object["ms"] as? Double else { continue }
+            if event == "first-frame" { firstFrame = ms } else if event == "key", object["key"] as? String != "q" { keyTimes.append(ms) }
+        }
+    }
+}
