@@ -9,13 +9,13 @@ public struct Library: Sendable, Equatable {
     /// Videos, newest first (ties by id, so the order is total and stable).
     public private(set) var videos: [Video] = []
     /// Marks by video id.
-    public private(set) var marks: [String: Mark] = [:]
+    public private(set) var marks = MarkTable()
     private var positions: [String: Int] = [:]
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
     public init(channels: [Channel] = [], videos: [Video] = [], marks: [Mark] = []) {
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        self.marks = Dictionary(marks.map { ($0.videoID, $0) }, uniquingKeysWith: { _, last in last })
+        self.marks = MarkTable(marks)
         if Self.isInFeedOrder(videos) {
             self.videos = videos
             reindex()
@@ -98,7 +98,7 @@ public struct Library: Sendable, Equatable {
 
     /// Forgets the mark of `videoID`.
     public mutating func removeMark(_ videoID: String) {
-        marks.removeValue(forKey: videoID)
+        marks[videoID] = nil
     }
 
     private mutating func reindex() {

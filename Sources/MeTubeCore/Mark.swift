@@ -32,9 +32,9 @@ public struct Mark: Codable, Sendable, Hashable {
     /// Whether the status service holds this value.
     public var syncState: SyncState
     /// The last server version this device knew; `nil` before the first push or pull.
-    public var base: ServerVersion?
+    @Boxed public var base: ServerVersion?
     /// The server's competing version while ``syncState`` is `conflict`.
-    public var theirs: ServerVersion?
+    @Boxed public var theirs: ServerVersion?
 
     /// Creates a mark.
     public init(
@@ -46,8 +46,8 @@ public struct Mark: Codable, Sendable, Hashable {
         self.hlc = hlc
         self.deviceID = deviceID
         self.syncState = syncState
-        self.base = base
-        self.theirs = theirs
+        _base = Boxed(wrappedValue: base)
+        _theirs = Boxed(wrappedValue: theirs)
     }
 
     /// Whether this mark was made after `other`: by clock reading, ties broken by device id.
@@ -84,4 +84,48 @@ public enum ConflictPolicy: String, Codable, Sendable, CaseIterable {
     case server
     /// This device's value wins.
     case local
+}
+
+/// Keeps an optional value out of line: a mark is mostly without server versions, and tens of
+/// thousands of marks stay small in memory this way. Encodes exactly like the optional itself.
+@propertyWrapper
+public struct Boxed<Value: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
+    private final class Storage: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private var storage: Storage?
+
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value?) {
+        storage = wrappedValue.map(Storage.init)
+    }
+
+    /// The value, if any.
+    public var wrappedValue: Value? {
+        get { storage?.value }
+        set { storage = newValue.map(Storage.init) }
+    }
+
+    public static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(Value.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value = wrappedValue { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Lets a missing key decode as an empty ``Boxed`` value, as it would for a plain optional.
+    public func decode<Value>(_ type: Boxed<Value>.Type, forKey key: Key) throws -> Boxed<Value> {
+        try decodeIfPresent(type, forKey: key) ?? Boxed(wrappedValue: nil)
+    }
 }

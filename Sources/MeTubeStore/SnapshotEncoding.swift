@@ -1,21 +1,176 @@
 import Foundation
 import MeTubeCore
 
-/// Encodes the snapshot files written by compaction and restore.
+/// Encodes the snapshot files written by compaction and restore. The two large ones are written
+/// by ``JSONWriter`` straight into bytes (what `JSONEncoder` would write, without its intermediate
+/// tree, so compaction stays fast and small); the sync state goes through `JSONEncoder`.
 enum SnapshotEncoding {
     /// The three snapshot files for `library` and `sync`, all claiming `generation`.
     static func files(library: Library, sync: SyncSnapshot, generation: Int) throws(StoreError) -> [(StorePart, Data)] {
-        let encoder = StoreCoding.encoder()
+        let syncData: Data
         do {
-            let channels = library.channels.values.sorted { $0.id < $1.id }
-            let marks = library.marks.values.sorted { $0.videoID < $1.videoID }
-            return [
-                (.library, try encoder.encode(LibraryFile(schemaVersion: currentSchemaVersion, generation: generation, channels: channels, videos: library.videos))),
-                (.marks, try encoder.encode(MarksFile(schemaVersion: currentSchemaVersion, generation: generation, marks: marks))),
-                (.sync, try encoder.encode(SyncFile(schemaVersion: currentSchemaVersion, generation: generation, sync: sync))),
-            ]
+            syncData = try StoreCoding.encoder().encode(SyncFile(schemaVersion: currentSchemaVersion, generation: generation, sync: sync))
         } catch {
-            throw .writeFailed(path: "snapshot", reason: "could not encode: \(error)")
+            throw .writeFailed(path: StorePart.sync.fileName, reason: "could not encode: \(error)")
         }
+        return [(.library, libraryData(library, generation: generation)), (.marks, marksData(library.marks, generation: generation)), (.sync, syncData)]
+    }
+
+    private static func libraryData(_ library: Library, generation: Int) -> Data {
+        var writer = JSONWriter(capacity: library.videos.count * 260 + library.channels.count * 120)
+        writer.object {
+            $0.field("schemaVersion", currentSchemaVersion)
+            $0.field("generation", generation)
+            $0.key("channels")
+            $0.array(library.channels.values.sorted { $0.id < $1.id }) { writer, channel in
+                writer.object {
+                    $0.field("id", channel.id)
+                    $0.field("title", channel.title)
+                    $0.field("thumbnailURL", channel.thumbnailURL)
+                    $0.field("addedAt", channel.addedAt.timeIntervalSince1970)
+                }
+            }
+            $0.key("videos")
+            $0.array(library.videos) { writer, video in
+                writer.object {
+                    $0.field("id", video.id)
+                    $0.field("channelID", video.channelID)
+                    $0.field("title", video.title)
+                    $0.field("published", video.published.timeIntervalSince1970)
+                    $0.field("duration", video.duration)
+                    $0.field("description", video.description)
+                    $0.field("thumbnailURL", video.thumbnailURL)
+                    $0.field("hubSeq", video.hubSeq)
+                    $0.field("isShortLink", video.isShortLink)
+                }
+            }
+        }
+        return writer.data
+    }
+
+    private static func marksData(_ marks: MarkTable, generation: Int) -> Data {
+        var writer = JSONWriter(capacity: marks.count * 160)
+        writer.object {
+            $0.field("schemaVersion", currentSchemaVersion)
+            $0.field("generation", generation)
+            $0.key("marks")
+            $0.array(marks.values.sorted { $0.videoID < $1.videoID }) { writer, mark in
+                writer.object {
+                    $0.field("videoID", mark.videoID)
+                    $0.field("status", mark.status.rawValue)
+                    $0.key("hlc")
+                    $0.timestamp(mark.hlc)
+                    $0.field("deviceID", mark.deviceID)
+                    $0.field("syncState", mark.syncState.rawValue)
+                    $0.serverVersion("base", mark.base)
+                    $0.serverVersion("theirs", mark.theirs)
+                }
+            }
+        }
+        return writer.data
+    }
+}
+
+/// Writes JSON into a byte buffer. Optional fields that are `nil` are left out, as `JSONEncoder` does.
+struct JSONWriter {
+    private var bytes: [UInt8]
+    private var needsComma = false
+
+    init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    var data: Data { Data(bytes) }
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func array<Element>(_ elements: some Sequence<Element>, _ body: (inout JSONWriter, Element) -> Void) {
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        for element in elements {
+            if needsComma { bytes.append(UInt8(ascii: ",")) }
+            body(&self, element)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    mutating func key(_ name: String) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func field(_ name: String, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+        needsComma = true
+    }
+
+    mutating func field(_ name: String, _ value: (some BinaryInteger)?) {
+        guard let value else { return }
+        key(name)
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    mutating func field(_ name: String, _ value: Double) {
+        key(name)
+        bytes.append(contentsOf: (value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)").utf8)
+        needsComma = true
+    }
+
+    mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    mutating func timestamp(_ value: HybridTimestamp) {
+        object {
+            $0.field("counter", value.counter)
+            $0.field("millis", value.millis)
+        }
+    }
+
+    mutating func serverVersion(_ name: String, _ version: ServerVersion?) {
+        guard let version else { return }
+        key(name)
+        object {
+            $0.field("changeTag", version.changeTag)
+            $0.field("status", version.status.rawValue)
+            if let hlc = version.hlc {
+                $0.key("hlc")
+                $0.timestamp(hlc)
+            }
+            $0.field("deviceID", version.deviceID)
+        }
+    }
+
+    private mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -90,17 +90,24 @@ public final class Store: Sendable {
             if let reason = state.readOnlyReason { throw .readOnly(reason: reason) }
             return try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) -> T in
                 try refreshHoldingLocks(&state)
-                var transaction = StoreTransaction(library: state.library, sync: state.sync, clock: state.clock)
-                let result = body(&transaction)
-                if transaction.sync != state.sync { transaction.change.sync = transaction.sync }
-                guard !transaction.change.isEmpty else { return result }
+                let (result, change, clock) = Self.run(body, on: state)
+                guard !change.isEmpty else { return result }
                 let generation = state.appendGeneration
-                state.journalOffsets[generation] = try journal.append(transaction.change, generation: generation)
-                state.clock = transaction.clock
-                state.apply([transaction.change], journalGeneration: generation)
+                state.journalOffsets[generation] = try journal.append(change, generation: generation)
+                state.clock = clock
+                state.apply([change], journalGeneration: generation)
                 return result
             }
         }
+    }
+
+    /// Runs a transaction's body on a copy of the state; the copy is gone when this returns, so
+    /// applying the change afterwards mutates the state's library in place.
+    private static func run<T>(_ body: (inout StoreTransaction) -> T, on state: StoreState) -> (T, StoreChange, HybridLogicalClock) {
+        var transaction = StoreTransaction(library: state.library, sync: state.sync, clock: state.clock)
+        let result = body(&transaction)
+        if transaction.sync != state.sync { transaction.change.sync = transaction.sync }
+        return (result, transaction.change, transaction.clock)
     }
 
     /// Writes `change` as one journal line (a convenience over ``transaction(_:)``).

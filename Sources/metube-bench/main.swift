@@ -4,6 +4,8 @@ import Foundation
 /// JSON line per figure.
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
+    ("hub", hubFigures),
+    ("status", statusFigures),
     ("tui", tuiFigures),
 ]
 

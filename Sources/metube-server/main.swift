@@ -1,6 +1,77 @@
 import ArgumentParser
+import Foundation
+import Logging
+import MeTubeServer
 
 @main
 struct MeTubeServerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "metube-server", abstract: "The MeTube hub and status server.")
+    static let configuration = CommandConfiguration(
+        commandName: "metube-server",
+        abstract: "The MeTube hub and status server.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// `metube-server serve`: runs the hub until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the hub API and ingest the registered channels' feeds.",
+        discussion: "Prints `listening on http://HOST:PORT` on stdout once the port is bound."
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free port.")
+    var port = 8787
+
+    @Option(help: "The SQLite database file (created on first run); omit to keep everything in memory.")
+    var db: String?
+
+    @Option(help: "The feed URL of a channel, with {channelId} where the id goes.")
+    var feedURLTemplate = ServerConfiguration.youTubeFeedURLTemplate
+
+    @Option(help: "Seconds between feed polling rounds; 0 disables polling.")
+    var pollInterval = 900.0
+
+    @Option(help: "How many feeds to fetch at once.")
+    var ingestConcurrency = 8
+
+    @Flag(help: "Seed a synthetic library and publish a new upload every few seconds.")
+    var demo = false
+
+    @Option(help: "Seconds between demo uploads.")
+    var demoInterval = 5.0
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        guard pollInterval >= 0 else { throw ValidationError("--poll-interval must not be negative") }
+        guard demoInterval > 0 else { throw ValidationError("--demo-interval must be positive") }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "metube-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let configuration = ServerConfiguration(
+            host: host, port: port, databasePath: db, feedURLTemplate: feedURLTemplate,
+            pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
+            ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
+            logger: logger,
+            onListening: { host, port in
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+        )
+        do {
+            let app = try await buildApplication(configuration: configuration)
+            try await app.runService()
+        } catch let error as ServerError {
+            FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
 }

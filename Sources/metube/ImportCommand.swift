@@ -1,6 +1,73 @@
 import ArgumentParser
+import Foundation
+import MeTubeCore
+import MeTubeStore
 
 /// `metube import FILE`: follows the channels in a subscription export.
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import subscriptions from a file.")
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Follow the channels in a subscription file.",
+        discussion: """
+            Detects the format from the content: Google Takeout subscriptions.csv, YouTube or newsboat OPML, \
+            NewPipe subscriptions.json, FreeTube profiles.db, a newsboat urls file, or a plain list of channel \
+            ids or /channel/ URLs. Entries that cannot be used are reported with their line or field and a \
+            reason; the good ones are imported. Exits 65 when the file matches no format or yields no channel.
+            """
+    )
+
+    @OptionGroup var store: StoreAccess
+
+    @Argument(help: "The file to import (- for stdin).")
+    var file: String
+
+    @Flag(help: "Only report what would be imported.")
+    var dryRun = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw fail("cannot read \(file)", code: ExitStatus.cannotOpenInput)
+            }
+            data = contents
+        }
+        let result: SubscriptionImport
+        do {
+            result = try SubscriptionImporter.read(data, fileName: file == "-" ? nil : (file as NSString).lastPathComponent)
+        } catch {
+            throw fail("\(file): \(error.description)", code: ExitStatus.badInput)
+        }
+        let opened = try store.openStore()
+        let added = try withStoreErrors { () throws(StoreError) in
+            try opened.transaction { transaction in
+                let new = result.channels.filter { transaction.library.channels[$0.id] == nil }
+                if !dryRun { transaction.change.channels = new }
+                return new.count
+            }
+        }
+        let report = ImportOutput(format: result.format.rawValue, added: added, alreadyPresent: result.channels.count - added,
+                                  rejected: result.rejected, dryRun: dryRun)
+        if json {
+            try printJSON(report)
+        } else {
+            print("\(result.format.displayName): \(dryRun ? "would add" : "added") \(added), already present \(report.alreadyPresent), rejected \(result.rejected.count)")
+            for entry in result.rejected { printError("rejected \(entry)") }
+        }
+        if result.channels.isEmpty { throw ExitCode(ExitStatus.badInput) }
+    }
+}
+
+/// `metube import --json`.
+struct ImportOutput: Encodable {
+    var format: String
+    var added: Int
+    var alreadyPresent: Int
+    var rejected: [RejectedEntry]
+    var dryRun: Bool
 }

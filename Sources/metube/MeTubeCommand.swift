@@ -12,8 +12,8 @@ struct MeTubeCommand: AsyncParsableCommand {
         discussion: ExitStatus.help,
         version: "0.1.0",
         subcommands: [
-            TUICommand.self, ListCommand.self, MarkCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
-            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self,
+            TUICommand.self, ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
+            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )

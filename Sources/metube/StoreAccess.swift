@@ -50,6 +50,7 @@ struct StoreAccess: ParsableArguments {
 }
 
 /// Runs a store operation, turning its error into metube's message and exit code.
+@discardableResult
 func withStoreErrors<T>(_ body: () throws(StoreError) -> T) throws -> T {
     do { return try body() } catch { throw error.exit }
 }

@@ -25,8 +25,7 @@ import TestSupport
             nextVideo += count
             let marker = try KilledWriter(metube, ["mark", "--stdin", "--force", "--data-dir", directory.url.path],
                                           input: batch.map { "\($0.0) \($0.1.rawValue)" }.joined(separator: "\n") + "\n")
-            let compactor = try KilledWriter(URL(fileURLWithPath: "/bin/sh"),
-                                             ["-c", "while :; do \"$0\" compact --data-dir \"$1\" >/dev/null 2>&1; done", metube.path, directory.url.path])
+            let compactor = KilledCompactor(metube, directory: directory.url)
             usleep(UInt32(5_000 + random.next() % 250_000))
             compactor.kill()
             let lines = marker.kill()
@@ -46,32 +45,27 @@ import TestSupport
     }
 }
 
-/// A process started in its own process group, so a SIGKILL reaches it and its children at once,
-/// with its stdout collected line by line.
+/// A process whose stdout is collected line by line until it is killed.
 private final class KilledWriter: Sendable {
     private let process: Process
     private let output: Pipe
 
-    init(_ executable: URL, _ arguments: [String], input: String? = nil) throws {
+    init(_ executable: URL, _ arguments: [String], input: String) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = [executable.path] + arguments
+        process.executableURL = executable
+        process.arguments = arguments
         output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let stdin = Pipe()
         process.standardInput = stdin
         try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-        }
+        stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
     }
 
-    /// Kills the whole group with SIGKILL, waits for it, and returns the complete lines it printed.
-    @discardableResult
+    /// Kills the process with SIGKILL, waits for it, and returns the complete lines it printed.
     func kill() -> [String] {
-        Glibc.kill(-process.processIdentifier, SIGKILL)
         Glibc.kill(process.processIdentifier, SIGKILL)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -80,3 +74,41 @@ private final class KilledWriter: Sendable {
         return complete.split(separator: "\n").map(String.init)
     }
 }
+
+/// Runs `metube compact` over and over on a thread of its own until killed; the kill hits
+/// whichever compaction is running at that moment.
+private final class KilledCompactor: Sendable {
+    private let state = Mutex<(process: Process?, stopped: Bool)>((nil, false))
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ metube: URL, directory: URL) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let process = Process()
+                process.executableURL = metube
+                process.arguments = ["compact", "--data-dir", directory.path]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let started = state.withLock { state -> Bool in
+                    guard !state.stopped, (try? process.run()) != nil else { return false }
+                    state.process = process
+                    return true
+                }
+                guard started else { break }
+                process.waitUntilExit()
+            }
+            finished.signal()
+        }
+    }
+
+    /// Kills the running compaction with SIGKILL and stops starting new ones.
+    func kill() {
+        state.withLock { state in
+            state.stopped = true
+            if let process = state.process, process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        }
+        finished.wait()
+    }
+}
+
+import Synchronization

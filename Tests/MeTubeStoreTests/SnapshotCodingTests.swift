@@ -4,7 +4,7 @@ import MeTubeCore
 import Testing
 
 @Suite struct SnapshotCodingTests {
-    @Test func theFastReaderReadsWhatJSONEncoderWrites() throws {
+    @Test func snapshotsReadBackWithTheFastReaderAndWithJSONDecoder() throws {
         // Given videos with escapes, non-ASCII, emoji and optional fields both set and missing
         let videos = [
             Video(id: "a1", channelID: "UCx", title: "Quote \" backslash \\ tab \t newline \n 東京 🚀 \u{1}", published: Date(timeIntervalSince1970: 1_700_000_000.5),
@@ -15,7 +15,7 @@ import Testing
                           syncState: .conflict, base: ServerVersion(changeTag: "c1", status: .watched, hlc: HybridTimestamp(millis: 3), deviceID: "phone"),
                           theirs: ServerVersion(changeTag: "c2", status: .unwatched))]
         let library = Library(channels: [Channel(id: "UCx", title: "Ch \"1\"", addedAt: Date(timeIntervalSince1970: 5))], videos: videos, marks: marks)
-        // When the snapshots are encoded and read back with the fast reader
+        // When the snapshots are encoded and read back with the fast reader and with JSONDecoder
         let files = try SnapshotEncoding.files(library: library, sync: SyncSnapshot(deviceID: "laptop"), generation: 3)
         let libraryFile = try SnapshotDecoding.library(files[0].1)
         let marksFile = try SnapshotDecoding.marks(files[1].1)
@@ -24,6 +24,8 @@ import Testing
         #expect(libraryFile.channels == Array(library.channels.values))
         #expect(marksFile.marks == marks)
         #expect(libraryFile.generation == 3 && marksFile.schemaVersion == currentSchemaVersion)
+        #expect(try StoreCoding.decoder().decode(LibraryFile.self, from: files[0].1).videos == library.videos)
+        #expect(try StoreCoding.decoder().decode(MarksFile.self, from: files[1].1).marks == marks)
     }
 
     @Test(arguments: [#"{"schemaVersion":1,"videos":[{"id":"x"}]}"#, #"{"schemaVersion":1,"videos":[}"#, "", #"{"videos":[{"id":"\u12"}]}"#, #"{} trailing"#])

@@ -1,0 +1,39 @@
+/// A request-level error body: `{"uuid", "serverErrorCode", "reason", "retryAfter"?, "redirectURL"?}`.
+///
+/// The server throws it to answer a request with an error; the client decodes it from any
+/// non-2xx response.
+public struct StatusErrorBody: Error, Codable, Sendable, Hashable {
+    /// A unique id for this error.
+    public var uuid: String
+    /// What went wrong.
+    public var serverErrorCode: StatusErrorCode
+    /// A human-readable explanation.
+    public var reason: String
+    /// Seconds to wait before retrying; absent when retrying the same request cannot help.
+    public var retryAfter: Double?
+    /// Where to sign in; only with `AUTHENTICATION_REQUIRED`.
+    public var redirectURL: String?
+
+    /// The prefix of `reason` when a request is over a size or count limit.
+    public static let limitExceededPrefix = "LIMIT_EXCEEDED: "
+
+    /// Creates an error body with a fresh uuid.
+    public init(_ code: StatusErrorCode, _ reason: String, retryAfter: Double? = nil, redirectURL: String? = nil) {
+        self.uuid = StatusIdentifier.random()
+        self.serverErrorCode = code
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.redirectURL = redirectURL
+    }
+
+    /// A `BAD_REQUEST` whose reason starts with `LIMIT_EXCEEDED: `, the answer to a request over a
+    /// limit; a client splits the batch in half and retries.
+    public static func limitExceeded(_ detail: String) -> StatusErrorBody {
+        StatusErrorBody(.badRequest, limitExceededPrefix + detail)
+    }
+
+    /// Whether this is the answer to a request over a size or count limit.
+    public var isLimitExceeded: Bool {
+        serverErrorCode == .badRequest && reason.hasPrefix(Self.limitExceededPrefix)
+    }
+}

@@ -1,0 +1,37 @@
+/// A record field dictionary: `{"value": …, "type": "STRING"}`.
+public struct StatusField: Codable, Sendable, Hashable {
+    /// The field's value.
+    public var value: StatusValue
+    /// The type tag (`STRING`, `INT64`, `DOUBLE`, `TIMESTAMP`, …); optional in requests, always
+    /// sent by the server.
+    public var type: String?
+
+    /// Creates a field from a value and its type tag.
+    public init(value: StatusValue, type: String? = nil) {
+        self.value = value
+        self.type = type
+    }
+
+    /// A `STRING` field.
+    public static func string(_ value: String) -> StatusField { StatusField(value: .string(value), type: "STRING") }
+    /// A `TIMESTAMP` field holding milliseconds since 1970.
+    public static func timestamp(_ millis: Int64) -> StatusField { StatusField(value: .integer(millis), type: "TIMESTAMP") }
+    /// A `DOUBLE` field.
+    public static func double(_ value: Double) -> StatusField { StatusField(value: .double(value), type: "DOUBLE") }
+    /// An `INT64` field.
+    public static func int64(_ value: Int64) -> StatusField { StatusField(value: .integer(value), type: "INT64") }
+
+    /// Why the value does not fit its type tag, or `nil` when it does (or carries no tag).
+    public var typeMismatch: String? {
+        guard let type, value != .null else { return nil }
+        let fits: Bool = switch type {
+        case "STRING", "BYTES", "ASSETID": value.stringValue != nil
+        case "INT64", "TIMESTAMP": value.integerValue != nil
+        case "DOUBLE": value.doubleValue != nil
+        case "REFERENCE", "LOCATION", "ASSET": if case .object = value { true } else { false }
+        case _ where type.hasSuffix("_LIST") || type == "LIST": if case .list = value { true } else { false }
+        default: false
+        }
+        return fits ? nil : "Invalid value, expected type \(type)"
+    }
+}

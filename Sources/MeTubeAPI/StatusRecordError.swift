@@ -1,0 +1,58 @@
+/// A per-record error ("Record Fetch Error Dictionary") inside a successful response.
+public struct StatusRecordError: Error, Codable, Sendable, Hashable {
+    /// The record the operation failed on.
+    public var recordName: String?
+    /// A human-readable reason.
+    public var reason: String
+    /// What went wrong.
+    public var serverErrorCode: StatusErrorCode
+    /// Seconds to wait before retrying; absent when the operation cannot be retried.
+    public var retryAfter: Double?
+    /// A unique id for this error.
+    public var uuid: String?
+    /// On `CONFLICT` (and `EXISTS`), the record as the server holds it (metube's extension, as
+    /// in native CloudKit's serverRecordChanged).
+    public var serverRecord: StatusRecord?
+
+    /// Creates a per-record error with a fresh uuid.
+    public init(recordName: String?, _ code: StatusErrorCode, _ reason: String, retryAfter: Double? = nil, serverRecord: StatusRecord? = nil) {
+        self.recordName = recordName
+        self.reason = reason
+        self.serverErrorCode = code
+        self.retryAfter = retryAfter
+        self.uuid = StatusIdentifier.random()
+        self.serverRecord = serverRecord
+    }
+}
+
+/// One entry of a `records` array in a response: a record, or the error for that operation.
+public enum StatusRecordResult: Codable, Sendable, Hashable {
+    case success(StatusRecord)
+    case failure(StatusRecordError)
+
+    private enum Probe: String, CodingKey { case serverErrorCode }
+
+    public init(from decoder: any Decoder) throws {
+        let probe = try decoder.container(keyedBy: Probe.self)
+        if probe.contains(.serverErrorCode) {
+            self = .failure(try StatusRecordError(from: decoder))
+        } else {
+            self = .success(try StatusRecord(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .success(let record): try record.encode(to: encoder)
+        case .failure(let error): try error.encode(to: encoder)
+        }
+    }
+
+    /// The record name the entry is about.
+    public var recordName: String? {
+        switch self {
+        case .success(let record): record.recordName
+        case .failure(let error): error.recordName
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// The MeTube iOS app's watched-status record: zone `WatchedStatusZone`, type `WatchedStatus`,
+/// recordName = video id, plus metube's optional `hlc` and `deviceId` fields.
+public struct WatchedStatusRecord: Sendable, Hashable {
+    /// The zone that holds every watched-status record.
+    public static let zoneName = "WatchedStatusZone"
+    /// The record type.
+    public static let recordType = "WatchedStatus"
+
+    /// The video id (also the record name).
+    public var videoID: String
+    /// `unwatched`, `watched` or `skipped`.
+    public var status: String
+    /// When the status was set, in milliseconds since 1970.
+    public var lastModified: Int64
+    /// Where playback stopped, in seconds, when known.
+    public var playbackPosition: Double?
+    /// The hybrid logical clock reading in the form `millis-counter`, when the writer sent one.
+    public var hlc: String?
+    /// The writing device, when it said.
+    public var deviceID: String?
+
+    /// Creates a watched-status record.
+    public init(videoID: String, status: String, lastModified: Int64, playbackPosition: Double? = nil, hlc: String? = nil, deviceID: String? = nil) {
+        self.videoID = videoID
+        self.status = status
+        self.lastModified = lastModified
+        self.playbackPosition = playbackPosition
+        self.hlc = hlc
+        self.deviceID = deviceID
+    }
+
+    /// Reads the layout from a record dictionary; `nil` when a required field is missing.
+    public init?(_ record: StatusRecord) {
+        let fields = record.fields ?? [:]
+        guard let status = fields["status"]?.value.stringValue,
+              let videoID = fields["videoId"]?.value.stringValue ?? record.recordName else { return nil }
+        self.videoID = videoID
+        self.status = status
+        self.lastModified = fields["lastModified"]?.value.integerValue ?? 0
+        self.playbackPosition = fields["playbackPosition"]?.value.doubleValue
+        self.hlc = fields["hlc"]?.value.stringValue
+        self.deviceID = fields["deviceId"]?.value.stringValue
+    }
+
+    /// The record's fields, every one tagged with its type.
+    public var fields: [String: StatusField] {
+        var fields: [String: StatusField] = [
+            "videoId": .string(videoID), "status": .string(status), "lastModified": .timestamp(lastModified),
+        ]
+        if let playbackPosition { fields["playbackPosition"] = .double(playbackPosition) }
+        if let hlc { fields["hlc"] = .string(hlc) }
+        if let deviceID { fields["deviceId"] = .string(deviceID) }
+        return fields
+    }
+
+    /// A record dictionary for this status, carrying `changeTag` when given.
+    public func record(changeTag: String? = nil) -> StatusRecord {
+        StatusRecord(recordName: videoID, recordType: Self.recordType, recordChangeTag: changeTag, fields: fields)
+    }
+}

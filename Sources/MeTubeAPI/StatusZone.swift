@@ -1,0 +1,60 @@
+/// A zone dictionary: `{"zoneID", "syncToken", "atomic"}`.
+public struct StatusZone: Codable, Sendable, Hashable {
+    /// The zone.
+    public var zoneID: StatusZoneID
+    /// The zone's current position in its change history.
+    public var syncToken: String?
+    /// Whether the zone supports atomic operations.
+    public var atomic: Bool?
+
+    /// Creates a zone dictionary.
+    public init(zoneID: StatusZoneID, syncToken: String? = nil, atomic: Bool? = nil) {
+        self.zoneID = zoneID
+        self.syncToken = syncToken
+        self.atomic = atomic
+    }
+}
+
+/// A zone fetch error: `{"zoneID", "serverErrorCode", "reason", "retryAfter"?}`.
+public struct StatusZoneError: Error, Codable, Sendable, Hashable {
+    /// The zone the error is about.
+    public var zoneID: StatusZoneID?
+    /// What went wrong.
+    public var serverErrorCode: StatusErrorCode
+    /// A human-readable reason.
+    public var reason: String
+    /// Seconds to wait before retrying, when retrying can help.
+    public var retryAfter: Double?
+
+    /// Creates a zone error.
+    public init(zoneID: StatusZoneID?, _ code: StatusErrorCode, _ reason: String, retryAfter: Double? = nil) {
+        self.zoneID = zoneID
+        self.serverErrorCode = code
+        self.reason = reason
+        self.retryAfter = retryAfter
+    }
+}
+
+/// One entry of a `zones` array in a zone response: a zone, or the error for it.
+public enum StatusZoneResult: Codable, Sendable, Hashable {
+    case success(StatusZone)
+    case failure(StatusZoneError)
+
+    private enum Probe: String, CodingKey { case serverErrorCode }
+
+    public init(from decoder: any Decoder) throws {
+        let probe = try decoder.container(keyedBy: Probe.self)
+        if probe.contains(.serverErrorCode) {
+            self = .failure(try StatusZoneError(from: decoder))
+        } else {
+            self = .success(try StatusZone(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .success(let zone): try zone.encode(to: encoder)
+        case .failure(let error): try error.encode(to: encoder)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
+public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
+    try configuration.validate()
+    let repository: any HubRepository
+    if let path = configuration.databasePath {
+        do {
+            repository = try SQLiteHubRepository(path: path)
+        } catch {
+            throw ServerError.invalidConfiguration("cannot open the database \(path): \(error)")
+        }
+    } else {
+        repository = InMemoryHubRepository()
+    }
+    return try await buildApplication(configuration: configuration, hubRepository: repository)
+}
+
+/// Builds the whole server over an existing hub repository (`configuration.databasePath` is not
+/// used); tests use it to seed and inspect the hub directly.
+public func buildApplication(configuration: ServerConfiguration, hubRepository repository: any HubRepository) async throws -> some ApplicationProtocol {
+    try configuration.validate()
+    let router = buildRouter(hubRepository: repository)
+    var services: [any Service] = []
+    if let pollInterval = configuration.pollInterval {
+        services.append(FeedIngester(
+            repository: repository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
+            concurrency: configuration.ingestConcurrency, logger: configuration.logger
+        ))
+    }
+    if configuration.demo {
+        let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)
+        try await publisher.seedIfEmpty()
+        services.append(publisher)
+    }
+    let host = configuration.host
+    let onListening = configuration.onListening
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "metube-server"),
+        services: services,
+        onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
+        logger: configuration.logger
+    )
+}
+
+/// Builds the router: the hub API (section A of the MeTube hub API) with its HTTP conventions
+/// (CORS, `OPTIONS`, exact paths, plain `not found`).
+public func buildRouter(hubRepository: any HubRepository) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    addRoutes(to: router, hubRepository: hubRepository)
+    return router
+}
+
+/// Builds the router with `firstMiddleware` in front of everything else (tests use it to inject
+/// faults between a client and the real routes).
+public func buildRouter(hubRepository: any HubRepository, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: firstMiddleware)
+    addRoutes(to: router, hubRepository: hubRepository)
+    return router
+}
+
+private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository) {
+    router.add(middleware: HubHTTPMiddleware())
+    HubAPIRoutes(repository: hubRepository).add(to: router)
+    // Status service routes (`/database/1/...`) are added here by `Status/`.
+}

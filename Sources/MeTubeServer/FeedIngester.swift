@@ -1,0 +1,174 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import MeTubeCore
+import NIOCore
+import NIOHTTP1
+import ServiceLifecycle
+
+/// Polls every registered channel's Atom feed on a schedule and merges what it finds.
+///
+/// Feeds are fetched with bounded concurrency and conditional GET (ETag / Last-Modified). A channel
+/// whose fetch or parse fails is logged, skipped, and retried after an exponential backoff; it
+/// never stops the others.
+public actor FeedIngester: Service {
+    /// What one polling round did.
+    public struct Round: Sendable, Equatable {
+        /// Feeds fetched and parsed.
+        public var fetched = 0
+        /// Feeds that answered 304 Not Modified.
+        public var notModified = 0
+        /// Feeds that failed (network, HTTP status, malformed XML).
+        public var failed = 0
+        /// Channels skipped because they are backing off after failures.
+        public var backingOff = 0
+        /// Videos stored for the first time.
+        public var inserted = 0
+    }
+
+    private struct ChannelState {
+        var entityTag: String?
+        var lastModified: String?
+        var consecutiveFailures = 0
+        var retryAt: ContinuousClock.Instant?
+    }
+
+    private enum FetchResult: Sendable {
+        case feed(AtomFeed, entityTag: String?, lastModified: String?)
+        case notModified
+        case failed(String)
+    }
+
+    private let repository: any HubRepository
+    private let feedURLTemplate: String
+    private let pollInterval: Duration
+    private let concurrency: Int
+    private let maxBackoff: Duration
+    private let httpClient: HTTPClient
+    private let logger: Logger
+    private var states: [String: ChannelState] = [:]
+
+    /// Creates an ingester for the channels of `repository`. `feedURLTemplate` contains
+    /// `{channelId}`; `pollInterval` is the time between rounds and the first backoff step;
+    /// at most `concurrency` feeds are fetched at once.
+    public init(
+        repository: any HubRepository, feedURLTemplate: String, pollInterval: Duration, concurrency: Int,
+        maxBackoff: Duration = .seconds(6 * 3600), httpClient: HTTPClient = .shared, logger: Logger
+    ) {
+        self.repository = repository
+        self.feedURLTemplate = feedURLTemplate
+        self.pollInterval = pollInterval
+        self.concurrency = max(1, concurrency)
+        self.maxBackoff = maxBackoff
+        self.httpClient = httpClient
+        self.logger = logger
+    }
+
+    /// Polls until the service group shuts down: one round, then `pollInterval` of rest, repeated.
+    public func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            let round = await poll()
+            if round.fetched + round.failed > 0 {
+                logger.info("feed round", metadata: [
+                    "fetched": "\(round.fetched)", "notModified": "\(round.notModified)", "failed": "\(round.failed)",
+                    "backingOff": "\(round.backingOff)", "inserted": "\(round.inserted)",
+                ])
+            }
+            do {
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: self.pollInterval) }
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Runs one polling round over every registered channel that is not backing off.
+    public func poll() async -> Round {
+        var round = Round()
+        let channelIDs: [String]
+        do {
+            channelIDs = try await repository.registeredChannelIDs()
+        } catch {
+            logger.error("cannot list channels to poll", metadata: ["error": "\(error)"])
+            return round
+        }
+        let now = ContinuousClock.now
+        let due = channelIDs.filter { id in
+            guard let retryAt = states[id]?.retryAt, retryAt > now else { return true }
+            round.backingOff += 1
+            return false
+        }
+        let requests = due.map { id in (id, states[id]?.entityTag, states[id]?.lastModified) }
+        await withTaskGroup(of: (String, FetchResult).self) { group in
+            var pending = requests[...]
+            for _ in 0..<concurrency {
+                guard let (id, tag, modified) = pending.popFirst() else { break }
+                group.addTask { (id, await self.fetch(id, entityTag: tag, lastModified: modified)) }
+            }
+            while let (id, result) = await group.next() {
+                await record(result, for: id, into: &round)
+                if let (next, tag, modified) = pending.popFirst() {
+                    group.addTask { (next, await self.fetch(next, entityTag: tag, lastModified: modified)) }
+                }
+            }
+        }
+        return round
+    }
+
+    /// The feed URL of `channelID`.
+    public nonisolated func feedURL(for channelID: String) -> String {
+        feedURLTemplate.replacingOccurrences(of: "{channelId}", with: channelID)
+    }
+
+    private func record(_ result: FetchResult, for channelID: String, into round: inout Round) async {
+        var state = states[channelID] ?? ChannelState()
+        switch result {
+        case .notModified:
+            round.notModified += 1
+            state.consecutiveFailures = 0
+            state.retryAt = nil
+        case .feed(let feed, let entityTag, let lastModified):
+            let now = Date()
+            let ingestion = FeedIngestion(
+                channelID: channelID, channelTitle: feed.channelTitle,
+                videos: feed.entries.map { $0.video(fallbackDate: now) }
+            )
+            do {
+                let outcome = try await repository.ingest(ingestion)
+                round.fetched += 1
+                round.inserted += outcome.inserted
+                state = ChannelState(entityTag: entityTag, lastModified: lastModified)
+            } catch {
+                round.failed += 1
+                logger.error("cannot store feed", metadata: ["channel": "\(channelID)", "error": "\(error)"])
+            }
+        case .failed(let reason):
+            round.failed += 1
+            state.consecutiveFailures += 1
+            let delay = min(maxBackoff, pollInterval * (1 << min(state.consecutiveFailures - 1, 16)))
+            state.retryAt = ContinuousClock.now + delay
+            logger.warning("feed failed; skipping", metadata: [
+                "channel": "\(channelID)", "reason": "\(reason)", "failures": "\(state.consecutiveFailures)",
+                "retryIn": "\(delay)",
+            ])
+        }
+        states[channelID] = state
+    }
+
+    private nonisolated func fetch(_ channelID: String, entityTag: String?, lastModified: String?) async -> FetchResult {
+        var request = HTTPClientRequest(url: feedURL(for: channelID))
+        request.headers.add(name: "User-Agent", value: "metube-server")
+        if let entityTag { request.headers.add(name: "If-None-Match", value: entityTag) }
+        if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        do {
+            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            if response.status == .notModified { return .notModified }
+            guard response.status == .ok else { return .failed("HTTP \(response.status.code)") }
+            let body = try await response.body.collect(upTo: 8 << 20)
+            let feed = try AtomFeedParser.parse(Data(body.readableBytesView))
+            return .feed(feed, entityTag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import MeTubeAPI
+import MeTubeCore
+
+/// The hub's storage: registered channels and their newest videos under a global `seq`.
+///
+/// Implementations must hand out `seq` values that only grow and are never reused, answer
+/// queries in ascending `seq` order, and keep about `HubAPI.videosKeptPerChannel` videos per channel.
+public protocol HubRepository: Sendable {
+    /// Adds the given (already validated, distinct) channel ids; existing ones are left alone.
+    func register(channelIDs: [String]) async throws -> HubRegisterResponse
+    /// Every registered channel.
+    func channels() async throws -> [HubChannel]
+    /// The ids of every registered channel, for the feed poller.
+    func registeredChannelIDs() async throws -> [String]
+    /// The videos with `seq > query.afterSeq` of `query.channelIDs` (all when empty), lowest
+    /// `seq` first, at most `query.limit`.
+    func videos(matching query: HubVideoSelection) async throws -> HubVideoPage
+    /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
+    /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
+    func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
+}
+
+/// A validated `videos/query`.
+public struct HubVideoSelection: Sendable, Equatable {
+    /// The channels to include; empty means all.
+    public var channelIDs: [String]
+    /// Only rows after this `seq`.
+    public var afterSeq: Int64
+    /// The page size.
+    public var limit: Int
+
+    /// Creates a selection.
+    public init(channelIDs: [String] = [], afterSeq: Int64 = 0, limit: Int = HubAPI.defaultQueryLimit) {
+        self.channelIDs = channelIDs
+        self.afterSeq = afterSeq
+        self.limit = limit
+    }
+}
+
+/// One feed's worth of data for `HubRepository.ingest`.
+public struct FeedIngestion: Sendable {
+    /// The channel whose feed was fetched.
+    public var channelID: String
+    /// The channel's title from the feed, if it named one.
+    public var channelTitle: String?
+    /// The feed's videos (possibly of other channels, which are stored under their own id).
+    public var videos: [Video]
+
+    /// Creates an ingestion.
+    public init(channelID: String, channelTitle: String?, videos: [Video]) {
+        self.channelID = channelID
+        self.channelTitle = channelTitle
+        self.videos = videos
+    }
+}
+
+/// What `HubRepository.ingest` changed.
+public struct FeedIngestionOutcome: Sendable, Equatable {
+    /// Videos stored for the first time.
+    public var inserted: Int
+    /// Known videos whose title changed (they got a fresh `seq`).
+    public var updated: Int
+
+    /// Creates an outcome.
+    public init(inserted: Int, updated: Int) {
+        self.inserted = inserted
+        self.updated = updated
+    }
+}
+
+extension HubVideo {
+    /// The wire row for `video` stored under `seq`.
+    init(_ video: Video, seq: Int64) {
+        self.init(
+            seq: seq, videoID: video.id, channelID: video.channelID,
+            publishedAt: ISO8601Timestamp.format(video.published), title: video.title, url: video.hubURL,
+            durationSeconds: video.duration
+        )
+    }
+}
+
+extension Video {
+    /// The URL the hub reports for this video: the Shorts link for Shorts, else the watch page.
+    var hubURL: String { isShortLink ? "https://www.youtube.com/shorts/\(id)" : url }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MeTubeAPI
+
+/// Turns raw request bodies into validated hub requests, or `ServerError.badRequest` with a
+/// message that says exactly what is wrong.
+enum HubRequestValidation {
+    /// The distinct, trimmed, plausible channel ids of a register body.
+    static func registerChannelIDs(body: some DataProtocol) throws(ServerError) -> [String] {
+        let object = try object(body)
+        guard let value = object["channelIds"], value != .null else {
+            throw .badRequest("channelIds must be a non-empty array of strings")
+        }
+        let raw = try strings(value, field: "channelIds", limit: HubAPI.maxRegisterChannelIDs)
+        guard !raw.isEmpty else { throw .badRequest("channelIds must be a non-empty array of strings") }
+        let ids = normalized(raw)
+        guard !ids.isEmpty else { throw .badRequest("no valid channel IDs") }
+        return ids
+    }
+
+    /// The validated selection of a `videos/query` body; an empty body means all defaults.
+    static func videoSelection(body: some DataProtocol) throws(ServerError) -> HubVideoSelection {
+        guard !body.isEmpty else { return HubVideoSelection() }
+        let object = try object(body)
+        var selection = HubVideoSelection()
+        if let value = object["channelIds"], value != .null {
+            let raw = try strings(value, field: "channelIds", limit: HubAPI.maxQueryChannelIDs)
+            selection.channelIDs = normalized(raw)
+            if !raw.isEmpty, selection.channelIDs.isEmpty { throw .badRequest("no valid channel IDs") }
+        }
+        if let value = object["afterSeq"], value != .null {
+            guard case .integer(let afterSeq) = value, (0...HubAPI.maxAfterSeq).contains(afterSeq) else {
+                throw .badRequest("afterSeq must be a non-negative integer no larger than \(HubAPI.maxAfterSeq)")
+            }
+            selection.afterSeq = afterSeq
+        }
+        if let value = object["limit"], value != .null {
+            let range = HubAPI.queryLimitRange
+            guard case .integer(let limit) = value, limit >= range.lowerBound, limit <= range.upperBound else {
+                throw .badRequest("limit must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            }
+            selection.limit = Int(limit)
+        }
+        return selection
+    }
+
+    /// Trims, filters out implausible ids and removes duplicates, keeping the first occurrence's order.
+    static func normalized(_ raw: [String]) -> [String] {
+        var seen: Set<String> = []
+        return raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { HubAPI.isPlausibleChannelID($0) && seen.insert($0).inserted }
+    }
+
+    private static func object(_ body: some DataProtocol) throws(ServerError) -> [String: JSONValue] {
+        guard let value = JSONValue.parse(body) else { throw .badRequest("invalid JSON") }
+        guard case .object(let object) = value else {
+            throw .badRequest("the body must be a JSON object, not \(value.typeName)")
+        }
+        return object
+    }
+
+    private static func strings(_ value: JSONValue, field: String, limit: Int) throws(ServerError) -> [String] {
+        guard case .array(let elements) = value else {
+            throw .badRequest("\(field) must be an array of strings, not \(value.typeName)")
+        }
+        guard elements.count <= limit else {
+            throw .badRequest("\(field) has \(elements.count) entries; at most \(limit) are allowed")
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            guard case .string(let string) = element else {
+                throw .badRequest("\(field)[\(index)] must be a string, not \(element.typeName)")
+            }
+            strings.append(string)
+        }
+        return strings
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+
+/// Everything `buildApplication` needs to know.
+public struct ServerConfiguration: Sendable {
+    /// YouTube's channel feed URL, the default feed template.
+    public static let youTubeFeedURLTemplate = "https://www.youtube.com/feeds/videos.xml?channel_id={channelId}"
+
+    /// The address to listen on.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The SQLite file; nil keeps everything in memory.
+    public var databasePath: String?
+    /// The feed URL with `{channelId}` where the channel id goes.
+    public var feedURLTemplate: String
+    /// The time between polling rounds; nil disables polling.
+    public var pollInterval: Duration?
+    /// How many feeds are fetched at once.
+    public var ingestConcurrency: Int
+    /// Whether to seed a synthetic library and publish a new upload every `demoInterval`.
+    public var demo: Bool
+    /// The time between demo uploads.
+    public var demoInterval: Duration
+    /// The server's logger.
+    public var logger: Logger
+    /// Called once the server listens, with the bound host and port.
+    public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void
+
+    /// Creates a configuration; by default an in-memory hub on 127.0.0.1 with an ephemeral port
+    /// that polls YouTube every 15 minutes with 8 feeds at once.
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil,
+        feedURLTemplate: String = Self.youTubeFeedURLTemplate, pollInterval: Duration? = .seconds(900),
+        ingestConcurrency: Int = 8, demo: Bool = false, demoInterval: Duration = .seconds(5),
+        logger: Logger = Logger(label: "metube-server"),
+        onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.feedURLTemplate = feedURLTemplate
+        self.pollInterval = pollInterval
+        self.ingestConcurrency = ingestConcurrency
+        self.demo = demo
+        self.demoInterval = demoInterval
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// Checks the settings; throws `ServerError.invalidConfiguration` naming the bad one.
+    public func validate() throws(ServerError) {
+        guard (0...65_535).contains(port) else { throw .invalidConfiguration("port must be 0…65535, got \(port)") }
+        guard ingestConcurrency >= 1 else { throw .invalidConfiguration("ingest concurrency must be at least 1") }
+        guard feedURLTemplate.contains("{channelId}") else {
+            throw .invalidConfiguration("the feed URL template must contain {channelId}")
+        }
+        if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
+    }
+}

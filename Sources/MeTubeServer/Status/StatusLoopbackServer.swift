@@ -1,0 +1,54 @@
+import Hummingbird
+import MeTubeAPI
+import Logging
+import ServiceLifecycle
+
+/// A status-only server on 127.0.0.1 with an ephemeral port, for end-to-end tests and benchmarks
+/// that need real HTTP.
+public final class StatusLoopbackServer: Sendable {
+    /// The port the server listens on.
+    public let port: Int
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    private init(port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.port = port
+        self.group = group
+        self.task = task
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:53121`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts a server answering the routes of `service` and returns once it listens.
+    public static func start(service: StatusService) async throws -> StatusLoopbackServer {
+        let router = Router()
+        StatusRoutes(service: service).register(on: router)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "metube-status-loopback")
+        logger.logLevel = .error
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "metube-server"),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let task = Task { try await group.run() }
+        for await port in ports where port > 0 {
+            return StatusLoopbackServer(port: port, group: group, task: task)
+        }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+        throw StatusErrorBody(.internalError, "The loopback status server did not start")
+    }
+
+    /// Stops the server and waits until it has.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+}

@@ -1,0 +1,129 @@
+import MeTubeAPI
+
+/// A user of the status service.
+public struct StatusUser: Sendable, Hashable {
+    /// The repository's id for the user.
+    public var id: Int64
+    /// The name given at `users add`.
+    public var name: String
+
+    /// Creates a user.
+    public init(id: Int64, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    /// The user's record name, as it appears in `ownerRecordName` and record stamps.
+    public var recordName: String { "_" + name }
+}
+
+/// One user's private database in one container and environment.
+public struct StatusDatabaseKey: Sendable, Hashable {
+    /// The owner.
+    public var userID: Int64
+    /// The container id, e.g. `iCloud.com.metube.app`.
+    public var container: String
+    /// `development` or `production`.
+    public var environment: String
+
+    /// Creates a database key.
+    public init(userID: Int64, container: String, environment: String) {
+        self.userID = userID
+        self.container = container
+        self.environment = environment
+    }
+}
+
+/// One zone of one database.
+public struct StatusZoneKey: Sendable, Hashable {
+    /// The database holding the zone.
+    public var database: StatusDatabaseKey
+    /// The zone's name.
+    public var zoneName: String
+
+    /// Creates a zone key.
+    public init(database: StatusDatabaseKey, zoneName: String) {
+        self.database = database
+        self.zoneName = zoneName
+    }
+}
+
+/// A zone as stored: its identity and the position of its change history.
+public struct StoredStatusZone: Sendable, Hashable {
+    /// The zone.
+    public var key: StatusZoneKey
+    /// Distinguishes this zone from an earlier zone of the same name, so old tokens and tags
+    /// never match.
+    public var incarnation: Int64
+    /// The sequence number of the zone's latest change; 0 before any.
+    public var lastSequence: Int64
+
+    /// Creates a stored zone.
+    public init(key: StatusZoneKey, incarnation: Int64, lastSequence: Int64 = 0) {
+        self.key = key
+        self.incarnation = incarnation
+        self.lastSequence = lastSequence
+    }
+}
+
+/// A record as stored, including deleted records kept as tombstones for `changes/zone`.
+public struct StoredStatusRecord: Sendable, Hashable {
+    /// The record's name.
+    public var name: String
+    /// The record's type.
+    public var type: String
+    /// The record's fields.
+    public var fields: [String: StatusField]
+    /// The zone sequence number of the record's latest change; it names the version.
+    public var sequence: Int64
+    /// When it was created, in milliseconds since 1970.
+    public var createdMillis: Int64
+    /// When it was last changed, in milliseconds since 1970.
+    public var modifiedMillis: Int64
+    /// Whether this is a tombstone.
+    public var isDeleted: Bool
+
+    /// Creates a stored record.
+    public init(name: String, type: String, fields: [String: StatusField], sequence: Int64, createdMillis: Int64, modifiedMillis: Int64, isDeleted: Bool = false) {
+        self.name = name
+        self.type = type
+        self.fields = fields
+        self.sequence = sequence
+        self.createdMillis = createdMillis
+        self.modifiedMillis = modifiedMillis
+        self.isDeleted = isDeleted
+    }
+}
+
+/// Storage for the status service: users, zones and records.
+///
+/// Implementations: ``InMemoryStatusRepository`` for tests and benchmarks, and an SQLite file
+/// for the server. Another database can take their place behind this protocol.
+public protocol StatusRepository: Sendable {
+    /// Adds a user with the SHA-256 hex digest of their token; fails when the name is taken.
+    func addUser(name: String, tokenHash: String) async throws -> StatusUser
+    /// The user whose token hashes to `tokenHash`, if any.
+    func user(tokenHash: String) async throws -> StatusUser?
+    /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives
+    /// when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T
+}
+
+/// The reads and writes available inside a ``StatusRepository`` transaction.
+public protocol StatusTransaction {
+    /// The zone, if it exists.
+    func zone(_ key: StatusZoneKey) throws -> StoredStatusZone?
+    /// Every zone of `database`, by name.
+    func zones(in database: StatusDatabaseKey) throws -> [StoredStatusZone]
+    /// Creates or updates a zone.
+    func saveZone(_ zone: StoredStatusZone) throws
+    /// Deletes a zone and every record in it.
+    func deleteZone(_ key: StatusZoneKey) throws
+    /// The stored records (tombstones included) among `names`, by name.
+    func records(named names: [String], in zone: StatusZoneKey) throws -> [String: StoredStatusRecord]
+    /// Creates or replaces a record (or its tombstone).
+    func saveRecord(_ record: StoredStatusRecord, in zone: StatusZoneKey) throws
+    /// Up to `limit` records changed after `sequence`, oldest change first; tombstones only when
+    /// `includeDeleted`.
+    func changes(in zone: StatusZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredStatusRecord]
+}

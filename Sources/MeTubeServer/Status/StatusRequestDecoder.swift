@@ -1,0 +1,52 @@
+import Foundation
+import MeTubeAPI
+import NIOCore
+
+/// Decodes request bodies, turning every decoding failure into a BAD_REQUEST that names the
+/// offending key.
+enum StatusRequestDecoder {
+    /// The body decoded as `type`, or a BAD_REQUEST error body.
+    static func decode<Body: Decodable>(_ type: Body.Type, from buffer: ByteBuffer) throws(StatusErrorBody) -> Body {
+        do {
+            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw StatusErrorBody(.badRequest, describe(error))
+        } catch {
+            throw StatusErrorBody(.badRequest, "The request body could not be read: \(error)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "Wrong type at \(path(context.codingPath)): expected \(name(of: type))"
+        case .valueNotFound(let type, let context):
+            return "Missing value at \(path(context.codingPath)): expected \(name(of: type))"
+        case .keyNotFound(let key, let context):
+            return "Missing key '\(key.stringValue)' at \(path(context.codingPath))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty
+                ? "The request body is not valid JSON"
+                : "Invalid value at \(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "The request body is not valid: \(error)"
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the top level" }
+        return codingPath.reduce(into: "") { text, key in
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type, is Double.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "an object (\(type))"
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import MeTubeAPI
+import NIOCore
+
+/// The HTTP face of the status service: routes under
+/// `/database/1/{container}/{environment}/private/…`, every answer and error in the documented
+/// JSON shape.
+public struct StatusRoutes: Sendable {
+    /// The behaviour behind the routes.
+    public let service: StatusService
+
+    /// Creates the routes for `service`.
+    public init(service: StatusService) {
+        self.service = service
+    }
+
+    /// Creates the routes for a service over `repository` configured by `configuration`.
+    public init(repository: any StatusRepository, configuration: StatusConfiguration = .init()) {
+        self.init(service: StatusService(repository: repository, configuration: configuration))
+    }
+
+    /// Adds the status routes to `router`.
+    public func register<Context: RequestContext>(on router: Router<Context>) {
+        let group = router.group("database/:version/:container/:environment/:database")
+        let service = service
+        group.post("zones/modify") { request, context in
+            await respond(to: request, context: context, body: StatusZonesModifyRequest.self) { body, _, caller in
+                try await service.modifyZones(body, caller: caller)
+            }
+        }
+        group.get("zones/list") { request, context in
+            await respond {
+                try await service.listZones(caller: authenticate(request, context: context))
+            }
+        }
+        group.post("zones/lookup") { request, context in
+            await respond(to: request, context: context, body: StatusZonesLookupRequest.self) { body, _, caller in
+                try await service.lookupZones(body, caller: caller)
+            }
+        }
+        group.post("records/modify") { request, context in
+            await respond(to: request, context: context, body: StatusRecordsModifyRequest.self) { body, size, caller in
+                try await service.modifyRecords(body, bodyBytes: size, caller: caller)
+            }
+        }
+        group.post("records/lookup") { request, context in
+            await respond(to: request, context: context, body: StatusRecordsLookupRequest.self) { body, _, caller in
+                try await service.lookupRecords(body, caller: caller)
+            }
+        }
+        group.post("changes/zone") { request, context in
+            await respond(to: request, context: context, body: StatusZoneChangesRequest.self) { body, _, caller in
+                try await service.zoneChanges(body, caller: caller)
+            }
+        }
+    }
+
+    /// Authenticates, reads and decodes the body, and performs the operation with it.
+    private func respond<Body: Decodable, Answer: Encodable>(
+        to request: Request, context: some RequestContext, body: Body.Type,
+        perform: (Body, Int, StatusCaller) async throws -> Answer
+    ) async -> Response {
+        await respond {
+            let caller = try await authenticate(request, context: context)
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.body.collect(upTo: service.configuration.maxBodyBytes)
+            } catch is NIOTooManyBytesError {
+                throw StatusErrorBody.limitExceeded("The request body is over \(service.configuration.maxBodyBytes) bytes")
+            }
+            let decoded = try StatusRequestDecoder.decode(body, from: buffer)
+            return try await perform(decoded, buffer.readableBytes, caller)
+        }
+    }
+
+    /// Encodes the answer of `operation`, or the error it threw as an error body.
+    private func respond<Answer: Encodable>(_ operation: () async throws -> Answer) async -> Response {
+        do {
+            return try Self.json(await operation(), status: .ok)
+        } catch let error as StatusErrorBody {
+            return Self.errorResponse(error)
+        } catch {
+            return Self.errorResponse(StatusErrorBody(.internalError, "The server could not complete the request: \(error)", retryAfter: 1))
+        }
+    }
+
+    private func authenticate(_ request: Request, context: some RequestContext) async throws -> StatusCaller {
+        let parameters = context.parameters
+        guard parameters.get("version") == "1" else {
+            throw StatusErrorBody(.badRequest, "Unsupported protocol version '\(parameters.get("version") ?? "")'; only 1 is served")
+        }
+        let environment = parameters.get("environment") ?? ""
+        guard environment == "development" || environment == "production" else {
+            throw StatusErrorBody(.badRequest, "Unknown environment '\(environment)'; use development or production")
+        }
+        guard parameters.get("database") == "private" else {
+            throw StatusErrorBody(.badRequest, "Only the private database is served, not '\(parameters.get("database") ?? "")'")
+        }
+        let query = request.uri.queryParameters
+        return try await service.authenticate(
+            container: parameters.get("container") ?? "", environment: environment,
+            apiToken: query.get("ckAPIToken"), webAuthToken: query.get("ckWebAuthToken"))
+    }
+
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let data = try JSONEncoder().encode(value)
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    private static func errorResponse(_ error: StatusErrorBody) -> Response {
+        var response = (try? json(error, status: HTTPResponse.Status(code: error.serverErrorCode.httpStatus)))
+            ?? Response(status: .internalServerError)
+        if let retryAfter = error.retryAfter {
+            response.headers[.retryAfter] = String(Int(retryAfter.rounded(.up)))
+        }
+        return response
+    }
+}

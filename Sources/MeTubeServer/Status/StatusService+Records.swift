@@ -1,0 +1,163 @@
+import Foundation
+import MeTubeAPI
+
+extension StatusService {
+    /// `records/modify`: applies the operations in order, one result per operation; with
+    /// `atomic` (the default) nothing is written unless every operation succeeds.
+    ///
+    /// `bodyBytes` is the size of the request body; records are measured against the record size
+    /// limit only when the body could hold one over it.
+    public func modifyRecords(_ request: StatusRecordsModifyRequest, bodyBytes: Int, caller: StatusCaller) async throws -> StatusRecordsResponse {
+        try checkCount(request.operations.count, of: "operations")
+        let names = request.operations.compactMap(\.record.recordName)
+        guard Set(names).count == names.count else {
+            throw StatusErrorBody(.badRequest, "Only one operation per record is allowed in a request")
+        }
+        let zoneID = request.zoneID ?? StatusZoneID(zoneName: StatusZoneID.defaultZoneName)
+        let measuresSize = bodyBytes > configuration.maxRecordBytes
+        let now = nowMillis
+        let results = try await repository.transaction { transaction in
+            var zone = try requireZone(zoneID, caller: caller, in: transaction)
+            let existing = try transaction.records(named: names, in: zone.key)
+            var sequence = zone.lastSequence
+            var outcomes: [Result<StoredStatusRecord, StatusRecordError>] = []
+            for operation in request.operations {
+                var outcome = apply(operation, existing: operation.record.recordName.flatMap { existing[$0] }, zone: zone, caller: caller, now: now)
+                if case .success(var record) = outcome {
+                    if measuresSize, let error = sizeError(of: record) {
+                        outcome = .failure(error)
+                    } else {
+                        sequence += 1
+                        record.sequence = sequence
+                        outcome = .success(record)
+                    }
+                }
+                outcomes.append(outcome)
+            }
+            let isRejected = (request.atomic ?? true) && outcomes.contains { if case .failure = $0 { true } else { false } }
+            if !isRejected {
+                for case .success(let record) in outcomes { try transaction.saveRecord(record, in: zone.key) }
+                zone.lastSequence = sequence
+                try transaction.saveZone(zone)
+            }
+            return zip(request.operations, outcomes).map { operation, outcome -> StatusRecordResult in
+                switch outcome {
+                case .failure(let error):
+                    return .failure(error)
+                case .success(let record) where isRejected:
+                    return .failure(StatusRecordError(recordName: record.name, .atomicError, "Not applied: another operation of this atomic request failed"))
+                case .success(let record):
+                    return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: operation.desiredKeys ?? request.desiredKeys))
+                }
+            }
+        }
+        return StatusRecordsResponse(records: results)
+    }
+
+    /// `records/lookup`: the requested records, or NOT_FOUND for each missing one.
+    public func lookupRecords(_ request: StatusRecordsLookupRequest, caller: StatusCaller) async throws -> StatusRecordsResponse {
+        guard request.records.count <= configuration.maxRecordsPerResponse else {
+            throw StatusErrorBody.limitExceeded("\(request.records.count) records requested; the limit is \(configuration.maxRecordsPerResponse)")
+        }
+        let zoneID = request.zoneID ?? StatusZoneID(zoneName: StatusZoneID.defaultZoneName)
+        let results = try await repository.transaction { transaction in
+            let zone = try requireZone(zoneID, caller: caller, in: transaction)
+            let found = try transaction.records(named: request.records.map(\.recordName), in: zone.key)
+            return request.records.map { lookup -> StatusRecordResult in
+                guard let record = found[lookup.recordName], !record.isDeleted else {
+                    return .failure(StatusRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
+                }
+                return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: lookup.desiredKeys ?? request.desiredKeys))
+            }
+        }
+        return StatusRecordsResponse(records: results)
+    }
+
+    /// The zone a record request addresses, or the request-level error why it cannot be used.
+    func requireZone(_ zoneID: StatusZoneID, caller: StatusCaller, in transaction: any StatusTransaction) throws -> StoredStatusZone {
+        if let error = accessError(for: zoneID, caller: caller) {
+            throw StatusErrorBody(error.serverErrorCode, error.reason)
+        }
+        guard let zone = try existingZone(StatusZoneKey(database: caller.database, zoneName: zoneID.zoneName), in: transaction) else {
+            throw StatusErrorBody(.zoneNotFound, zoneNotFound(zoneID).reason)
+        }
+        return zone
+    }
+
+    /// The record dictionary of a stored record, its fields cut to `desiredKeys` when given.
+    func recordDictionary(_ record: StoredStatusRecord, zone: StoredStatusZone, caller: StatusCaller, desiredKeys: [String]?) -> StatusRecord {
+        if record.isDeleted { return StatusRecord(recordName: record.name, deleted: true) }
+        var fields = record.fields
+        if let desiredKeys {
+            let wanted = Set(desiredKeys)
+            fields = fields.filter { wanted.contains($0.key) }
+        }
+        return StatusRecord(
+            recordName: record.name,
+            recordType: record.type,
+            recordChangeTag: StatusVersionTokens.changeTag(zone: zone, sequence: record.sequence),
+            fields: fields,
+            created: StatusRecordStamp(timestamp: record.createdMillis, userRecordName: caller.user.recordName),
+            modified: StatusRecordStamp(timestamp: record.modifiedMillis, userRecordName: caller.user.recordName)
+        )
+    }
+
+    /// The record one operation leaves behind (its sequence still to be assigned), or the
+    /// operation's error.
+    private func apply(
+        _ operation: StatusRecordsModifyRequest.Operation, existing: StoredStatusRecord?, zone: StoredStatusZone, caller: StatusCaller, now: Int64
+    ) -> Result<StoredStatusRecord, StatusRecordError> {
+        let sent = operation.record
+        let type = operation.operationType
+        let live = existing.flatMap { $0.isDeleted ? nil : $0 }
+        func failure(_ code: StatusErrorCode, _ reason: String, serverRecord: StatusRecord? = nil) -> Result<StoredStatusRecord, StatusRecordError> {
+            .failure(StatusRecordError(recordName: sent.recordName, code, reason, serverRecord: serverRecord))
+        }
+        guard type == .create || sent.recordName != nil else {
+            return failure(.badRequest, "recordName is required for \(type.rawValue)")
+        }
+        if let mismatch = sent.fields?.first(where: { $0.value.typeMismatch != nil }) {
+            return failure(.badRequest, "Field '\(mismatch.key)': \(mismatch.value.typeMismatch ?? "")")
+        }
+        if type.requiresChangeTag {
+            guard let tag = sent.recordChangeTag else {
+                return failure(.badRequest, "recordChangeTag is required for \(type.rawValue)")
+            }
+            guard let live else { return failure(.notFound, "Record '\(sent.recordName ?? "")' does not exist") }
+            guard tag == StatusVersionTokens.changeTag(zone: zone, sequence: live.sequence) else {
+                return failure(
+                    .conflict, "recordChangeTag '\(tag)' is older than the server's; retry with the latest tag",
+                    serverRecord: recordDictionary(live, zone: zone, caller: caller, desiredKeys: nil))
+            }
+        }
+        let sentFields = (sent.fields ?? [:]).filter { $0.value.value != .null }
+        switch type {
+        case .create, .forceUpdate, .forceReplace, .update, .replace:
+            if type == .create, let live {
+                return failure(.exists, "Record '\(sent.recordName ?? "")' already exists", serverRecord: recordDictionary(live, zone: zone, caller: caller, desiredKeys: nil))
+            }
+            guard let recordType = sent.recordType ?? live?.type, !recordType.isEmpty else {
+                return failure(.badRequest, "recordType is required to create a record")
+            }
+            var fields = sentFields
+            if let live, type == .update || type == .forceUpdate {
+                fields = live.fields
+                for (name, field) in sent.fields ?? [:] { fields[name] = field.value == .null ? nil : field }
+            }
+            return .success(StoredStatusRecord(
+                name: sent.recordName ?? StatusIdentifier.random(), type: recordType, fields: fields, sequence: 0,
+                createdMillis: live?.createdMillis ?? now, modifiedMillis: now))
+        case .delete, .forceDelete:
+            guard let live else { return failure(.notFound, "Record '\(sent.recordName ?? "")' does not exist") }
+            return .success(StoredStatusRecord(
+                name: live.name, type: live.type, fields: [:], sequence: 0, createdMillis: live.createdMillis, modifiedMillis: now, isDeleted: true))
+        }
+    }
+
+    /// QUOTA_EXCEEDED when the record's fields encode to more bytes than allowed.
+    private func sizeError(of record: StoredStatusRecord) -> StatusRecordError? {
+        let size = (try? JSONEncoder().encode(record.fields).count) ?? Int.max
+        guard size > configuration.maxRecordBytes else { return nil }
+        return StatusRecordError(recordName: record.name, .quotaExceeded, "Record is \(size) bytes; the limit is \(configuration.maxRecordBytes)")
+    }
+}

@@ -1,0 +1,170 @@
+import MeTubeAPI
+import MeTubeCore
+
+/// Who is asking: the authenticated user and the private database the request addresses.
+public struct StatusCaller: Sendable, Hashable {
+    /// The authenticated user.
+    public var user: StatusUser
+    /// The user's private database in the request's container and environment.
+    public var database: StatusDatabaseKey
+
+    /// Creates a caller.
+    public init(user: StatusUser, database: StatusDatabaseKey) {
+        self.user = user
+        self.database = database
+    }
+}
+
+/// The status service's behaviour, independent of HTTP: authentication, throttling and every
+/// zone, record and change operation, over a ``StatusRepository``.
+///
+/// Failures of a whole request are thrown as ``StatusErrorBody``; failures of one record or zone
+/// come back inside the response.
+public struct StatusService: Sendable {
+    /// The storage.
+    public let repository: any StatusRepository
+    /// Limits and containers.
+    public let configuration: StatusConfiguration
+    private let throttle: StatusThrottle
+    private let clock: @Sendable () -> Int64
+
+    /// Creates a service over `repository`; `clock` gives the time stamped on records, in
+    /// milliseconds since 1970.
+    public init(repository: any StatusRepository, configuration: StatusConfiguration = .init(), clock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMillis) {
+        self.repository = repository
+        self.configuration = configuration
+        self.throttle = StatusThrottle(rate: configuration.requestsPerSecond, burst: configuration.burst)
+        self.clock = clock
+    }
+
+    /// Adds a user and returns the token to give them; only its hash is stored.
+    public func addUser(name: String) async throws -> String {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw StatusErrorBody(.badRequest, "A user name is one or more letters, digits, '-', '_' or '.'")
+        }
+        let token = StatusTokenHasher.newToken()
+        _ = try await repository.addUser(name: name, tokenHash: StatusTokenHasher.hash(token))
+        return token
+    }
+
+    /// Checks the container's API token and the user's web auth token and admits the request
+    /// through the user's throttle.
+    public func authenticate(container: String, environment: String, apiToken: String?, webAuthToken: String?) async throws -> StatusCaller {
+        guard let apiToken, !apiToken.isEmpty else {
+            throw StatusErrorBody(.authenticationRequired, "The request needs the container's API token as ckAPIToken")
+        }
+        guard configuration.apiTokens[container] == apiToken else {
+            throw StatusErrorBody(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'")
+        }
+        guard let webAuthToken, !webAuthToken.isEmpty else {
+            throw StatusErrorBody(.authenticationRequired, "The request needs a user token as ckWebAuthToken")
+        }
+        guard let user = try await repository.user(tokenHash: StatusTokenHasher.hash(webAuthToken)) else {
+            throw StatusErrorBody(.authenticationFailed, "ckWebAuthToken is not a valid user token")
+        }
+        if let retryAfter = throttle.admit(user.id) {
+            throw StatusErrorBody(.throttled, "Too many requests; retry after \(retryAfter) s", retryAfter: retryAfter)
+        }
+        return StatusCaller(user: user, database: StatusDatabaseKey(userID: user.id, container: container, environment: environment))
+    }
+
+    /// `zones/modify`: creates (idempotently) or deletes zones, one result per operation.
+    public func modifyZones(_ request: StatusZonesModifyRequest, caller: StatusCaller) async throws -> StatusZonesResponse {
+        try checkCount(request.operations.count, of: "operations")
+        let names = request.operations.map(\.zone.zoneID.zoneName)
+        guard Set(names).count == names.count else {
+            throw StatusErrorBody(.badRequest, "Only one operation per zone is allowed in a request")
+        }
+        let results = try await repository.transaction { transaction in
+            try request.operations.map { operation -> StatusZoneResult in
+                let zoneID = operation.zone.zoneID
+                if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
+                let key = StatusZoneKey(database: caller.database, zoneName: zoneID.zoneName)
+                switch operation.operationType {
+                case .create:
+                    let zone = try existingZone(key, in: transaction) ?? createZone(key, in: transaction)
+                    return .success(zoneDictionary(zone, caller: caller))
+                case .delete:
+                    guard zoneID.zoneName != StatusZoneID.defaultZoneName else {
+                        return .failure(StatusZoneError(zoneID: zoneID, .badRequest, "The default zone cannot be deleted"))
+                    }
+                    guard try transaction.zone(key) != nil else { return .failure(zoneNotFound(zoneID)) }
+                    try transaction.deleteZone(key)
+                    return .success(StatusZone(zoneID: StatusZoneID(zoneName: zoneID.zoneName, ownerRecordName: caller.user.recordName)))
+                }
+            }
+        }
+        return StatusZonesResponse(zones: results)
+    }
+
+    /// `zones/list`: every zone of the caller's database, the default zone included.
+    public func listZones(caller: StatusCaller) async throws -> StatusZonesResponse {
+        let zones = try await repository.transaction { transaction in
+            let defaultKey = StatusZoneKey(database: caller.database, zoneName: StatusZoneID.defaultZoneName)
+            _ = try existingZone(defaultKey, in: transaction)
+            return try transaction.zones(in: caller.database)
+        }
+        return StatusZonesResponse(zones: zones.map { .success(zoneDictionary($0, caller: caller)) })
+    }
+
+    /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.
+    public func lookupZones(_ request: StatusZonesLookupRequest, caller: StatusCaller) async throws -> StatusZonesResponse {
+        try checkCount(request.zones.count, of: "zones")
+        let results = try await repository.transaction { transaction in
+            try request.zones.map { zoneID -> StatusZoneResult in
+                if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
+                let key = StatusZoneKey(database: caller.database, zoneName: zoneID.zoneName)
+                guard let zone = try existingZone(key, in: transaction) else { return .failure(zoneNotFound(zoneID)) }
+                return .success(zoneDictionary(zone, caller: caller))
+            }
+        }
+        return StatusZonesResponse(zones: results)
+    }
+
+    /// The current time for record stamps.
+    var nowMillis: Int64 { clock() }
+
+    /// Throws `LIMIT_EXCEEDED` when a request lists more than the allowed number of items.
+    func checkCount(_ count: Int, of what: String) throws {
+        guard count <= configuration.maxOperationsPerRequest else {
+            throw StatusErrorBody.limitExceeded("\(count) \(what) in one request; the limit is \(configuration.maxOperationsPerRequest)")
+        }
+    }
+
+    /// ACCESS_DENIED when `zoneID` names another user's zone, BAD_REQUEST for an empty name.
+    func accessError(for zoneID: StatusZoneID, caller: StatusCaller) -> StatusZoneError? {
+        if let owner = zoneID.ownerRecordName, owner != caller.user.recordName {
+            return StatusZoneError(zoneID: zoneID, .accessDenied, "Zone '\(zoneID.zoneName)' of '\(owner)' is not yours")
+        }
+        if zoneID.zoneName.isEmpty {
+            return StatusZoneError(zoneID: zoneID, .badRequest, "zoneName must not be empty")
+        }
+        return nil
+    }
+
+    /// The stored zone, creating the default zone on first use.
+    func existingZone(_ key: StatusZoneKey, in transaction: any StatusTransaction) throws -> StoredStatusZone? {
+        if let zone = try transaction.zone(key) { return zone }
+        return key.zoneName == StatusZoneID.defaultZoneName ? try createZone(key, in: transaction) : nil
+    }
+
+    /// The zone dictionary of a stored zone.
+    func zoneDictionary(_ zone: StoredStatusZone, caller: StatusCaller) -> StatusZone {
+        StatusZone(
+            zoneID: StatusZoneID(zoneName: zone.key.zoneName, ownerRecordName: caller.user.recordName),
+            syncToken: StatusVersionTokens.syncToken(zone: zone, sequence: zone.lastSequence),
+            atomic: true
+        )
+    }
+
+    /// The error for a zone that does not exist.
+    func zoneNotFound(_ zoneID: StatusZoneID) -> StatusZoneError {
+        StatusZoneError(zoneID: zoneID, .zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+    }
+
+    private func createZone(_ key: StatusZoneKey, in transaction: any StatusTransaction) throws -> StoredStatusZone {
+        let zone = StoredStatusZone(key: key, incarnation: Int64.random(in: 1...(1 << 40)))
+        try transaction.saveZone(zone)
+        return zone
+    }
+}

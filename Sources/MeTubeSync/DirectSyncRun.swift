@@ -1,0 +1,91 @@
+import Foundation
+import MeTubeCore
+import MeTubeStore
+
+/// One direct sync: fetch every channel's feed with bounded concurrency and conditional GET, then
+/// merge the videos and each channel's fetch result into the store in one write. One failing
+/// channel never fails the others; it is reported with its reason.
+struct DirectSyncRun {
+    let store: Store
+    let client: DirectFeedClient
+    let concurrency: Int
+    let progress: @Sendable (String) -> Void
+
+    private typealias Fetch = (channelID: String, result: Result<DirectFeedClient.Outcome, SyncError>)
+
+    func run() async throws(SyncError) -> SyncReport {
+        var report = SyncReport(source: .direct)
+        let library = store.library()
+        let previous = store.syncSnapshot().channelFetches
+        let channelIDs = library.channels.keys.sorted()
+        var fetches: [Fetch] = []
+        await withTaskGroup(of: Fetch.self) { group in
+            var pending = channelIDs[...]
+            func startNext() {
+                guard let id = pending.popFirst() else { return }
+                let known = previous[id]
+                group.addTask {
+                    do throws(SyncError) {
+                        return (id, .success(try await client.fetch(channelID: id, etag: known?.etag, lastModified: known?.lastModified)))
+                    } catch {
+                        return (id, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<max(1, concurrency) { startNext() }
+            while let fetch = await group.next() {
+                fetches.append(fetch)
+                if fetches.count % 50 == 0 { progress("fetched \(fetches.count) of \(channelIDs.count) feeds") }
+                if !Task.isCancelled { startNext() }
+            }
+        }
+        report.cancelled = fetches.count < channelIDs.count
+        report.requests = fetches.count
+        let now = Date()
+        let added = try write { transaction in
+            var videos: [Video] = []
+            for fetch in fetches {
+                var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
+                switch fetch.result {
+                case .success(.notModified):
+                    state.lastSuccess = now
+                    state.failingSince = nil
+                    state.lastError = nil
+                case .success(.feed(let feed, let etag, let lastModified)):
+                    state = ChannelFetchResult(lastSuccess: now, etag: etag, lastModified: lastModified)
+                    videos += feed.entries.filter { transaction.library.channels[$0.channelID] != nil }.map { entry in
+                        var video = entry.video(fallbackDate: now)
+                        video.duration = transaction.library.video(entry.videoID)?.duration
+                        return video
+                    }
+                    if let title = feed.channelTitle, var channel = transaction.library.channels[fetch.channelID], channel.title != title {
+                        channel.title = title
+                        transaction.change.channels.append(channel)
+                    }
+                case .failure(let error):
+                    state.failingSince = state.failingSince ?? now
+                    state.lastError = error.description
+                }
+                transaction.sync.channelFetches[fetch.channelID] = state
+            }
+            let added = videos.filter { transaction.library.video($0.id) == nil }.count
+            transaction.change.videos = videos
+            if !Task.isCancelled { transaction.sync.lastHubSync = now }
+            return (added, videos.count)
+        }
+        report.newVideos = added.0
+        report.videosReceived = added.1
+        for fetch in fetches {
+            if case .failure(let error) = fetch.result { report.failedChannels[fetch.channelID] = error.description }
+        }
+        return report
+    }
+
+    private func write<T: Sendable>(_ body: (inout StoreTransaction) -> T) throws(SyncError) -> T {
+        do {
+            return try store.transaction(body)
+        } catch {
+            throw .store(error)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import AsyncHTTPClient
+import Foundation
+import MeTubeAPI
+import NIOCore
+import NIOHTTP1
+
+/// Talks to a MeTube hub (section A of the hub API) over HTTP, retrying retryable failures.
+public struct HubClient: Sendable {
+    /// The hub's base URL, e.g. `http://127.0.0.1:8787`.
+    public let baseURL: String
+    /// How long one request may take.
+    public var timeout: Duration
+    /// When to retry.
+    public var retryPolicy: HubRetryPolicy
+    private let httpClient: HTTPClient
+
+    /// Creates a client for the hub at `baseURL` (a trailing slash is ignored).
+    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: HubRetryPolicy = HubRetryPolicy(), httpClient: HTTPClient = .shared) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.timeout = timeout
+        self.retryPolicy = retryPolicy
+        self.httpClient = httpClient
+    }
+
+    /// `GET /health`; succeeds when the hub answers 200 (one attempt, no retries).
+    public func health() async throws(SyncError) {
+        _ = try await send(method: .GET, path: HubAPI.healthPath, body: nil, retrying: false) { $0 }
+    }
+
+    /// Registers `channelIDs` (at most `HubAPI.maxRegisterChannelIDs`).
+    public func register(_ channelIDs: [String]) async throws(SyncError) -> HubRegisterResponse {
+        try await post(HubAPI.registerPath, HubRegisterRequest(channelIDs: channelIDs))
+    }
+
+    /// Every channel the hub holds.
+    public func channels() async throws(SyncError) -> HubChannelList {
+        try await post(HubAPI.channelsPath, Optional<HubVideoQuery>.none)
+    }
+
+    /// One page of videos.
+    public func videos(_ query: HubVideoQuery) async throws(SyncError) -> HubVideoPage {
+        try await post(HubAPI.videoQueryPath, query)
+    }
+
+    private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body?) async throws(SyncError) -> Answer {
+        let bytes: ByteBuffer?
+        do {
+            bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) }
+        } catch {
+            throw .invalidResponse("cannot encode the request: \(error)")
+        }
+        return try await send(method: .POST, path: path, body: bytes, retrying: true) { (answer) throws(SyncError) in
+            do {
+                return try JSONDecoder().decode(Answer.self, from: Data(answer.readableBytesView))
+            } catch {
+                throw .invalidResponse("\(path): \(Self.describe(error))")
+            }
+        }
+    }
+
+    /// Sends the request and reads the answer with `read`, retrying per `retryPolicy` when either fails
+    /// retryably (an unreadable answer counts: it is usually a connection cut mid-body).
+    private func send<Answer>(
+        method: HTTPMethod, path: String, body: ByteBuffer?, retrying: Bool,
+        read: (ByteBuffer) throws(SyncError) -> Answer
+    ) async throws(SyncError) -> Answer {
+        var attempt = 0
+        while true {
+            do {
+                return try read(try await sendOnce(method: method, path: path, body: body))
+            } catch {
+                guard retrying, let delay = retryPolicy.delay(after: error, attempt: attempt) else { throw error }
+                attempt += 1
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    throw .cancelled
+                }
+            }
+        }
+    }
+
+    private func sendOnce(method: HTTPMethod, path: String, body: ByteBuffer?) async throws(SyncError) -> ByteBuffer {
+        if Task.isCancelled { throw .cancelled }
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        request.headers.add(name: "User-Agent", value: "metube")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+        }
+        do {
+            let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+            let response = try await httpClient.execute(request, deadline: deadline)
+            let answer = try await response.body.collect(upTo: 64 << 20)
+            guard (200..<300).contains(response.status.code) else {
+                let message = (try? JSONDecoder().decode(HubErrorBody.self, from: Data(answer.readableBytesView)))?.error
+                    ?? String(decoding: answer.readableBytesView.prefix(200), as: UTF8.self)
+                let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init).map { Duration.milliseconds(Int64($0 * 1000)) }
+                throw SyncError.http(status: Int(response.status.code), message: message, retryAfter: retryAfter)
+            }
+            return answer
+        } catch let error as SyncError {
+            throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw .timeout(seconds: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch let error as HTTPClientError where error == .cancelled {
+            throw .cancelled
+        } catch {
+            throw .connection(Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .dataCorrupted(let context): return "malformed JSON (\(context.debugDescription))"
+            case .keyNotFound(let key, _): return "missing field \(key.stringValue)"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context):
+                return "unexpected value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+            @unknown default: return "\(decoding)"
+            }
+        }
+        return String(describing: error)
+    }
+}

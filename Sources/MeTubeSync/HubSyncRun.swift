@@ -1,0 +1,142 @@
+import Foundation
+import MeTubeAPI
+import MeTubeCore
+import MeTubeStore
+
+/// One hub sync: register the store's channels, fetch the backlog of newly registered ones, then
+/// page through new videos from the `afterSeq` watermark, merging each page into the store together
+/// with the advanced watermark so an interrupted run resumes where it stopped.
+struct HubSyncRun {
+    let store: Store
+    let client: HubClient
+    let pageSize: Int
+    /// Whether to subscribe the store to every channel the hub holds before syncing.
+    let followHubChannels: Bool
+    let progress: @Sendable (String) -> Void
+
+    func run() async throws(SyncError) -> SyncReport {
+        var report = SyncReport(source: .hub)
+        if followHubChannels || store.library().channels.values.contains(where: { $0.title == nil }) {
+            try await adoptChannelDetails(report: &report)
+        }
+        let library = store.library()
+        let local = Set(library.channels.keys)
+        guard !local.isEmpty else { return report }
+        var sync = store.syncSnapshot()
+        let acknowledged = Set(sync.hubRegisteredChannelIDs).intersection(local)
+        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, report: &report)
+        if report.hubWasReset {
+            progress("the hub lost this device's channels; registered them again and fetching everything")
+            try write { $0.sync.hubWatermark = 0 }
+        }
+        sync = store.syncSnapshot()
+        if sync.hubWatermark > 0, !newChannels.isEmpty {
+            for chunk in newChannels.chunked(HubAPI.maxQueryChannelIDs) {
+                try await page(channelIDs: Array(chunk), from: 0, advancesWatermark: false, local: local, report: &report)
+            }
+        }
+        try write { $0.sync.hubRegisteredChannelIDs = local.sorted() }
+        let filter = local.count <= HubAPI.maxQueryChannelIDs ? local.sorted() : nil
+        try await page(channelIDs: filter, from: store.syncSnapshot().hubWatermark, advancesWatermark: true, local: local, report: &report)
+        try write { $0.sync.lastHubSync = Date() }
+        return report
+    }
+
+    /// Takes channel titles from the hub's channel list and, with `followHubChannels`, adds the
+    /// hub's channels the store does not follow yet.
+    private func adoptChannelDetails(report: inout SyncReport) async throws(SyncError) {
+        let hubChannels = try await client.channels().channels
+        report.requests += 1
+        try write { transaction in
+            for hubChannel in hubChannels {
+                if var channel = transaction.library.channels[hubChannel.channelID] {
+                    guard channel.title == nil, let title = hubChannel.title else { continue }
+                    channel.title = title
+                    transaction.change.channels.append(channel)
+                } else if followHubChannels, ChannelID.isValid(hubChannel.channelID) {
+                    transaction.change.channels.append(Channel(id: hubChannel.channelID, title: hubChannel.title, thumbnailURL: hubChannel.thumbnailURL))
+                }
+            }
+        }
+    }
+
+    /// Registers every local channel in chunks; returns the ones the device had not had
+    /// acknowledged before. Sets `hubWasReset` when the hub inserted channels it had acknowledged.
+    private func register(_ channelIDs: [String], acknowledged: Set<String>, report: inout SyncReport) async throws(SyncError) -> [String] {
+        var newChannels: [String] = []
+        for chunk in channelIDs.chunked(HubAPI.maxRegisterChannelIDs) {
+            try checkCancellation()
+            let fresh = chunk.filter { !acknowledged.contains($0) }
+            let answer = try await client.register(Array(chunk))
+            report.requests += 1
+            if answer.inserted > fresh.count { report.hubWasReset = true }
+            report.channelsRegistered += fresh.count
+            newChannels += fresh
+        }
+        progress("registered \(channelIDs.count) channels (\(newChannels.count) new)")
+        return newChannels
+    }
+
+    /// Pages through `videos/query` from `start` until the hub has nothing more.
+    private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) async throws(SyncError) {
+        var afterSeq = start
+        while true {
+            try checkCancellation()
+            let answer = try await client.videos(HubVideoQuery(channelIDs: channelIDs, afterSeq: afterSeq, limit: pageSize))
+            report.requests += 1
+            let videos = answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
+            let next = max(afterSeq, answer.maxSeqReturned, answer.videos.map(\.seq).max() ?? 0)
+            let added = try write { transaction in
+                var added = 0
+                var merged: [Video] = []
+                for var video in videos {
+                    if let known = transaction.library.video(video.id) {
+                        video.description = video.description ?? known.description
+                        video.thumbnailURL = video.thumbnailURL ?? known.thumbnailURL
+                        video.duration = video.duration ?? known.duration
+                    } else {
+                        added += 1
+                    }
+                    merged.append(video)
+                }
+                transaction.change.videos = merged
+                if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
+                return added
+            }
+            report.newVideos += added
+            report.videosReceived += videos.count
+            progress("page \(report.requests): \(answer.videos.count) videos, up to seq \(next)")
+            if answer.videos.count < pageSize || next <= afterSeq { return }
+            afterSeq = next
+        }
+    }
+
+    private func write<T: Sendable>(_ body: (inout StoreTransaction) -> T) throws(SyncError) -> T {
+        do {
+            return try store.transaction(body)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    private func checkCancellation() throws(SyncError) {
+        if Task.isCancelled { throw .cancelled }
+    }
+
+    /// The store's form of a hub row; nil when its date cannot be read.
+    static func video(_ row: HubVideo) -> Video? {
+        guard let published = ISO8601Timestamp.parse(row.publishedAt) else { return nil }
+        let title = row.title.flatMap { $0.isEmpty ? nil : $0 } ?? row.videoID
+        return Video(
+            id: row.videoID, channelID: row.channelID, title: title, published: published,
+            duration: row.durationSeconds.map { max(0, $0) }, hubSeq: row.seq, isShortLink: row.url.contains("/shorts/")
+        )
+    }
+}
+
+extension Array {
+    /// The array cut into consecutive pieces of at most `size` elements.
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

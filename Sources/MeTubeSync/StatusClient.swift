@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import MeTubeAPI
+import NIOCore
+
+/// A client of a CloudKit-shaped status service: one method per route, each answering the
+/// decoded response or throwing a ``StatusRequestFailure``.
+public struct StatusClient: Sendable {
+    /// Where the service is.
+    public let endpoint: StatusEndpoint
+    private let userToken: String
+    private let httpClient: HTTPClient
+    private let timeout: TimeAmount
+    private let maxResponseBytes = 64 * 1024 * 1024
+
+    /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
+    /// up after `timeoutSeconds`.
+    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .shared, timeoutSeconds: Int64 = 30) {
+        self.endpoint = endpoint
+        self.userToken = userToken
+        self.httpClient = httpClient
+        self.timeout = .seconds(timeoutSeconds)
+    }
+
+    /// `zones/modify`.
+    public func modifyZones(_ request: StatusZonesModifyRequest) async throws(StatusRequestFailure) -> StatusZonesResponse {
+        try await send("zones/modify", body: request)
+    }
+
+    /// `zones/list`.
+    public func listZones() async throws(StatusRequestFailure) -> StatusZonesResponse {
+        try await send("zones/list", body: nil as StatusZonesLookupRequest?)
+    }
+
+    /// `zones/lookup`.
+    public func lookupZones(_ request: StatusZonesLookupRequest) async throws(StatusRequestFailure) -> StatusZonesResponse {
+        try await send("zones/lookup", body: request)
+    }
+
+    /// `records/modify`.
+    public func modifyRecords(_ request: StatusRecordsModifyRequest) async throws(StatusRequestFailure) -> StatusRecordsResponse {
+        try await send("records/modify", body: request)
+    }
+
+    /// `records/lookup`.
+    public func lookupRecords(_ request: StatusRecordsLookupRequest) async throws(StatusRequestFailure) -> StatusRecordsResponse {
+        try await send("records/lookup", body: request)
+    }
+
+    /// `changes/zone`.
+    public func zoneChanges(_ request: StatusZoneChangesRequest) async throws(StatusRequestFailure) -> StatusZoneChangesResponse {
+        try await send("changes/zone", body: request)
+    }
+
+    /// POSTs `body` as JSON (or GETs when it is nil) and decodes the answer.
+    private func send<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
+        var request = HTTPClientRequest(url: endpoint.url(operation, userToken: userToken))
+        if let body {
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            do {
+                request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+            } catch {
+                throw .unreadable(httpStatus: 0, "could not encode the request: \(error)")
+            }
+        }
+        let status: Int
+        let bytes: ByteBuffer
+        do {
+            let response = try await httpClient.execute(request, timeout: timeout)
+            status = Int(response.status.code)
+            bytes = try await response.body.collect(upTo: maxResponseBytes)
+        } catch {
+            throw .unreachable(String(describing: error))
+        }
+        let data = Data(bytes.readableBytesView)
+        guard (200..<300).contains(status) else {
+            if let error = try? JSONDecoder().decode(StatusErrorBody.self, from: data) {
+                throw .server(error, httpStatus: status)
+            }
+            throw .unreadable(httpStatus: status, String(decoding: data.prefix(200), as: UTF8.self))
+        }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw .unreadable(httpStatus: status, "\(error)")
+        }
+    }
+}

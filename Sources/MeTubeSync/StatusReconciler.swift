@@ -1,0 +1,111 @@
+import MeTubeAPI
+import MeTubeCore
+
+/// The conflict rules of status sync, as pure functions over marks: what a push result or a
+/// pulled record does to this device's mark (DESIGN.md "Marks and sync states").
+public struct StatusReconciler: Sendable {
+    /// How a conflict with a different value is settled.
+    public var policy: ConflictPolicy
+
+    /// Creates a reconciler applying `policy`.
+    public init(policy: ConflictPolicy = .ask) {
+        self.policy = policy
+    }
+
+    /// The server version a record dictionary describes, or `nil` when it is not a readable
+    /// watched-status record.
+    public static func serverVersion(of record: StatusRecord) -> ServerVersion? {
+        guard let tag = record.recordChangeTag, let layout = WatchedStatusRecord(record),
+              let status = WatchStatus(rawValue: layout.status) else { return nil }
+        let hlc = layout.hlc.flatMap(HybridTimestamp.init) ?? HybridTimestamp(millis: layout.lastModified)
+        return ServerVersion(changeTag: tag, status: status, hlc: hlc, deviceID: layout.deviceID)
+    }
+
+    /// The `records/modify` operation that pushes `mark`: an `update` carrying the change tag
+    /// of the version it replaces, or a `create` when it replaces none.
+    public static func operation(for mark: Mark) -> StatusRecordsModifyRequest.Operation {
+        let record = WatchedStatusRecord(
+            videoID: mark.videoID, status: mark.status.rawValue, lastModified: mark.hlc.millis,
+            hlc: mark.hlc.description, deviceID: mark.deviceID)
+        guard let tag = (mark.theirs ?? mark.base)?.changeTag else { return .init(.create, record: record.record()) }
+        return .init(.update, record: record.record(changeTag: tag))
+    }
+
+    /// The mark after the server answered the push of `pushed`; `current` is the mark as it is
+    /// now (re-marked meanwhile when its clock reading differs). `nil` when the answer changes
+    /// nothing (a retryable or unexpected failure: the mark stays pending).
+    public func afterPush(pushed: Mark, current: Mark, result: StatusRecordResult) -> Mark? {
+        let isUnchanged = current.hlc == pushed.hlc && current.deviceID == pushed.deviceID
+        switch result {
+        case .success(let record):
+            guard let version = Self.serverVersion(of: record) else { return nil }
+            var mark = current
+            mark.base = version
+            mark.theirs = nil
+            if isUnchanged { mark.syncState = .synced }
+            return mark
+        case .failure(let error) where error.serverErrorCode == .conflict || error.serverErrorCode == .exists:
+            guard let server = error.serverRecord.flatMap(Self.serverVersion) else { return nil }
+            return isUnchanged ? settle(current, against: server) : rebase(current, on: server)
+        case .failure:
+            return nil
+        }
+    }
+
+    /// The mark after pulling `server` for `videoID`, given the local mark; `nil` when the local
+    /// mark stays as it is. A pending local mark is never silently overwritten.
+    public func afterPull(local: Mark?, server: ServerVersion, videoID: String) -> Mark? {
+        guard let local else {
+            return Mark(videoID: videoID, status: server.status, hlc: server.hlc ?? HybridTimestamp(millis: 0),
+                        deviceID: server.deviceID ?? "", syncState: .synced, base: server)
+        }
+        if local.base?.changeTag == server.changeTag, local.theirs == nil { return nil }
+        switch local.syncState {
+        case .synced:
+            return Mark(videoID: videoID, status: server.status, hlc: server.hlc ?? local.hlc,
+                        deviceID: server.deviceID ?? local.deviceID, syncState: .synced, base: server)
+        case .pending, .offline, .conflict:
+            if local.theirs?.changeTag == server.changeTag { return nil }
+            return settle(local, against: server)
+        }
+    }
+
+    /// Settles `local` (not yet on the server) against a different server version: equal values
+    /// are synced; otherwise the policy decides.
+    private func settle(_ local: Mark, against server: ServerVersion) -> Mark {
+        if server.status == local.status {
+            var mark = local
+            mark.syncState = .synced
+            mark.base = server
+            mark.theirs = nil
+            return mark
+        }
+        let localWins: Bool? = switch policy {
+        case .ask: nil
+        case .local: true
+        case .server: false
+        case .newest: (local.hlc, local.deviceID) > (server.hlc ?? HybridTimestamp(millis: 0), server.deviceID ?? "")
+        }
+        switch localWins {
+        case nil:
+            var mark = local
+            mark.syncState = .conflict
+            mark.theirs = server
+            return mark
+        case true?:
+            return rebase(local, on: server)
+        case false?:
+            return Mark(videoID: local.videoID, status: server.status, hlc: server.hlc ?? local.hlc,
+                        deviceID: server.deviceID ?? local.deviceID, syncState: .synced, base: server)
+        }
+    }
+
+    /// `local` kept pending, its next push carrying `server`'s change tag.
+    private func rebase(_ local: Mark, on server: ServerVersion) -> Mark {
+        var mark = local
+        mark.syncState = .pending
+        mark.base = server
+        mark.theirs = nil
+        return mark
+    }
+}

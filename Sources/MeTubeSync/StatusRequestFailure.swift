@@ -1,0 +1,39 @@
+import MeTubeAPI
+
+/// Why a request to the status service failed.
+public enum StatusRequestFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server answered with an error body.
+    case server(StatusErrorBody, httpStatus: Int)
+    /// The server could not be reached, or the connection broke.
+    case unreachable(String)
+    /// The server answered something that is not the documented shape.
+    case unreadable(httpStatus: Int, String)
+
+    /// Whether trying again later may succeed.
+    public var isRetryable: Bool {
+        switch self {
+        case .server(let body, let status): body.serverErrorCode.isRetryable || status >= 500 || status == 429
+        case .unreachable: true
+        case .unreadable(let status, _): status >= 500 || status == 429 || status == 200
+        }
+    }
+
+    /// The wait the server asked for, in seconds.
+    public var retryAfter: Double? {
+        if case .server(let body, _) = self { body.retryAfter } else { nil }
+    }
+
+    /// Whether the server could not be reached at all (the client is offline).
+    public var isUnreachable: Bool {
+        if case .unreachable = self { true } else { false }
+    }
+
+    /// A one-line description; never contains a token.
+    public var description: String {
+        switch self {
+        case .server(let body, let status): "status server answered \(status) \(body.serverErrorCode.rawValue): \(body.reason)"
+        case .unreachable(let reason): "status server unreachable: \(reason)"
+        case .unreadable(let status, let reason): "status server answered \(status) with an unreadable body: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import MeTubeStore
+
+/// Every way a sync can fail, and whether trying again may help.
+public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server could not be reached or the connection broke (refused, reset, DNS).
+    case connection(String)
+    /// The server did not answer within the timeout.
+    case timeout(seconds: Double)
+    /// The server answered with a non-success status; `retryAfter` is its Retry-After, if any.
+    case http(status: Int, message: String, retryAfter: Duration?)
+    /// The answer could not be read (truncated or malformed JSON, unexpected shape).
+    case invalidResponse(String)
+    /// The configuration is unusable (e.g. no hub URL).
+    case notConfigured(String)
+    /// The local store refused the change.
+    case store(StoreError)
+    /// The run was cancelled.
+    case cancelled
+
+    /// Whether trying again later may succeed: connection failures, timeouts, 5xx, 429, and
+    /// unreadable answers (usually a connection cut mid-body).
+    public var isRetryable: Bool {
+        switch self {
+        case .connection, .timeout, .invalidResponse: true
+        case .http(let status, _, _): status == 429 || status >= 500
+        case .notConfigured, .store, .cancelled: false
+        }
+    }
+
+    /// Whether the failure says the server is unreachable (as opposed to answering badly).
+    public var isOffline: Bool {
+        switch self {
+        case .connection, .timeout: true
+        default: false
+        }
+    }
+
+    /// A one-line explanation for people.
+    public var description: String {
+        switch self {
+        case .connection(let detail): "cannot reach the server: \(detail)"
+        case .timeout(let seconds): "the server did not answer within \(seconds.formatted()) s"
+        case .http(let status, let message, _): "the server answered HTTP \(status)\(message.isEmpty ? "" : ": \(message)")"
+        case .invalidResponse(let detail): "unreadable answer from the server: \(detail)"
+        case .notConfigured(let detail): "not configured: \(detail)"
+        case .store(let error): "store: \(error)"
+        case .cancelled: "cancelled"
+        }
+    }
+}

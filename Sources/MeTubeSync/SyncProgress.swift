@@ -1,0 +1,63 @@
+import Foundation
+
+/// What a sync reports while it runs and when it ends, in order, through `SyncEngine.events`.
+public enum SyncEvent: Sendable, Equatable {
+    /// A run began.
+    case started(SyncSource)
+    /// A step finished: e.g. "registered 216 channels" or "page 3: 100 videos".
+    case progress(SyncSource, String)
+    /// A run ended.
+    case finished(SyncReport)
+    /// The service became reachable or unreachable.
+    case connectivity(Connectivity)
+}
+
+/// Where videos come from.
+public enum SyncSource: String, Sendable, Equatable, Codable {
+    /// A MeTube hub.
+    case hub
+    /// YouTube's channel feeds, fetched directly.
+    case direct
+}
+
+/// Whether the video source is reachable, as judged from the last outcomes and health probes.
+public enum Connectivity: Sendable, Equatable {
+    /// Nothing known yet.
+    case unknown
+    /// The last request succeeded.
+    case online
+    /// Requests fail to reach the source, since the given time.
+    case offline(since: Date)
+}
+
+/// The result of one sync run.
+public struct SyncReport: Sendable, Equatable, Codable {
+    /// Where the videos came from.
+    public var source: SyncSource
+    /// Channels newly acknowledged by the hub.
+    public var channelsRegistered = 0
+    /// Videos not in the store before.
+    public var newVideos = 0
+    /// Videos received (new or updated).
+    public var videosReceived = 0
+    /// Pages (hub) or feeds (direct) fetched.
+    public var requests = 0
+    /// Channels whose feed failed (direct mode), with the reason.
+    public var failedChannels: [String: String] = [:]
+    /// Whether the hub had lost this device's channels and they were registered again.
+    public var hubWasReset = false
+    /// Whether the run stopped early because it was cancelled.
+    public var cancelled = false
+    /// The error that ended the run, if it failed.
+    public var error: String?
+    /// Whether that error was retryable.
+    public var errorIsRetryable = false
+    /// How long the run took, in seconds.
+    public var seconds = 0.0
+
+    /// Creates an empty report for `source`.
+    public init(source: SyncSource) { self.source = source }
+
+    /// Whether the run completed without error, cancellation or failing channels.
+    public var isComplete: Bool { error == nil && !cancelled && failedChannels.isEmpty }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import MeTubeCore
+import MeTubeStore
+import MeTubeSync
+
+/// `metube sync`: one headless sync of the store's videos from the hub or straight from YouTube.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Fetch new videos from the hub (or directly from YouTube) into the store.",
+        discussion: """
+            Reads [hub] url and source ("hub" or "youtube") from the config file. Progress goes to \
+            stderr when it is a terminal. Exit codes: 0 complete, 2 partial (some channels failed \
+            or the run was cancelled), 1 failed. Safe to run from cron while the TUI is open.
+            """
+    )
+
+    @Flag(help: "Sync from the hub (the default unless [hub] source = \"youtube\").")
+    var hub = false
+
+    @Flag(help: "Fetch each channel's feed directly from YouTube; no hub.")
+    var direct = false
+
+    @Option(help: "The hub URL, overriding [hub] url.")
+    var hubURL: String?
+
+    @Flag(help: "Print the result as one JSON object on stdout.")
+    var json = false
+
+    @Option(help: "The store directory (default $METUBE_DATA_DIR, else $XDG_DATA_HOME/metube).")
+    var store: String?
+
+    func validate() throws {
+        guard !(hub && direct) else { throw ValidationError("--hub and --direct exclude each other") }
+    }
+
+    func run() async throws {
+        var configuration: SyncConfiguration
+        do {
+            configuration = try SyncConfiguration(config: try ConfigFile.load(from: ConfigFile.defaultURL()))
+        } catch let error as SyncError {
+            throw ValidationError(error.description)
+        } catch {
+            throw ValidationError("config: \(error)")
+        }
+        if hub { configuration.source = .hub }
+        if direct { configuration.source = .direct }
+        if let hubURL { configuration.hubURL = hubURL }
+        let directory = store.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? StoreLocation.defaultDirectory()
+        let opened: Store
+        do {
+            opened = try Store.open(at: directory)
+        } catch {
+            FileHandle.standardError.write(Data("metube sync: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let engine = SyncEngine(store: opened, configuration: configuration)
+        let showProgress = isatty(STDERR_FILENO) == 1
+        let printer = Task {
+            for await event in engine.events {
+                guard showProgress, case .progress(_, let message) = event else { continue }
+                FileHandle.standardError.write(Data("\(message)\n".utf8))
+            }
+        }
+        let report = await engine.sync()
+        await engine.shutdown()
+        await printer.value
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(Self.summary(report))
+        }
+        if report.error != nil { throw ExitCode.failure }
+        if !report.isComplete { throw ExitCode(2) }
+    }
+
+    static func summary(_ report: SyncReport) -> String {
+        var text = "\(report.source == .hub ? "hub" : "direct") sync: \(report.newVideos) new videos (\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
+        if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
+        if report.cancelled { text += "; cancelled" }
+        for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) { text += "\n  \(channel): \(reason)" }
+        if let error = report.error { text += "\nerror: \(error)" }
+        return text
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import MeTubeAPI
+import Testing
+@testable import MeTubeServer
+
+@Suite struct HubRepositoryTests {
+    typealias Support = HubTestSupport
+
+    @Test func registerIsIdempotentInBothStores() async throws {
+        for repository in try Support.repositories() {
+            let ids = [Support.channelID(1), Support.channelID(2)]
+            let first = try await repository.register(channelIDs: ids)
+            let again = try await repository.register(channelIDs: ids + [Support.channelID(3)])
+            #expect(first == HubRegisterResponse(requested: 2, inserted: 2, alreadyPresent: 0, totalChannels: 2))
+            #expect(again == HubRegisterResponse(requested: 3, inserted: 1, alreadyPresent: 2, totalChannels: 3))
+            #expect(try await repository.registeredChannelIDs() == ids + [Support.channelID(3)])
+        }
+    }
+
+    @Test func ingestionKeepsTheNewest100PerChannelAndNeverReusesASeq() async throws {
+        for repository in try Support.repositories() {
+            // Given a channel that published 130 videos in three feeds
+            let channel = Support.channelID(7)
+            _ = try await repository.register(channelIDs: [channel])
+            let first = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: "Seven", videos: (0..<60).map { Support.video($0, channel: channel) }))
+            let second = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: "Seven", videos: (50..<130).map { Support.video($0, channel: channel) }))
+
+            // When one known video is re-titled
+            let retitled = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: "Seven!", videos: [Support.video(129, channel: channel, title: "new title")]))
+
+            // Then only new videos counted, 100 newest remain, and the re-titled one has a fresh, larger seq
+            #expect(first == FeedIngestionOutcome(inserted: 60, updated: 0))
+            #expect(second == FeedIngestionOutcome(inserted: 70, updated: 0))
+            #expect(retitled == FeedIngestionOutcome(inserted: 0, updated: 1))
+            let page = try await repository.videos(matching: HubVideoSelection(limit: 500))
+            #expect(page.videos.count == 100)
+            #expect(Set(page.videos.map(\.videoID)) == Set((30..<130).map { Support.video($0, channel: channel).id }))
+            #expect(page.videos.last?.title == "new title")
+            #expect(page.videos.last?.seq == 131)
+            #expect(page.videos.map(\.seq) == page.videos.map(\.seq).sorted())
+            #expect(try await repository.channels().first?.title == "Seven!")
+        }
+    }
+
+    @Test func aReopenedSQLiteHubContinuesItsSeqs() async throws {
+        // Given a hub file with three videos, one of them re-titled (seq 4), closed
+        let path = Support.temporaryDatabasePath()
+        let channel = Support.channelID(1)
+        do {
+            let repository = try SQLiteHubRepository(path: path)
+            _ = try await repository.register(channelIDs: [channel])
+            _ = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: (0..<3).map { Support.video($0, channel: channel) }))
+            _ = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [Support.video(2, channel: channel, title: "renamed")]))
+        }
+
+        // When it is reopened and a new video arrives
+        let reopened = try SQLiteHubRepository(path: path)
+        _ = try await reopened.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [Support.video(3, channel: channel)]))
+
+        // Then the new video gets seq 5: seq 3 (the old row of the renamed video) is never handed out again
+        let page = try await reopened.videos(matching: HubVideoSelection())
+        #expect(page.videos.map(\.seq) == [1, 2, 4, 5])
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import MeTubeAPI
+import MeTubeServer
+import Testing
+
+@Suite("Status records routes")
+struct StatusRecordRouteTests {
+    @Test("create answers the record with a change tag; creating it again is EXISTS", arguments: StatusStorage.allCases)
+    func createAndExists(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given alice's zone
+            try await client.createZone(token: client.alice)
+            // When she creates a record twice
+            let first = try await client.modify([.init(.create, record: watched("v1"))], token: client.alice)
+            let second = try await client.modify([.init(.create, record: watched("v1"))], token: client.alice)
+            // Then the first answers the full record and the second EXISTS
+            let record = try #require(first.first?.record)
+            #expect(record.recordName == "v1" && record.recordType == "WatchedStatus" && record.recordChangeTag != nil)
+            #expect(WatchedStatusRecord(record) == WatchedStatusRecord(watched("v1")))
+            #expect(record.created?.userRecordName == "_alice")
+            #expect(second.first?.errorCode == .exists)
+        }
+    }
+
+    @Test("update needs the current change tag; a stale one is CONFLICT carrying the server record", arguments: StatusStorage.allCases)
+    func updateChangeTags(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given a record at tag t1, then updated to t2
+            try await client.createZone(token: client.alice)
+            let t1 = try #require(try await client.modify([.init(.create, record: watched("v1"))], token: client.alice).first?.record?.recordChangeTag)
+            let updated = try await client.modify([.init(.update, record: watched("v1", "skipped", tag: t1))], token: client.alice)
+            let t2 = try #require(updated.first?.record?.recordChangeTag)
+            // When updates are sent with the stale tag t1 and with no tag
+            let stale = try await client.modify([.init(.update, record: watched("v1", "unwatched", tag: t1))], token: client.alice)
+            let untagged = try await client.modify([.init(.update, record: watched("v1", "unwatched"))], token: client.alice)
+            // Then the stale one conflicts with the server's record at t2, and the untagged one is a bad request
+            #expect(t1 != t2)
+            guard case .failure(let conflict) = stale.first else { Issue.record("stale update succeeded"); return }
+            #expect(conflict.serverErrorCode == .conflict)
+            #expect(conflict.serverRecord?.recordChangeTag == t2)
+            #expect(conflict.serverRecord.flatMap(WatchedStatusRecord.init)?.status == "skipped")
+            #expect(untagged.first?.errorCode == .badRequest)
+        }
+    }
+
+    @Test("update merges fields, replace drops the fields it leaves out", arguments: StatusStorage.allCases)
+    func updateVersusReplace(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given two records with a playback position
+            try await client.createZone(token: client.alice)
+            var record = watched("a")
+            record.fields?["playbackPosition"] = .double(12.5)
+            let created = try await client.modify([.init(.create, record: record), .init(.create, record: StatusRecord(recordName: "b", recordType: "WatchedStatus", fields: record.fields))], token: client.alice)
+            let tags = created.compactMap(\.record?.recordChangeTag)
+            // When one is updated and the other replaced with only a status
+            let partial: [String: StatusField] = ["status": .string("skipped")]
+            let results = try await client.modify([
+                .init(.update, record: StatusRecord(recordName: "a", recordChangeTag: tags[0], fields: partial)),
+                .init(.replace, record: StatusRecord(recordName: "b", recordChangeTag: tags[1], fields: partial)),
+            ], token: client.alice)
+            // Then the update kept the position and the replace dropped it
+            #expect(results[0].record?.fields?["playbackPosition"] == .double(12.5))
+            #expect(results[0].record?.fields?["status"] == .string("skipped"))
+            #expect(results[1].record?.fields == partial)
+        }
+    }
+
+    @Test("force operations ignore change tags and create missing records", arguments: StatusStorage.allCases)
+    func forceOperations(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given an empty zone
+            try await client.createZone(token: client.alice)
+            // When records are force-updated and force-replaced into existence, then changed with a bogus tag
+            let created = try await client.modify([.init(.forceUpdate, record: watched("a")), .init(.forceReplace, record: watched("b"))], token: client.alice)
+            let changed = try await client.modify([
+                .init(.forceUpdate, record: watched("a", "skipped", tag: "bogus")),
+                .init(.forceReplace, record: watched("b", "unwatched", tag: "bogus")),
+                .init(.forceUpdate, record: StatusRecord(recordName: "c", fields: ["status": .string("watched")])),
+            ], token: client.alice)
+            // Then all succeed except creating a record without a type
+            #expect(created.allSatisfy { $0.record != nil })
+            #expect(changed[0].record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
+            #expect(changed[1].record.flatMap(WatchedStatusRecord.init)?.status == "unwatched")
+            #expect(changed[2].errorCode == .badRequest)
+        }
+    }
+
+    @Test("delete needs the current tag, forceDelete does not; deleted records are not found", arguments: StatusStorage.allCases)
+    func deletes(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given three records
+            try await client.createZone(token: client.alice)
+            let created = try await client.modify(["a", "b", "c"].map { .init(.create, record: watched($0)) }, token: client.alice)
+            let tags = created.compactMap(\.record?.recordChangeTag)
+            // When a is deleted with its tag, b with a wrong tag, c forcibly, and a missing one forcibly
+            let results = try await client.modify([
+                .init(.delete, record: StatusRecord(recordName: "a", recordChangeTag: tags[0])),
+                .init(.delete, record: StatusRecord(recordName: "b", recordChangeTag: tags[2])),
+                .init(.forceDelete, record: StatusRecord(recordName: "c")),
+                .init(.forceDelete, record: StatusRecord(recordName: "zz")),
+            ], token: client.alice)
+            let lookup = try decode(StatusRecordsResponse.self, try await client.post("records/lookup", StatusRecordsLookupRequest(
+                records: ["a", "b", "c"].map { .init(recordName: $0) }, zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
+            // Then a and c are gone, b conflicted and remains, the missing one is NOT_FOUND
+            #expect(results[0].record?.deleted == true)
+            #expect(results[1].errorCode == .conflict)
+            #expect(results[2].record?.deleted == true)
+            #expect(results[3].errorCode == .notFound)
+            #expect(lookup.records.map(\.errorCode) == [.notFound, nil, .notFound])
+        }
+    }
+
+    @Test("an atomic request with one failing operation applies none", arguments: StatusStorage.allCases)
+    func atomicRequests(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given an existing record
+            try await client.createZone(token: client.alice)
+            _ = try await client.modify([.init(.create, record: watched("a"))], token: client.alice)
+            // When an atomic request creates b and a again, and a non-atomic one does the same with c
+            let atomic = try await client.modify([.init(.create, record: watched("b")), .init(.create, record: watched("a"))], atomic: nil, token: client.alice)
+            let partial = try await client.modify([.init(.create, record: watched("c")), .init(.create, record: watched("a"))], atomic: false, token: client.alice)
+            let lookup = try decode(StatusRecordsResponse.self, try await client.post("records/lookup", StatusRecordsLookupRequest(
+                records: ["b", "c"].map { .init(recordName: $0) }, zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
+            // Then the atomic one wrote nothing and says why per record; the other wrote c
+            #expect(atomic.map(\.errorCode) == [.atomicError, .exists])
+            #expect(partial.map(\.errorCode) == [nil, .exists])
+            #expect(lookup.records.map(\.errorCode) == [.notFound, nil])
+        }
+    }
+
+    @Test("per-record checks: field types, record size", arguments: StatusStorage.allCases)
+    func perRecordValidation(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given a field of the wrong type and a record over 1 MB
+            try await client.createZone(token: client.alice)
+            var mistyped = watched("a")
+            mistyped.fields?["lastModified"] = StatusField(value: .string("yesterday"), type: "TIMESTAMP")
+            var huge = watched("b")
+            huge.fields?["blob"] = .string(String(repeating: "x", count: 1_100_000))
+            // When both are sent with a valid record
+            let results = try await client.modify([.init(.create, record: mistyped), .init(.create, record: huge), .init(.create, record: watched("c"))], token: client.alice)
+            // Then the first is BAD_REQUEST, the second QUOTA_EXCEEDED, the third stored
+            #expect(results.map(\.errorCode) == [.badRequest, .quotaExceeded, nil])
+            guard case .failure(let error) = results[0] else { return }
+            #expect(error.reason.contains("expected type TIMESTAMP"))
+        }
+    }
+
+    @Test("request-level refusals: too many operations, two operations on one record, missing zone", arguments: StatusStorage.allCases)
+    func requestLevelErrors(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given alice's zone
+            try await client.createZone(token: client.alice)
+            let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+            // When she sends 201 operations, two operations on one record, and a write to a missing zone
+            let tooMany = try await client.post("records/modify", StatusRecordsModifyRequest(
+                operations: (0...200).map { .init(.create, record: watched("v\($0)")) }, zoneID: zoneID), token: client.alice)
+            let twice = try await client.post("records/modify", StatusRecordsModifyRequest(
+                operations: [.init(.create, record: watched("a")), .init(.forceDelete, record: watched("a"))], zoneID: zoneID), token: client.alice)
+            let missing = try await client.post("records/modify", StatusRecordsModifyRequest(
+                operations: [.init(.create, record: watched("a"))], zoneID: StatusZoneID(zoneName: "Nope")), token: client.alice)
+            let tooManyLookups = try await client.post("records/lookup", StatusRecordsLookupRequest(
+                records: (0...200).map { .init(recordName: "v\($0)") }, zoneID: zoneID), token: client.alice)
+            // Then: LIMIT_EXCEEDED, BAD_REQUEST, ZONE_NOT_FOUND (404)
+            #expect(tooMany.status.code == 400)
+            #expect(try decode(StatusErrorBody.self, tooMany).isLimitExceeded)
+            #expect(try decode(StatusErrorBody.self, tooManyLookups).isLimitExceeded)
+            #expect(twice.status.code == 400)
+            #expect(try decode(StatusErrorBody.self, twice).serverErrorCode == .badRequest)
+            #expect(missing.status.code == 404)
+            #expect(try decode(StatusErrorBody.self, missing).serverErrorCode == .zoneNotFound)
+        }
+    }
+
+    @Test("records without a zone go to the default zone, and create assigns a name", arguments: StatusStorage.allCases)
+    func defaultZone(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given no zone at all
+            // When a record without a name is created with no zoneID
+            let response = try await client.post("records/modify", StatusRecordsModifyRequest(
+                operations: [.init(.create, record: StatusRecord(recordType: "Note", fields: ["text": .string("hi")]))]), token: client.alice)
+            // Then it lands in the default zone with a server-assigned name
+            let records = try decode(StatusRecordsResponse.self, response).records
+            let name = try #require(records.first?.record?.recordName)
+            #expect(name.count == 32)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MeTubeAPI
+import MeTubeServer
+import NIOCore
+
+/// Where a test's status service keeps its data.
+enum StatusStorage: String, CaseIterable, Sendable {
+    case memory
+    case sqlite
+
+    /// A fresh, empty repository of this kind (an SQLite file in a new temporary directory).
+    func makeRepository() throws -> any StatusRepository {
+        switch self {
+        case .memory:
+            return InMemoryStatusRepository()
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path)
+        }
+    }
+}
+
+/// A status service with two users, alice and bob, tested through its router.
+struct StatusFixture {
+    let service: StatusService
+    let alice: String
+    let bob: String
+
+    /// A fresh service over `repository`, else a new one of `storage`; throttling is off unless
+    /// `configuration` turns it on.
+    init(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil), storage: StatusStorage = .memory, repository: (any StatusRepository)? = nil) async throws {
+        service = StatusService(repository: try repository ?? storage.makeRepository(), configuration: configuration)
+        alice = try await service.addUser(name: "alice")
+        bob = try await service.addUser(name: "bob")
+    }
+
+    /// Runs `body` with a client of the service's router.
+    func withClient(_ body: @escaping @Sendable (StatusTestClient) async throws -> Void) async throws {
+        let router = Router()
+        StatusRoutes(service: service).register(on: router)
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            try await body(StatusTestClient(client: client, alice: alice, bob: bob))
+        }
+    }
+}
+
+/// Sends status requests to a test router and decodes the answers.
+struct StatusTestClient: Sendable {
+    let client: any TestClientProtocol
+    let alice: String
+    let bob: String
+
+    /// The URI of `operation` in the private database, with the given tokens.
+    static func uri(_ operation: String, token: String?, apiToken: String? = StatusConfiguration.defaultAPIToken, environment: String = "development", database: String = "private", version: String = "1") -> String {
+        var query: [String] = []
+        if let apiToken { query.append("ckAPIToken=\(apiToken)") }
+        if let token { query.append("ckWebAuthToken=\(token)") }
+        return "/database/\(version)/\(StatusConfiguration.defaultContainer)/\(environment)/\(database)/\(operation)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    /// POSTs `body` as JSON to `operation` as the user with `token`.
+    func post(_ operation: String, _ body: some Encodable, token: String?, environment: String = "development") async throws -> TestResponse {
+        try await client.execute(
+            uri: Self.uri(operation, token: token, environment: environment), method: .post,
+            body: ByteBuffer(bytes: JSONEncoder().encode(body)))
+    }
+
+    /// POSTs raw bytes to `uri`.
+    func post(uri: String, raw: ByteBuffer) async throws -> TestResponse {
+        try await client.execute(uri: uri, method: .post, body: raw)
+    }
+
+    /// GETs `operation` as the user with `token`.
+    func get(_ operation: String, token: String?, environment: String = "development") async throws -> TestResponse {
+        try await client.execute(uri: Self.uri(operation, token: token, environment: environment), method: .get)
+    }
+
+    /// Creates the watched-status zone for the user with `token`.
+    func createZone(_ name: String = WatchedStatusRecord.zoneName, token: String) async throws {
+        let response = try await post("zones/modify", StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: name))]), token: token)
+        guard response.status == .ok else { throw StatusErrorBody(.internalError, "zone create failed: \(response.status)") }
+    }
+
+    /// Sends `operations` to `records/modify` in the watched-status zone and decodes the results.
+    func modify(_ operations: [StatusRecordsModifyRequest.Operation], atomic: Bool? = false, token: String, zone: String = WatchedStatusRecord.zoneName) async throws -> [StatusRecordResult] {
+        let response = try await post("records/modify", StatusRecordsModifyRequest(operations: operations, zoneID: StatusZoneID(zoneName: zone), atomic: atomic), token: token)
+        return try decode(StatusRecordsResponse.self, response).records
+    }
+}
+
+/// A watched-status record for `videoID` with `status`.
+func watched(_ videoID: String, _ status: String = "watched", tag: String? = nil) -> StatusRecord {
+    WatchedStatusRecord(videoID: videoID, status: status, lastModified: 1_765_650_000_000, hlc: "1765650000000-0", deviceID: "test").record(changeTag: tag)
+}
+
+/// Decodes a JSON answer, failing with the body's text when it is not a `T`.
+func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+    do {
+        return try JSONDecoder().decode(type, from: Data(response.body.readableBytesView))
+    } catch {
+        throw StatusErrorBody(.internalError, "\(response.status): \(String(buffer: response.body)) is not a \(type): \(error)")
+    }
+}
+
+extension StatusRecordResult {
+    /// The record of a success.
+    var record: StatusRecord? {
+        if case .success(let record) = self { record } else { nil }
+    }
+
+    /// The error code of a failure.
+    var errorCode: StatusErrorCode? {
+        if case .failure(let error) = self { error.serverErrorCode } else { nil }
+    }
+}
+
+extension StatusZoneResult {
+    /// The error code of a failure.
+    var errorCode: StatusErrorCode? {
+        if case .failure(let error) = self { error.serverErrorCode } else { nil }
+    }
+
+    /// The zone name of a success.
+    var zoneName: String? {
+        if case .success(let zone) = self { zone.zoneID.zoneName } else { nil }
+    }
+}
+
+extension StatusZoneChangesResult {
+    /// The error code of a failure.
+    var errorCode: StatusErrorCode? {
+        if case .failure(let error) = self { error.serverErrorCode } else { nil }
+    }
+}

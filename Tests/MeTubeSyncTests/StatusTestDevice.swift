@@ -1,0 +1,106 @@
+import Foundation
+import MeTubeAPI
+import MeTubeCore
+import MeTubeServer
+import MeTubeSync
+import Synchronization
+
+/// One simulated device: its marks, sync token and hybrid logical clock in memory, behind the
+/// same ``StatusMarkStore`` protocol the real store implements.
+final class StatusTestDevice: StatusMarkStore {
+    private struct State {
+        var marks: [String: Mark] = [:]
+        var token: String?
+        var clock: HybridLogicalClock
+    }
+
+    let deviceID: String
+    private let state: Mutex<State>
+    private let losesWrites = Mutex(false)
+
+    /// While true, ``applyStatus(marks:syncToken:observed:)`` saves nothing, as if the process
+    /// died before the save.
+    var crashesBeforeSaving: Bool {
+        get { losesWrites.withLock { $0 } }
+        set { losesWrites.withLock { $0 = newValue } }
+    }
+
+    /// A device whose wall clock reads `wallClock`.
+    init(_ deviceID: String, wallClock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMillis) {
+        self.deviceID = deviceID
+        self.state = Mutex(State(clock: HybridLogicalClock(wallClock: wallClock)))
+    }
+
+    /// The user marks a video: a pending mark with a fresh clock reading, keeping what it knew
+    /// of the server.
+    @discardableResult
+    func mark(_ videoID: String, _ status: WatchStatus) -> Mark {
+        state.withLock { state in
+            let previous = state.marks[videoID]
+            let mark = Mark(videoID: videoID, status: status, hlc: state.clock.now(), deviceID: deviceID,
+                            syncState: .pending, base: previous?.base, theirs: previous?.theirs)
+            state.marks[videoID] = mark
+            return mark
+        }
+    }
+
+    /// Every mark by video id.
+    var allMarks: [String: Mark] { state.withLock { $0.marks } }
+
+    func pendingMarks() -> [Mark] {
+        state.withLock { $0.marks.values.filter { $0.syncState == .pending }.sorted { $0.hlc < $1.hlc } }
+    }
+
+    func marks(for videoIDs: [String]) -> [String: Mark] {
+        state.withLock { state in
+            var found: [String: Mark] = [:]
+            for id in videoIDs { found[id] = state.marks[id] }
+            return found
+        }
+    }
+
+    func statusSyncToken() -> String? { state.withLock { $0.token } }
+
+    func applyStatus(marks: [Mark], syncToken: String?, observed: HybridTimestamp?) {
+        guard !crashesBeforeSaving else { return }
+        state.withLock { state in
+            for mark in marks { state.marks[mark.videoID] = mark }
+            if let syncToken { state.token = syncToken }
+            if let observed { state.clock.observe(observed) }
+        }
+    }
+}
+
+/// A real status server on 127.0.0.1 with one user, and status syncs for devices of that user.
+struct StatusTestServer {
+    let service: StatusService
+    let server: StatusLoopbackServer
+    let token: String
+
+    static func start(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil)) async throws -> StatusTestServer {
+        let service = StatusService(repository: InMemoryStatusRepository(), configuration: configuration)
+        let token = try await service.addUser(name: "user")
+        return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service), token: token)
+    }
+
+    var client: StatusClient {
+        StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10)
+    }
+
+    func sync(_ device: StatusTestDevice, policy: ConflictPolicy = .ask, batchSize: Int = 200) -> StatusSync {
+        StatusSync(client: client, store: device, policy: policy, batchSize: batchSize)
+    }
+
+    /// The server's records as video id → status.
+    func serverStatuses() async throws -> [String: String] {
+        var statuses: [String: String] = [:]
+        var token: String?
+        while true {
+            let response = try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName), syncToken: token)]))
+            guard case .success(let changes) = response.zones.first else { return statuses }
+            for record in changes.records { if let layout = WatchedStatusRecord(record) { statuses[layout.videoID] = layout.status } }
+            token = changes.syncToken
+            if !changes.moreComing { return statuses }
+        }
+    }
+}
