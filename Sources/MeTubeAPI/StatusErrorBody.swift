@@ -37,3 +37,8 @@ public struct StatusErrorBody: Error, Codable, Sendable, Hashable {
         serverErrorCode == .badRequest && reason.hasPrefix(Self.limitExceededPrefix)
     }
 }
+
+extension StatusErrorBody: CustomStringConvertible {
+    /// `CODE: reason`.
+    public var description: String { "\(serverErrorCode.rawValue): \(reason)" }
+}

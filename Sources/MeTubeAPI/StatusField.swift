@@ -21,6 +21,20 @@ public struct StatusField: Codable, Sendable, Hashable {
     /// An `INT64` field.
     public static func int64(_ value: Int64) -> StatusField { StatusField(value: .integer(value), type: "INT64") }
 
+    /// The field with its type tag, inferred from the value when the sender left it out (a
+    /// server of this shape always sends `type`); booleans become INT64 0 or 1.
+    public var typed: StatusField {
+        guard type == nil else { return self }
+        return switch value {
+        case .string: StatusField(value: value, type: "STRING")
+        case .integer: StatusField(value: value, type: "INT64")
+        case .bool(let flag): StatusField(value: .integer(flag ? 1 : 0), type: "INT64")
+        case .double: StatusField(value: value, type: "DOUBLE")
+        case .list: StatusField(value: value, type: "LIST")
+        case .object, .null: self
+        }
+    }
+
     /// Why the value does not fit its type tag, or `nil` when it does (or carries no tag).
     public var typeMismatch: String? {
         guard let type, value != .null else { return nil }

@@ -23,7 +23,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
 /// used); tests use it to seed and inspect the hub directly.
 public func buildApplication(configuration: ServerConfiguration, hubRepository repository: any HubRepository) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let router = buildRouter(hubRepository: repository)
+    let router = buildRouter(hubRepository: repository, status: try StatusRoutes(serving: configuration))
     var services: [any Service] = []
     if let pollInterval = configuration.pollInterval {
         services.append(FeedIngester(
@@ -49,23 +49,23 @@ public func buildApplication(configuration: ServerConfiguration, hubRepository r
 
 /// Builds the router: the hub API (section A of the MeTube hub API) with its HTTP conventions
 /// (CORS, `OPTIONS`, exact paths, plain `not found`).
-public func buildRouter(hubRepository: any HubRepository) -> Router<BasicRequestContext> {
+public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    addRoutes(to: router, hubRepository: hubRepository)
+    addRoutes(to: router, hubRepository: hubRepository, status: status)
     return router
 }
 
 /// Builds the router with `firstMiddleware` in front of everything else (tests use it to inject
 /// faults between a client and the real routes).
-public func buildRouter(hubRepository: any HubRepository, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
+public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: firstMiddleware)
-    addRoutes(to: router, hubRepository: hubRepository)
+    addRoutes(to: router, hubRepository: hubRepository, status: status)
     return router
 }
 
-private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository) {
+private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository, status: StatusRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
     HubAPIRoutes(repository: hubRepository).add(to: router)
-    // Status service routes (`/database/1/...`) are added here by `Status/`.
+    status?.register(on: router)
 }

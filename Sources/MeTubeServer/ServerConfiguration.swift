@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite file; nil keeps everything in memory.
     public var databasePath: String?
+    /// The status service's settings and its SQLite file (next to `databasePath` by default).
+    public var status = StatusServerSettings()
     /// The feed URL with `{channelId}` where the channel id goes.
     public var feedURLTemplate: String
     /// The time between polling rounds; nil disables polling.

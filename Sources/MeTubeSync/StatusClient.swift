@@ -11,15 +11,18 @@ public struct StatusClient: Sendable {
     private let userToken: String
     private let httpClient: HTTPClient
     private let timeout: TimeAmount
+    private let retryPolicy: HubRetryPolicy
     private let maxResponseBytes = 64 * 1024 * 1024
 
     /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
-    /// up after `timeoutSeconds`.
-    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .shared, timeoutSeconds: Int64 = 30) {
+    /// up after `timeoutSeconds`, and retryable failures are retried by `retryPolicy` (the
+    /// server's `retryAfter` is honoured when it asks for longer).
+    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .shared, timeoutSeconds: Int64 = 30, retryPolicy: HubRetryPolicy = HubRetryPolicy()) {
         self.endpoint = endpoint
         self.userToken = userToken
         self.httpClient = httpClient
         self.timeout = .seconds(timeoutSeconds)
+        self.retryPolicy = retryPolicy
     }
 
     /// `zones/modify`.
@@ -52,8 +55,30 @@ public struct StatusClient: Sendable {
         try await send("changes/zone", body: request)
     }
 
-    /// POSTs `body` as JSON (or GETs when it is nil) and decodes the answer.
+    /// Sends the request, retrying retryable failures after the policy's waits (or the
+    /// server's `retryAfter` when longer). Every request of the protocol is safe to repeat: a
+    /// repeated write answers CONFLICT or EXISTS carrying the server's record.
     private func send<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
+        var attempt = 0
+        while true {
+            do {
+                return try await sendOnce(operation, body: body)
+            } catch {
+                guard error.isRetryable, attempt < retryPolicy.delays.count, !Task.isCancelled else { throw error }
+                var wait = retryPolicy.delays[attempt] * (1 + Double.random(in: 0...max(0, retryPolicy.jitter)))
+                if let retryAfter = error.retryAfter {
+                    let asked = Duration.milliseconds(Int64((retryAfter * 1000).rounded(.up)))
+                    guard asked <= retryPolicy.maxRetryAfter else { throw error }
+                    wait = max(wait, asked)
+                }
+                do { try await Task.sleep(for: wait) } catch { throw .unreachable("cancelled while waiting to retry") }
+                attempt += 1
+            }
+        }
+    }
+
+    /// POSTs `body` as JSON (or GETs when it is nil) once and decodes the answer.
+    private func sendOnce<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
         var request = HTTPClientRequest(url: endpoint.url(operation, userToken: userToken))
         if let body {
             request.method = .POST

@@ -1,15 +1,19 @@
 import MeTubeCore
 
-/// What status sync needs from the local store: the marks, the saved sync token, and one atomic
-/// write of reconciled marks together with the token that goes with them.
+/// What status sync needs from the local store: the pending marks, the saved sync token, and an
+/// atomic read-modify-write of marks together with the token that goes with them.
 public protocol StatusMarkStore: Sendable {
-    /// Every mark waiting to be pushed (state `pending`), oldest first.
+    /// Every mark waiting to be pushed (state `pending`), oldest first, other processes' marks
+    /// included.
     func pendingMarks() throws -> [Mark]
-    /// The current marks of `videoIDs`, by video id; videos without a mark are absent.
-    func marks(for videoIDs: [String]) throws -> [String: Mark]
     /// The saved `changes/zone` sync token, `nil` before the first complete pull.
     func statusSyncToken() throws -> String?
-    /// Saves `marks` and, when given, `syncToken` in one durable step, and lets the clock
-    /// observe `observed` so later local marks order after what was pulled.
-    func applyStatus(marks: [Mark], syncToken: String?, observed: HybridTimestamp?) throws
+    /// Under the store's lock: hands `reconcile` the current marks of `videoIDs` (videos without
+    /// a mark are absent), then saves the marks it returns, `syncToken` when given, and the
+    /// clock reading `observed`, in one durable step. `pullFinished` records the time of the
+    /// last complete status sync.
+    func reconcileStatus(
+        videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
+        _ reconcile: ([String: Mark]) -> [Mark]
+    ) throws
 }

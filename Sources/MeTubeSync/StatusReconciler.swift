@@ -71,9 +71,13 @@ public struct StatusReconciler: Sendable {
     }
 
     /// Settles `local` (not yet on the server) against a different server version: equal values
-    /// are synced; otherwise the policy decides.
+    /// are synced; otherwise the policy decides. Under `newest`, an equal value with a newer
+    /// clock reading is pushed again, so the server keeps the newest reading and a later
+    /// comparison cannot let an older mark win.
     private func settle(_ local: Mark, against server: ServerVersion) -> Mark {
+        let localIsNewer = (local.hlc, local.deviceID) > (server.hlc ?? HybridTimestamp(millis: 0), server.deviceID ?? "")
         if server.status == local.status {
+            if policy == .newest, localIsNewer { return rebase(local, on: server) }
             var mark = local
             mark.syncState = .synced
             mark.base = server
@@ -84,7 +88,7 @@ public struct StatusReconciler: Sendable {
         case .ask: nil
         case .local: true
         case .server: false
-        case .newest: (local.hlc, local.deviceID) > (server.hlc ?? HybridTimestamp(millis: 0), server.deviceID ?? "")
+        case .newest: localIsNewer
         }
         switch localWins {
         case nil:

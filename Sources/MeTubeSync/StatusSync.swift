@@ -8,7 +8,7 @@ import MeTubeCore
 /// Not reentrant: the SyncEngine actor runs one sync at a time.
 public struct StatusSync: Sendable {
     /// What one run did.
-    public struct Report: Sendable, Hashable {
+    public struct Report: Sendable, Hashable, Codable {
         /// Marks the server acknowledged or settled.
         public var pushed = 0
         /// Records pulled and applied.
@@ -19,6 +19,18 @@ public struct StatusSync: Sendable {
         public var deferred = 0
         /// Marks that won a conflict and were pushed again on the server's version.
         public var rebased = 0
+
+        /// An empty report.
+        public init() {}
+
+        /// Adds the counts of `other`.
+        mutating func add(_ other: Report) {
+            pushed += other.pushed
+            pulled += other.pulled
+            conflicts += other.conflicts
+            deferred += other.deferred
+            rebased += other.rebased
+        }
     }
 
     private let client: StatusClient
@@ -38,12 +50,31 @@ public struct StatusSync: Sendable {
         self.logger = logger
     }
 
+    /// Creates a sync of `store` for the account saved by `metube login`.
+    public init(account: StatusAccount, store: any StatusMarkStore, policy: ConflictPolicy = .ask, logger: Logger = Logger(label: "metube.status")) {
+        self.init(client: StatusClient(endpoint: account.endpoint, userToken: account.userToken), store: store, policy: policy, logger: logger)
+    }
+
     /// Pushes, then pulls. Throws the first failure that stops the run; whatever was applied
     /// before it stays applied, and a retry resumes from there.
     public func run() async throws -> Report {
+        var report = try await pushPending()
+        report.add(try await pullChanges())
+        return report
+    }
+
+    /// Pushes every pending mark (and the conflicts this settles in their favour), without
+    /// pulling.
+    public func pushPending() async throws -> Report {
         var report = Report()
         try await push(into: &report)
         if report.rebased > 0 { try await push(into: &report) }
+        return report
+    }
+
+    /// Pulls and applies every change since the saved token, without pushing.
+    public func pullChanges() async throws -> Report {
+        var report = Report()
         try await pull(into: &report)
         return report
     }
@@ -56,49 +87,73 @@ public struct StatusSync: Sendable {
         }
     }
 
-    /// Pushes every pending mark in batches.
-    func push(into report: inout Report) async throws {
+    /// Pushes every pending mark in batches, a few requests in flight at once (batches hold
+    /// different videos, so their order does not matter).
+    private func push(into report: inout Report) async throws {
         let pending = try store.pendingMarks()
-        var start = 0
-        while start < pending.count {
-            let batch = Array(pending[start..<min(start + batchSize, pending.count)])
-            try await push(batch, into: &report)
-            start += batch.count
-        }
+        let batches = stride(from: 0, to: pending.count, by: batchSize).map { Array(pending[$0..<min($0 + batchSize, pending.count)]) }
+        report.add(try await withThrowingTaskGroup(of: Report.self) { group in
+            var next = 0
+            var total = Report()
+            while next < min(Self.concurrentPushes, batches.count) {
+                let batch = batches[next]
+                group.addTask { try await push(batch) }
+                next += 1
+            }
+            while let outcome = try await group.next() {
+                total.add(outcome)
+                if next < batches.count {
+                    let batch = batches[next]
+                    group.addTask { try await push(batch) }
+                    next += 1
+                }
+            }
+            return total
+        })
     }
 
-    /// Pushes one batch, halving it while the server says it is too large.
-    private func push(_ batch: [Mark], into report: inout Report) async throws {
+    /// How many push requests may be in flight at once.
+    private static let concurrentPushes = 4
+
+    /// Pushes one batch, halving it while the server says it is too large, and reconciles the
+    /// results into the store.
+    private func push(_ batch: [Mark]) async throws -> Report {
         let request = StatusRecordsModifyRequest(operations: batch.map(StatusReconciler.operation), zoneID: zoneID, atomic: false)
         let response: StatusRecordsResponse
         do {
             response = try await modifyEnsuringZone(request)
         } catch let failure as StatusRequestFailure {
             guard case .server(let body, _) = failure, body.isLimitExceeded || body.serverErrorCode == .quotaExceeded, batch.count > 1 else { throw failure }
-            try await push(Array(batch[..<(batch.count / 2)]), into: &report)
-            try await push(Array(batch[(batch.count / 2)...]), into: &report)
-            return
+            var halves = try await push(Array(batch[..<(batch.count / 2)]))
+            halves.add(try await push(Array(batch[(batch.count / 2)...])))
+            return halves
         }
-        let current = try store.marks(for: batch.map(\.videoID))
-        var updated: [Mark] = []
-        var observed: HybridTimestamp?
-        for (pushed, result) in zip(batch, response.records) {
-            guard let now = current[pushed.videoID], let mark = reconciler.afterPush(pushed: pushed, current: now, result: result) else {
-                if case .failure(let error) = result {
-                    report.deferred += 1
-                    logger.warning("status push of \(pushed.videoID) deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
+        let observed = response.records.compactMap { result -> HybridTimestamp? in
+            guard case .failure(let error) = result else { return nil }
+            return error.serverRecord.flatMap(StatusReconciler.serverVersion)?.hlc
+        }.max()
+        var outcome = Report()
+        try store.reconcileStatus(videoIDs: batch.map(\.videoID), syncToken: nil, observed: observed, pullFinished: false) { current in
+            outcome = Report()
+            var updated: [Mark] = []
+            for (pushed, result) in zip(batch, response.records) {
+                guard let now = current[pushed.videoID], let mark = reconciler.afterPush(pushed: pushed, current: now, result: result) else {
+                    if case .failure = result { outcome.deferred += 1 }
+                    continue
                 }
-                continue
+                switch mark.syncState {
+                case .conflict: outcome.conflicts += 1
+                case .pending, .offline: outcome.rebased += 1
+                case .synced: outcome.pushed += 1
+                }
+                updated.append(mark)
             }
-            switch mark.syncState {
-            case .conflict: report.conflicts += 1
-            case .pending, .offline: report.rebased += 1
-            case .synced: report.pushed += 1
-            }
-            if let hlc = (mark.theirs ?? mark.base)?.hlc { observed = max(observed ?? hlc, hlc) }
-            updated.append(mark)
+            return updated
         }
-        if !updated.isEmpty { try store.applyStatus(marks: updated, syncToken: nil, observed: observed) }
+        for case .failure(let error) in response.records where error.serverErrorCode != .conflict && error.serverErrorCode != .exists {
+            logger.warning("status push of \(error.recordName ?? "?") deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
+        }
+        return outcome
     }
 
     /// Sends `request`, creating the zone and retrying once when the server does not have it.
@@ -112,14 +167,27 @@ public struct StatusSync: Sendable {
     }
 
     /// Pulls changes since the saved token page by page; each page and its token are saved
-    /// together, so an interrupted pull resumes after the last saved page.
-    func pull(into report: inout Report) async throws {
+    /// together, so an interrupted pull resumes after the last saved page. The next page is
+    /// fetched while the current one is applied.
+    private func pull(into report: inout Report) async throws {
         var token = try store.statusSyncToken()
         var restarted = false
+        var prefetch: Task<StatusZoneChangesResponse, any Error>?
+        defer { prefetch?.cancel() }
         while true {
-            let response = try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
+            let response: StatusZoneChangesResponse
+            if let prefetched = prefetch {
+                response = try await prefetched.value
+                prefetch = nil
+            } else {
+                response = try await fetchChanges(after: token)
+            }
             switch response.zones.first {
             case .success(let changes)?:
+                if changes.moreComing {
+                    let next = changes.syncToken
+                    prefetch = Task { try await fetchChanges(after: next) }
+                }
                 try apply(changes, into: &report)
                 token = changes.syncToken
                 if !changes.moreComing { return }
@@ -138,22 +206,29 @@ public struct StatusSync: Sendable {
         }
     }
 
+    /// One page of changes after `token`.
+    private func fetchChanges(after token: String?) async throws -> StatusZoneChangesResponse {
+        try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
+    }
+
     /// Applies one page of changes and saves its token with it.
     private func apply(_ changes: StatusZoneChanges, into report: inout Report) throws {
         let versions = changes.records.compactMap { record -> (String, ServerVersion)? in
             guard let name = record.recordName, record.deleted != true, let version = StatusReconciler.serverVersion(of: record) else { return nil }
             return (name, version)
         }
-        let local = try store.marks(for: versions.map(\.0))
-        var updated: [Mark] = []
-        var observed: HybridTimestamp?
-        for (videoID, version) in versions {
-            if let hlc = version.hlc { observed = max(observed ?? hlc, hlc) }
-            guard let mark = reconciler.afterPull(local: local[videoID], server: version, videoID: videoID) else { continue }
-            if mark.syncState == .conflict { report.conflicts += 1 }
-            updated.append(mark)
+        var conflicts = 0
+        try store.reconcileStatus(
+            videoIDs: versions.map(\.0), syncToken: changes.syncToken, observed: versions.compactMap(\.1.hlc).max(), pullFinished: !changes.moreComing
+        ) { local in
+            conflicts = 0
+            return versions.compactMap { videoID, version in
+                guard let mark = reconciler.afterPull(local: local[videoID], server: version, videoID: videoID) else { return nil }
+                if mark.syncState == .conflict { conflicts += 1 }
+                return mark
+            }
         }
         report.pulled += versions.count
-        try store.applyStatus(marks: updated, syncToken: changes.syncToken, observed: observed)
+        report.conflicts += conflicts
     }
 }

@@ -16,15 +16,18 @@ public actor SyncEngine {
 
     private let store: Store
     private let configuration: SyncConfiguration
+    private let status: StatusSync?
     private let continuation: AsyncStream<SyncEvent>.Continuation
     private var current: Task<SyncReport, Never>?
     private var followUp: Task<SyncReport, Never>?
     private var prober: Task<Void, Never>?
 
-    /// Creates an engine for `store`.
-    public init(store: Store, configuration: SyncConfiguration) {
+    /// Creates an engine for `store`; with `status`, every run also syncs marks with the status
+    /// service after the videos.
+    public init(store: Store, configuration: SyncConfiguration, status: StatusSync? = nil) {
         self.store = store
         self.configuration = configuration
+        self.status = status
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
@@ -105,6 +108,13 @@ public actor SyncEngine {
         } catch {
             report = SyncReport(source: source)
             report.error = String(describing: error)
+        }
+        if let status {
+            do {
+                report.status = try await status.run()
+            } catch {
+                report.statusError = String(describing: error)
+            }
         }
         report.seconds = (ContinuousClock.now - start).seconds
         continuation.yield(.finished(report))

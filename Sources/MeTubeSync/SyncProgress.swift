@@ -54,6 +54,10 @@ public struct SyncReport: Sendable, Equatable, Codable {
     public var errorIsRetryable = false
     /// How long the run took, in seconds.
     public var seconds = 0.0
+    /// What the status sync of this run did, when one ran and completed.
+    public var status: StatusSync.Report?
+    /// Why the status sync of this run failed, if it did.
+    public var statusError: String?
 
     /// Creates an empty report for `source`.
     public init(source: SyncSource) { self.source = source }

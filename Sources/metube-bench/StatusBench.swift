@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import MeTubeAPI
 import MeTubeServer
+import MeTubeStore
 import MeTubeSync
 
 /// Status server throughput: `records/modify` with 200 records per request and `changes/zone`
@@ -49,6 +50,7 @@ func statusFigures() async throws -> [Figure] {
     let changes = try await concurrentRun(users: users, requestsPerUser: requestsPerUser) { [clients, pageTokens] user, round in
         _ = try await fetchPage(clients[user], zoneID: zoneID, token: pageTokens[user][round])
     }
+    let device = try await deviceFigures(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
     try await httpClient.shutdown()
     await server.stop()
 
@@ -58,6 +60,29 @@ func statusFigures() async throws -> [Figure] {
         Figure(name: "status.server.modify200.p99", value: modify.p99, unit: "ms", detail: detail),
         Figure(name: "status.server.changes200.throughput", value: changes.requestsPerSecond, unit: "req/s", detail: detail + ", 200-record pages"),
         Figure(name: "status.server.changes200.p99", value: changes.p99, unit: "ms", detail: detail),
+    ] + device
+}
+
+/// A device's view: pushing 10,000 pending marks from a real store, and pulling 10,000 changes
+/// into an empty one.
+private func deviceFigures(service: StatusService, endpoint: StatusEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
+    let count = 10_000
+    let client = StatusClient(endpoint: endpoint, userToken: try await service.addUser(name: "device-bench"), httpClient: httpClient)
+    let pusher = try Store.open(at: directory.appendingPathComponent("pusher"))
+    try pusher.transaction { transaction in
+        for index in 0..<count { transaction.mark("video-\(index)", as: index % 4 == 0 ? .skipped : .watched) }
+    }
+    var pushed = StatusSync.Report()
+    let push = try await Measure.millis { pushed = try await StatusSync(client: client, store: pusher).pushPending() }
+    let puller = try Store.open(at: directory.appendingPathComponent("puller"))
+    var pulled = StatusSync.Report()
+    let pull = try await Measure.millis { pulled = try await StatusSync(client: client, store: puller).pullChanges() }
+    guard pushed.pushed == count, pulled.pulled == count, puller.library().marks.count == count else {
+        throw StatusRequestFailure.unreadable(httpStatus: 200, "pushed \(pushed.pushed), pulled \(pulled.pulled) of \(count)")
+    }
+    return [
+        Figure(name: "status.push.10k", value: push, unit: "ms", goal: "<= 1500 ms", detail: "real store, loopback SQLite server, batches of 200"),
+        Figure(name: "status.pull.10k", value: pull, unit: "ms", goal: "<= 1500 ms", detail: "into an empty store, pages of 200"),
     ]
 }
 

@@ -8,7 +8,7 @@ struct MeTubeServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metube-server",
         abstract: "The MeTube hub and status server.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Users.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -44,6 +44,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between demo uploads.")
     var demoInterval = 5.0
 
+    @Option(help: "The status service's SQLite file; by default NAME-status.sqlite beside --db.")
+    var statusDb: String?
+
+    @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
+    var statusRate = 40.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -57,7 +63,7 @@ struct Serve: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, databasePath: db, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
             ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
@@ -66,12 +72,50 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         )
+        configuration.status = StatusServerSettings(
+            configuration: StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate))),
+            databasePath: statusDb)
         do {
             let app = try await buildApplication(configuration: configuration)
             try await app.runService()
         } catch let error as ServerError {
             FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
             throw ExitCode.failure
+        }
+    }
+}
+
+/// `metube-server users …`: manages the status service's users.
+struct Users: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self])
+
+    /// `metube-server users add NAME`: adds a user and prints their token once.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a user and print their token (shown once; only its hash is stored).",
+            discussion: "Give the token to `metube login --server URL --token TOKEN` on each of the user's devices.")
+
+        @Argument(help: "The user's name: letters, digits, '-', '_' or '.'.")
+        var name: String
+
+        @Option(help: "The hub's SQLite file given to `serve --db`; the status file beside it is used.")
+        var db: String?
+
+        @Option(help: "The status service's SQLite file, when `serve` was given --status-db.")
+        var statusDb: String?
+
+        func validate() throws {
+            guard db != nil || statusDb != nil else { throw ValidationError("give --db (or --status-db) as for `serve`; an in-memory server has no users to add") }
+        }
+
+        func run() async throws {
+            do {
+                let repository = try StatusServerSettings(databasePath: statusDb).makeRepository(hubDatabasePath: db)
+                print(try await StatusService(repository: repository).addUser(name: name))
+            } catch {
+                FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))
+                throw ExitCode.failure
+            }
         }
     }
 }

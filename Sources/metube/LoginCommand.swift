@@ -38,14 +38,17 @@ struct LoginCommand: AsyncParsableCommand {
         let account = StatusAccount(endpoint: StatusEndpoint(serverURL: server, container: container, environment: environment, apiToken: apiToken), userToken: userToken)
         if !offline {
             do {
-                _ = try await StatusClient(endpoint: account.endpoint, userToken: userToken, timeoutSeconds: 10).listZones()
+                _ = try await StatusClient(endpoint: account.endpoint, userToken: userToken, timeoutSeconds: 10, retryPolicy: .none).listZones()
             } catch {
-                FileHandle.standardError.write(Data("metube: login failed: \(error)\n".utf8))
-                throw ExitCode(error.isUnreachable ? 3 : 2)
+                throw fail("login failed: \(error)", code: ExitStatus.failure)
             }
         }
         let directory = StatusAccount.defaultDirectory()
-        try account.save(to: directory)
+        do {
+            try account.save(to: directory)
+        } catch {
+            throw fail("cannot save the account in \(directory.path): \(error)", code: ExitStatus.ioError)
+        }
         print("Signed in to \(account.endpoint.serverURL) (\(container), \(environment)); the token is stored in \(directory.appendingPathComponent("status-token").path).")
     }
 }

@@ -55,7 +55,8 @@ struct SyncCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("metube sync: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let engine = SyncEngine(store: opened, configuration: configuration)
+        let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
+        let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { StatusSync(account: $0, store: opened) })
         let showProgress = isatty(STDERR_FILENO) == 1
         let printer = Task {
             for await event in engine.events {
@@ -73,7 +74,7 @@ struct SyncCommand: AsyncParsableCommand {
         } else {
             print(Self.summary(report))
         }
-        if report.error != nil { throw ExitCode.failure }
+        if report.error != nil || report.statusError != nil { throw ExitCode.failure }
         if !report.isComplete { throw ExitCode(2) }
     }
 
@@ -83,6 +84,10 @@ struct SyncCommand: AsyncParsableCommand {
         if report.cancelled { text += "; cancelled" }
         for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) { text += "\n  \(channel): \(reason)" }
         if let error = report.error { text += "\nerror: \(error)" }
+        if let status = report.status {
+            text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
+        }
+        if let error = report.statusError { text += "\nstatus error: \(error)" }
         return text
     }
 }

@@ -194,4 +194,25 @@ struct StatusRecordRouteTests {
             #expect(name.count == 32)
         }
     }
+
+    @Test("fields sent without a type come back tagged, booleans as INT64")
+    func inferredTypes() async throws {
+        let fixture = try await StatusFixture()
+        try await fixture.withClient { client in
+            // Given a record whose fields carry no type tags
+            try await client.createZone(token: client.alice)
+            let fields: [String: StatusField] = [
+                "status": StatusField(value: .string("watched")), "lastModified": StatusField(value: .integer(5)),
+                "playbackPosition": StatusField(value: .double(1.5)), "flag": StatusField(value: .bool(true)),
+            ]
+            // When it is created
+            let results = try await client.modify([.init(.create, record: StatusRecord(recordName: "v", recordType: "WatchedStatus", fields: fields))], token: client.alice)
+            // Then every field has its type
+            let stored = try #require(results.first?.record?.fields)
+            #expect(stored["status"] == .string("watched"))
+            #expect(stored["lastModified"] == .int64(5))
+            #expect(stored["playbackPosition"] == .double(1.5))
+            #expect(stored["flag"] == .int64(1))
+        }
+    }
 }

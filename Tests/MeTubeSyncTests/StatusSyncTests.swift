@@ -158,3 +158,41 @@ struct StatusSyncTests {
         await server.server.stop()
     }
 }
+
+@Suite("Status sync under faults")
+struct StatusFaultSyncTests {
+    @Test("randomized: 3 devices, 2,000 marks, offline windows and injected faults; every device ends equal to the server and the newest mark of each video wins")
+    func randomizedWithFaults() async throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var random = SplitMix64(seed: seed)
+        let faults = StatusFaultInjector(seed: seed &+ 1, rate: 0.15)
+        let server = try await StatusTestServer.start(firstMiddleware: faults)
+        // Given three devices under policy newest, each sometimes offline
+        let devices = (0..<3).map { StatusTestDevice("device\($0)") }
+        var offline = [false, false, false]
+        var newest: [String: Mark] = [:]
+        var failedRuns = 0
+        // When 2,000 random marks on 60 videos interleave with syncs that meet faults
+        for _ in 0..<2000 {
+            let index = Int(random.next() % 3)
+            let mark = devices[index].mark("v\(random.next() % 60)", WatchStatus.allCases[Int(random.next() % 3)])
+            if newest[mark.videoID].map({ mark.isNewer(than: $0) }) ?? true { newest[mark.videoID] = mark }
+            if random.next() % 50 == 0 { offline[index].toggle() }
+            if !offline[index], random.next() % 10 == 0 {
+                do { _ = try await server.sync(devices[index], policy: .newest).run() } catch { failedRuns += 1 }
+            }
+        }
+        // And everyone comes back online with the faults gone
+        faults.isEnabled = false
+        for _ in 0..<3 { for device in devices { _ = try await server.sync(device, policy: .newest).run() } }
+        // Then every device equals the server, all synced, and each video holds its newest mark
+        let onServer = try await server.serverStatuses()
+        #expect(onServer == newest.mapValues(\.status.rawValue), "seed \(seed)")
+        for device in devices {
+            #expect(device.allMarks.mapValues(\.status.rawValue) == onServer, "seed \(seed)")
+            #expect(device.allMarks.values.allSatisfy { $0.syncState == .synced }, "seed \(seed)")
+        }
+        print("status fault run: seed \(seed), \(failedRuns) sync runs gave up under faults")
+        await server.server.stop()
+    }
+}

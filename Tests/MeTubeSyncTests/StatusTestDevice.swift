@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import MeTubeAPI
 import MeTubeCore
 import MeTubeServer
@@ -31,14 +32,14 @@ final class StatusTestDevice: StatusMarkStore {
         self.state = Mutex(State(clock: HybridLogicalClock(wallClock: wallClock)))
     }
 
-    /// The user marks a video: a pending mark with a fresh clock reading, keeping what it knew
-    /// of the server.
+    /// The user marks a video as the store does: a pending mark with a fresh clock reading, based
+    /// on the server version it knew (the other device's, when this settles a conflict).
     @discardableResult
     func mark(_ videoID: String, _ status: WatchStatus) -> Mark {
         state.withLock { state in
             let previous = state.marks[videoID]
             let mark = Mark(videoID: videoID, status: status, hlc: state.clock.now(), deviceID: deviceID,
-                            syncState: .pending, base: previous?.base, theirs: previous?.theirs)
+                            syncState: .pending, base: previous?.syncState == .conflict ? previous?.theirs : previous?.base)
             state.marks[videoID] = mark
             return mark
         }
@@ -51,20 +52,18 @@ final class StatusTestDevice: StatusMarkStore {
         state.withLock { $0.marks.values.filter { $0.syncState == .pending }.sorted { $0.hlc < $1.hlc } }
     }
 
-    func marks(for videoIDs: [String]) -> [String: Mark] {
-        state.withLock { state in
-            var found: [String: Mark] = [:]
-            for id in videoIDs { found[id] = state.marks[id] }
-            return found
-        }
-    }
-
     func statusSyncToken() -> String? { state.withLock { $0.token } }
 
-    func applyStatus(marks: [Mark], syncToken: String?, observed: HybridTimestamp?) {
-        guard !crashesBeforeSaving else { return }
+    func reconcileStatus(
+        videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
+        _ reconcile: ([String: Mark]) -> [Mark]
+    ) {
         state.withLock { state in
-            for mark in marks { state.marks[mark.videoID] = mark }
+            var current: [String: Mark] = [:]
+            for id in videoIDs { current[id] = state.marks[id] }
+            let updated = reconcile(current)
+            guard !crashesBeforeSaving else { return }
+            for mark in updated { state.marks[mark.videoID] = mark }
             if let syncToken { state.token = syncToken }
             if let observed { state.clock.observe(observed) }
         }
@@ -77,17 +76,23 @@ struct StatusTestServer {
     let server: StatusLoopbackServer
     let token: String
 
-    static func start(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil)) async throws -> StatusTestServer {
+    /// Short waits, so tests that meet faults do not sleep for seconds.
+    static let fastRetries = HubRetryPolicy(delays: [.milliseconds(5), .milliseconds(10), .milliseconds(20)], jitter: 0)
+
+    static func start(
+        configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil),
+        firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
+    ) async throws -> StatusTestServer {
         let service = StatusService(repository: InMemoryStatusRepository(), configuration: configuration)
         let token = try await service.addUser(name: "user")
-        return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service), token: token)
+        return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service, firstMiddleware: firstMiddleware), token: token)
     }
 
     var client: StatusClient {
-        StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10)
+        StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10, retryPolicy: Self.fastRetries)
     }
 
-    func sync(_ device: StatusTestDevice, policy: ConflictPolicy = .ask, batchSize: Int = 200) -> StatusSync {
+    func sync(_ device: any StatusMarkStore, policy: ConflictPolicy = .ask, batchSize: Int = 200) -> StatusSync {
         StatusSync(client: client, store: device, policy: policy, batchSize: batchSize)
     }
 

@@ -20,9 +20,11 @@ public final class StatusLoopbackServer: Sendable {
     /// The base URL, e.g. `http://127.0.0.1:53121`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts a server answering the routes of `service` and returns once it listens.
-    public static func start(service: StatusService) async throws -> StatusLoopbackServer {
-        let router = Router()
+    /// Starts a server answering the routes of `service` and returns once it listens;
+    /// `firstMiddleware` sees every request first (tests inject faults with it).
+    public static func start(service: StatusService, firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil) async throws -> StatusLoopbackServer {
+        let router = Router(context: BasicRequestContext.self)
+        if let firstMiddleware { add(firstMiddleware, to: router) }
         StatusRoutes(service: service).register(on: router)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "metube-status-loopback")
@@ -44,6 +46,10 @@ public final class StatusLoopbackServer: Sendable {
         await group.triggerGracefulShutdown()
         _ = await task.result
         throw StatusErrorBody(.internalError, "The loopback status server did not start")
+    }
+
+    private static func add(_ middleware: some RouterMiddleware<BasicRequestContext>, to router: Router<BasicRequestContext>) {
+        router.add(middleware: middleware)
     }
 
     /// Stops the server and waits until it has.

@@ -130,7 +130,7 @@ extension StatusService {
                     serverRecord: recordDictionary(live, zone: zone, caller: caller, desiredKeys: nil))
             }
         }
-        let sentFields = (sent.fields ?? [:]).filter { $0.value.value != .null }
+        let sentFields = (sent.fields ?? [:]).filter { $0.value.value != .null }.mapValues(\.typed)
         switch type {
         case .create, .forceUpdate, .forceReplace, .update, .replace:
             if type == .create, let live {
@@ -142,7 +142,7 @@ extension StatusService {
             var fields = sentFields
             if let live, type == .update || type == .forceUpdate {
                 fields = live.fields
-                for (name, field) in sent.fields ?? [:] { fields[name] = field.value == .null ? nil : field }
+                for (name, field) in sent.fields ?? [:] { fields[name] = field.value == .null ? nil : field.typed }
             }
             return .success(StoredStatusRecord(
                 name: sent.recordName ?? StatusIdentifier.random(), type: recordType, fields: fields, sequence: 0,

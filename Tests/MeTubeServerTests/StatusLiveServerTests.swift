@@ -1,0 +1,42 @@
+import Foundation
+import HummingbirdTesting
+import MeTubeAPI
+import MeTubeServer
+import NIOCore
+import Testing
+
+@Suite("Status routes in the full metube-server")
+struct StatusLiveServerTests {
+    @Test("the full application serves the status routes over HTTP with a status file beside the hub's")
+    func fullApplication() async throws {
+        // Given the whole server on 127.0.0.1:0 with a hub SQLite file, and a user added to the status file beside it
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hubPath = directory.appendingPathComponent("hub.sqlite").path
+        let statusPath = StatusServerSettings.defaultDatabasePath(besideHubDatabase: hubPath)
+        let token = try await StatusService(repository: try SQLiteStatusRepository(path: statusPath)).addUser(name: "dana")
+        let app = try await buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, databasePath: hubPath, pollInterval: nil))
+
+        try await app.test(.live) { client in
+            // When the user creates the zone, writes a record and fetches changes, and a stranger lists zones
+            let base = "/database/1/\(StatusConfiguration.defaultContainer)/production/private/"
+            let auth = "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)"
+            let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+            let zone = try await client.execute(uri: base + "zones/modify" + auth, method: .post, body: ByteBuffer(bytes: JSONEncoder().encode(
+                StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))))
+            let modify = try await client.execute(uri: base + "records/modify" + auth, method: .post, body: ByteBuffer(bytes: JSONEncoder().encode(
+                StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID))))
+            let changes = try await client.execute(uri: base + "changes/zone" + auth, method: .post, body: ByteBuffer(bytes: JSONEncoder().encode(
+                StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]))))
+            let stranger = try await client.execute(uri: base + "zones/list?ckAPIToken=metube&ckWebAuthToken=nobody", method: .get)
+            // Then every call succeeds in the documented shape and the stranger is refused
+            #expect(zone.status == .ok && modify.status == .ok)
+            let fetched = try decode(StatusZoneChangesResponse.self, changes)
+            guard case .success(let page) = fetched.zones.first else { Issue.record("no changes: \(fetched)"); return }
+            #expect(page.records.map(\.recordName) == ["v1"])
+            #expect(stranger.status.code == 401)
+            #expect(try decode(StatusErrorBody.self, stranger).serverErrorCode == .authenticationFailed)
+        }
+    }
+}
