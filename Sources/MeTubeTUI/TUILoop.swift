@@ -32,6 +32,7 @@ struct TUILoop<Source: LibrarySource> {
         record(["event": "first-frame", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
         updateSearchIndex()
         let syncTask = listenToSync()
+        if options.syncAtStart { options.requestSync?() }
         defer { syncTask?.cancel() }
         var lastRefresh = ContinuousClock.now
         while true {
