@@ -292,7 +292,7 @@ public struct ScreenModel: Sendable {
         library = changed
         libraryGeneration += 1
         searchIndex = nil
-        if added > 0 { newCount += added }
+        if added > 0, !rows.isEmpty { newCount += added }
         recomputeStatuses()
         refilter(keeping: selectedID)
         if screen == .channels { rebuildChannels() }
