@@ -20,12 +20,13 @@ test: deps
 
 ## run: build, start a local metube-server with demo data, open the TUI against it.
 run: deps
-	$(SWIFT) build -c release --product metube --product metube-server
+	$(SWIFT) build -c release --product metube
+	$(SWIFT) build -c release --product metube-server
 	@scripts/run-demo $(RELEASE_BIN)
 
 ## bench: release build of the benchmark executable, then every figure.
 bench: deps
-	$(SWIFT) build -c release --product metube-bench --product metube --product metube-server
+	$(SWIFT) build -c release
 	$(RELEASE_BIN)/metube-bench
 
 clean:

@@ -14,8 +14,13 @@ public struct Library: Sendable, Equatable {
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
     public init(channels: [Channel] = [], videos: [Video] = [], marks: [Mark] = []) {
+        self.init(channels: channels, videos: videos, markTable: MarkTable(marks))
+    }
+
+    /// Creates a library from parts, with marks already in a table.
+    public init(channels: [Channel], videos: [Video], markTable: MarkTable) {
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        self.marks = MarkTable(marks)
+        self.marks = markTable
         if Self.isInFeedOrder(videos) {
             self.videos = videos
             reindex()

@@ -9,6 +9,7 @@ enum SnapshotDecoding {
     static func library(_ data: Data) throws(Failure) -> LibraryFile {
         try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
             var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [])
+            file.videos.reserveCapacity(data.count / 220)
             var channelIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
                 switch key {
@@ -34,23 +35,31 @@ enum SnapshotDecoding {
     }
 
     static func marks(_ data: Data) throws(Failure) -> MarksFile {
+        var marks: [Mark] = []
+        let header = try scanMarks(data) { marks.append($0) }
+        return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks)
+    }
+
+    /// Reads a marks snapshot, handing each mark to `each` as it is read (so a caller can build its
+    /// table without an intermediate array); returns the file's schema version and generation.
+    static func scanMarks(_ data: Data, _ each: (Mark) -> Void) throws(Failure) -> (schemaVersion: Int, generation: Int) {
         try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
-            var file = MarksFile(schemaVersion: 0, generation: 0, marks: [])
+            var header = (schemaVersion: 0, generation: 0)
             var deviceIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
                 switch key {
-                case "schemaVersion": file.schemaVersion = Int(try scanner.readInt())
-                case "generation": file.generation = Int(try scanner.readInt())
+                case "schemaVersion": header.schemaVersion = Int(try scanner.readInt())
+                case "generation": header.generation = Int(try scanner.readInt())
                 case "marks":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
                         var mark = try mark(&scanner)
                         if let shared = deviceIDs[mark.deviceID] { mark.deviceID = shared } else { deviceIDs[mark.deviceID] = mark.deviceID }
-                        file.marks.append(mark)
+                        each(mark)
                     }
                 default: try scanner.skipValue()
                 }
             }
-            return file
+            return header
         }
     }
 

@@ -36,12 +36,6 @@ struct SyncFile: Codable {
     var sync: SyncSnapshot
 }
 
-/// The header every snapshot starts with: read first, to refuse files from a newer schema.
-struct SnapshotHeader: Decodable {
-    var schemaVersion: Int
-    var generation: Int
-}
-
 /// The JSON coders every store file uses, so dates and key order agree everywhere.
 enum StoreCoding {
     static func encoder() -> JSONEncoder {

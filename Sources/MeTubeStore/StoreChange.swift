@@ -80,17 +80,3 @@ public struct StoreTransaction: Sendable {
         clock.observe(timestamp)
     }
 }
-
-/// Applying a journal line or a snapshot part to the in-memory state.
-extension Library {
-    mutating func apply(_ change: StoreChange, parts: Set<StorePart>) {
-        if parts.contains(.library) {
-            for channel in change.channels { upsert(channel) }
-            upsert(change.videos)
-            for id in change.removedChannelIDs { removeChannel(id) }
-        }
-        if parts.contains(.marks) {
-            for mark in change.marks { apply(mark) }
-        }
-    }
-}

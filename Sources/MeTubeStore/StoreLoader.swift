@@ -16,7 +16,7 @@ struct StoreLoader {
         var state = StoreState(sync: SyncSnapshot(deviceID: ""))
         var channels: [Channel] = []
         var videos: [Video] = []
-        var marks: [Mark] = []
+        var marks = MarkTable()
         var sync: SyncSnapshot?
 
         if let (file, identity) = try loadPart(.library, state: &state, decode: { data throws(StoreError) in
@@ -26,11 +26,15 @@ struct StoreLoader {
             videos = file.videos
             note(file.schemaVersion, file.generation, .library, identity, &state)
         }
-        if let (file, identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
-            try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.marks(data) }
+        if let ((table, header), identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
+            try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
+                var table = MarkTable()
+                let header = try SnapshotDecoding.scanMarks(data) { table[$0.videoID] = $0 }
+                return (table, header)
+            }
         }) {
-            marks = file.marks
-            note(file.schemaVersion, file.generation, .marks, identity, &state)
+            marks = table
+            note(header.schemaVersion, header.generation, .marks, identity, &state)
         }
         if let (file, identity) = try loadPart(.sync, state: &state, decode: { data throws(StoreError) in
             do { return try StoreCoding.decoder().decode(SyncFile.self, from: data) } catch {
@@ -41,7 +45,7 @@ struct StoreLoader {
             note(file.schemaVersion, file.generation, .sync, identity, &state)
         }
 
-        state.library = Library(channels: channels, videos: videos, marks: marks)
+        state.library = Library(channels: channels, videos: videos, markTable: marks)
         if let sync { state.sync = sync }
         for mark in marks { state.observeClocks(of: mark) }
 

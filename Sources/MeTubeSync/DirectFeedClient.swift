@@ -25,7 +25,7 @@ public struct DirectFeedClient: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a client for `urlTemplate` (YouTube's by default).
-    public init(urlTemplate: String = Self.youTubeTemplate, timeout: Duration = .seconds(20), httpClient: HTTPClient = .shared) {
+    public init(urlTemplate: String = Self.youTubeTemplate, timeout: Duration = .seconds(20), httpClient: HTTPClient = .sync) {
         self.urlTemplate = urlTemplate
         self.timeout = timeout
         self.httpClient = httpClient

@@ -15,7 +15,7 @@ public struct HubClient: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a client for the hub at `baseURL` (a trailing slash is ignored).
-    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: HubRetryPolicy = HubRetryPolicy(), httpClient: HTTPClient = .shared) {
+    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: HubRetryPolicy = HubRetryPolicy(), httpClient: HTTPClient = .sync) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeout = timeout
         self.retryPolicy = retryPolicy

@@ -1,7 +1,11 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
 import Logging
+import MeTubeCore
 import MeTubeServer
+import MeTubeStore
+import MeTubeSync
 import NIOCore
 
 /// Hub server figures: `videos/query` throughput and latency with 100 concurrent connections,
@@ -15,7 +19,7 @@ func hubFigures() async throws -> [Figure] {
 
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "hub-bench")
-    logger.logLevel = .error
+    logger.logLevel = .critical
     let configuration = ServerConfiguration(
         databasePath: folder.appendingPathComponent("hub.sqlite").path, pollInterval: nil, demo: true,
         demoInterval: .seconds(86_400), logger: logger, onListening: { _, port in portContinuation.yield(port) }
@@ -90,4 +94,118 @@ private func load(client: HTTPClient, url: String, body: String, connections: In
         p50Millis: Measure.percentile(samples, 50), p99Millis: Measure.percentile(samples, 99),
         errors: errors
     )
+}
+
+/// Hub sync figures: a first hub sync of 216 channels / 10,800 videos into an empty store, an
+/// incremental sync with nothing new, and a direct-mode sync of 216 Atom feeds (50 entries each)
+/// from a loopback server, all in this process against release builds.
+func hubSyncFigures() async throws -> [Figure] {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-sync-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var logger = Logger(label: "sync-bench")
+    logger.logLevel = .critical
+    let library = SyntheticLibrary(channelCount: 216, videoCount: 10_800, markCount: 0, newest: Date())
+
+    let repository = try SQLiteHubRepository(path: folder.appendingPathComponent("hub.sqlite").path)
+    try await DemoPublisher(repository: repository, library: library, logger: logger).seedIfEmpty()
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let app = try await buildApplication(
+        configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),
+        hubRepository: repository
+    )
+    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+    defer { server.cancel() }
+    guard let port = await ports.first(where: { _ in true }) else { return [] }
+    let hubURL = "http://127.0.0.1:\(port)"
+
+    var figures: [Figure] = []
+    for pageSize in [100, 500] {
+        var firsts: [Double] = []
+        var incrementals: [Double] = []
+        for run in 0..<3 {
+            let store = try Store.open(at: folder.appendingPathComponent("store-\(pageSize)-\(run)", isDirectory: true))
+            try store.apply(StoreChange(channels: library.channels()))
+            let engine = SyncEngine(store: store, configuration: SyncConfiguration(source: .hub, hubURL: hubURL, pageSize: pageSize))
+            firsts.append(await Measure.millis { await engine.sync() })
+            for _ in 0..<5 { incrementals.append(await Measure.millis { await engine.sync() }) }
+            guard store.library().videos.count == 10_800 else { throw BenchError("first hub sync stored \(store.library().videos.count) videos") }
+        }
+        figures.append(Figure(name: "sync.hub.first.page\(pageSize)", value: Measure.median(firsts), unit: "ms", goal: "<= 1000", detail: "216 channels, 10,800 videos, median of 3"))
+        figures.append(Figure(name: "sync.hub.incremental.page\(pageSize)", value: Measure.median(incrementals), unit: "ms", goal: "<= 50", detail: "nothing new, median of 15"))
+    }
+
+    let feeds = Dictionary(uniqueKeysWithValues: library.channels().enumerated().map { index, channel in
+        (channel.id, ByteBuffer(string: atomFeed(channel: channel, videos: (0..<50).map { library.video($0 * 216 + index) })))
+    })
+    let feedRouter = Router()
+    feedRouter.get("/feeds/:channelId") { _, context -> Response in
+        guard let feed = feeds[try context.parameters.require("channelId")] else { return Response(status: .notFound) }
+        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: feed))
+    }
+    let (feedPorts, feedPortContinuation) = AsyncStream.makeStream(of: Int.self)
+    let feedApp = Application(
+        router: feedRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in feedPortContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
+    )
+    let feedServer = Task { try await feedApp.runService(gracefulShutdownSignals: []) }
+    defer { feedServer.cancel() }
+    guard let feedPort = await feedPorts.first(where: { _ in true }) else { return figures }
+    var directs: [Double] = []
+    for run in 0..<3 {
+        let store = try Store.open(at: folder.appendingPathComponent("direct-\(run)", isDirectory: true))
+        try store.apply(StoreChange(channels: library.channels().map { MeTubeCore.Channel(id: $0.id) }))
+        let engine = SyncEngine(store: store, configuration: SyncConfiguration(source: .direct, feedURLTemplate: "http://127.0.0.1:\(feedPort)/feeds/{channelId}"))
+        var report = SyncReport(source: .direct)
+        directs.append(await Measure.millis { report = await engine.sync() })
+        guard report.newVideos == 10_800, report.failedChannels.isEmpty else { throw BenchError("direct sync: \(report)") }
+    }
+    figures.append(Figure(name: "sync.direct.216-feeds", value: Measure.median(directs), unit: "ms", goal: "<= 1000", detail: "50 entries each, concurrency 8, median of 3 (newsboat 2.21: 2050 ms)"))
+    return figures
+}
+
+/// A failed benchmark precondition.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A YouTube-shaped Atom feed of `videos` for `channel`.
+private func atomFeed(channel: MeTubeCore.Channel, videos: [Video]) -> String {
+    func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+    var xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
+         <link rel="self" href="http://www.youtube.com/feeds/videos.xml?channel_id=\(channel.id)"/>
+         <id>yt:channel:\(channel.id.dropFirst(2))</id>
+         <yt:channelId>\(channel.id.dropFirst(2))</yt:channelId>
+         <title>\(escape(channel.title ?? channel.id))</title>
+         <author><name>\(escape(channel.title ?? channel.id))</name><uri>https://www.youtube.com/channel/\(channel.id)</uri></author>
+
+        """
+    for video in videos {
+        let published = ISO8601Timestamp.format(video.published).replacingOccurrences(of: "Z", with: "+00:00")
+        xml += """
+             <entry>
+              <id>yt:video:\(video.id)</id>
+              <yt:videoId>\(video.id)</yt:videoId>
+              <yt:channelId>\(channel.id)</yt:channelId>
+              <title>\(escape(video.title))</title>
+              <link rel="alternate" href="https://www.youtube.com/\(video.isShortLink ? "shorts/" : "watch?v=")\(video.id)"/>
+              <author><name>\(escape(channel.title ?? channel.id))</name><uri>https://www.youtube.com/channel/\(channel.id)</uri></author>
+              <published>\(published)</published>
+              <updated>\(published)</updated>
+              <media:group>
+               <media:title>\(escape(video.title))</media:title>
+               <media:thumbnail url="https://i1.ytimg.com/vi/\(video.id)/hqdefault.jpg" width="480" height="360"/>
+               <media:description>A description of \(escape(video.title)).\nSecond line: https://example.com/\(video.id)</media:description>
+               <media:community><media:starRating count="12" average="5.00" min="1" max="5"/><media:statistics views="1234"/></media:community>
+              </media:group>
+             </entry>
+
+            """
+    }
+    return xml + "</feed>\n"
 }

@@ -5,6 +5,7 @@ import Foundation
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
     ("hub", hubFigures),
+    ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
 ]

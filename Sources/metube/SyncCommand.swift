@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MeTubeCore
-import MeTubeStore
 import MeTubeSync
 
 /// `metube sync`: one headless sync of the store's videos from the hub or straight from YouTube.
@@ -12,7 +11,8 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Reads [hub] url and source ("hub" or "youtube") from the config file. Progress goes to \
             stderr when it is a terminal. Exit codes: 0 complete, 2 partial (some channels failed \
-            or the run was cancelled), 1 failed. Safe to run from cron while the TUI is open.
+            or the run was cancelled), 1 failed, 65 bad configuration. Safe to run from cron while \
+            the TUI is open.
             """
     )
 
@@ -28,8 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Print the result as one JSON object on stdout.")
     var json = false
 
-    @Option(help: "The store directory (default $METUBE_DATA_DIR, else $XDG_DATA_HOME/metube).")
-    var store: String?
+    @OptionGroup var storeAccess: StoreAccess
 
     func validate() throws {
         guard !(hub && direct) else { throw ValidationError("--hub and --direct exclude each other") }
@@ -38,23 +37,14 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration: SyncConfiguration
         do {
-            configuration = try SyncConfiguration(config: try ConfigFile.load(from: ConfigFile.defaultURL()))
+            configuration = try SyncConfiguration(config: try storeAccess.config())
         } catch let error as SyncError {
-            throw ValidationError(error.description)
-        } catch {
-            throw ValidationError("config: \(error)")
+            throw fail(error.description, code: ExitStatus.badInput)
         }
         if hub { configuration.source = .hub }
         if direct { configuration.source = .direct }
         if let hubURL { configuration.hubURL = hubURL }
-        let directory = store.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? StoreLocation.defaultDirectory()
-        let opened: Store
-        do {
-            opened = try Store.open(at: directory)
-        } catch {
-            FileHandle.standardError.write(Data("metube sync: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        let opened = try storeAccess.openStore()
         let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
         let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { StatusSync(account: $0, store: opened) })
         let showProgress = isatty(STDERR_FILENO) == 1
@@ -68,14 +58,12 @@ struct SyncCommand: AsyncParsableCommand {
         await engine.shutdown()
         await printer.value
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else {
             print(Self.summary(report))
         }
-        if report.error != nil || report.statusError != nil { throw ExitCode.failure }
-        if !report.isComplete { throw ExitCode(2) }
+        if report.error != nil || report.statusError != nil { throw ExitCode(ExitStatus.failure) }
+        if !report.isComplete { throw ExitCode(ExitStatus.partial) }
     }
 
     static func summary(_ report: SyncReport) -> String {
