@@ -13,7 +13,8 @@ struct TUICommand: ParsableCommand {
         discussion: """
             Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file. \
             With a hub configured ([hub] url, or source = "youtube"), the TUI syncs once its first frame is \
-            on screen and on r; with an account saved by metube login, each sync also syncs marks.
+            on screen and on r; with an account saved by metube login, each sync also syncs marks, and a \
+            sync follows 2 s after the last mark.
             """
     )
 
@@ -62,6 +63,10 @@ struct TUICommand: ParsableCommand {
         options.syncEvents = SyncEventBridge(hasStatusSync: account != nil, lastSynced: snapshot.lastHubSync).stream(of: engine)
         options.requestSync = { Task { await engine.sync() } }
         options.syncAtStart = true
+        if account != nil {
+            let debouncer = Debouncer(delay: .seconds(2)) { await engine.sync() }
+            options.markDidChange = { Task { await debouncer.poke() } }
+        }
         options.services = [
             .hub: .idle(lastSynced: snapshot.lastHubSync),
             .status: account == nil ? .notConfigured : .idle(lastSynced: snapshot.lastStatusSync),
