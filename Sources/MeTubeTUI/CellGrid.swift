@@ -1,6 +1,6 @@
 /// The role of a piece of text on screen; the terminal backend picks colours and attributes.
 public enum CellStyle: UInt8, Sendable, CaseIterable {
-    case normal, header, dim, accent, synced, pending, conflict, offline, status, error, notice, match
+    case normal, header, dim, accent, synced, pending, conflict, offline, status, error, notice
 }
 
 /// One terminal cell: a character and how to draw it. The right half of a wide character is a
@@ -35,9 +35,6 @@ public struct CellGrid: Sendable, Equatable {
         self.height = max(height, 0)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
-
-    /// The cell at `row`, `column`.
-    public subscript(row: Int, column: Int) -> Cell { cells[row * width + column] }
 
     /// The cells of `row`.
     public func row(_ row: Int) -> ArraySlice<Cell> { cells[(row * width)..<((row + 1) * width)] }

@@ -134,7 +134,7 @@ final class CursesScreen {
             .accent: (Int32(COLOR_CYAN), -1), .synced: (Int32(COLOR_GREEN), -1), .pending: (Int32(COLOR_YELLOW), -1),
             .conflict: (Int32(COLOR_RED), -1), .offline: (Int32(COLOR_MAGENTA), -1),
             .status: (Int32(COLOR_BLACK), Int32(COLOR_WHITE)), .error: (Int32(COLOR_RED), -1),
-            .notice: (Int32(COLOR_BLACK), Int32(COLOR_YELLOW)), .match: (Int32(COLOR_YELLOW), -1),
+            .notice: (Int32(COLOR_BLACK), Int32(COLOR_YELLOW)),
         ]
         for style in CellStyle.allCases {
             let (foreground, background) = palette[style] ?? (-1, -1)

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// How the TUI writes dates, durations and counts.
 enum Formatting {
@@ -29,12 +30,7 @@ enum Formatting {
     /// A video's length: `12:34` or `1:02:03`; empty when unknown.
     static func duration(_ seconds: Int?) -> String {
         guard let seconds, seconds > 0 else { return "" }
-        let hours = seconds / 3600
-        let minutes = seconds / 60 % 60
-        let rest = seconds % 60
-        return hours > 0
-            ? "\(hours):\(twoDigits(minutes)):\(twoDigits(rest))"
-            : "\(minutes):\(twoDigits(rest))"
+        return DurationText.format(seconds)
     }
 
     /// A count with thousands separators: `50,000`.

@@ -81,25 +81,44 @@ extension ScreenModel {
     mutating func refilter(keeping selectedID: String?) {
         let offset = feedCursor.selection - feedCursor.scroll
         let oldSelection = feedCursor.selection
+        let oldIndex = rows.isEmpty ? nil : rows[oldSelection]
         computeRows()
-        if let selectedID, let index = rows.firstIndex(where: { library.videos[$0].id == selectedID }) {
-            feedCursor.select(index, atOffset: offset, count: rows.count, visible: listHeight)
-        } else {
-            feedCursor.select(oldSelection, atOffset: offset, count: rows.count, visible: listHeight)
+        var target = oldSelection
+        if let selectedID {
+            let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
+                ?? library.videos.firstIndex { $0.id == selectedID }
+            if let index, let position = Self.position(of: index, in: rows) { target = position }
         }
+        feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)
         if !searchText.isEmpty { countMatches() }
+    }
+
+    /// Where library index `index` is in the ascending `rows`, by binary search.
+    private static func position(of index: Int, in rows: [Int]) -> Int? {
+        var low = 0
+        var high = rows.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            if rows[middle] < index { low = middle + 1 } else if rows[middle] > index { high = middle - 1 } else { return middle }
+        }
+        return nil
     }
 
     private mutating func computeRows() {
         var result: [Int] = []
         result.reserveCapacity(library.videos.count)
         let channelID = query.channelID
-        for (index, video) in library.videos.enumerated() {
-            if let channelID, video.channelID != channelID { continue }
-            if query.hideShorts, video.isShort { continue }
-            let mark = library.marks[video.id]
-            if !query.filter.admits(FeedQuery.status(of: mark, statusesKnown: statusesKnown)), !stickyVideoIDs.contains(video.id) { continue }
-            result.append(index)
+        let filter = query.filter
+        let hideShorts = query.hideShorts
+        library.videos.withUnsafeBufferPointer { videos in
+            statuses.withUnsafeBufferPointer { statuses in
+                for index in 0..<videos.count {
+                    if !filter.admits(statuses[index]), stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) { continue }
+                    if hideShorts, videos[index].isShort { continue }
+                    if let channelID, videos[index].channelID != channelID { continue }
+                    result.append(index)
+                }
+            }
         }
         rows = result
     }

@@ -1,7 +1,15 @@
 extension ScreenModel {
-    /// Builds the search index now, so the first `/` keystroke does not pay for it.
+    /// Builds the search index now, unless it is there already.
     public mutating func prepareSearch() {
         if searchIndex == nil { searchIndex = SearchIndex(library) }
+    }
+
+    /// Whether the search index must be built (it is dropped when the library changes).
+    var needsSearchIndex: Bool { searchIndex == nil }
+
+    /// Takes a search index built elsewhere, when it was built from the current library.
+    mutating func install(_ index: SearchIndex, generation: Int) {
+        if generation == libraryGeneration, searchIndex == nil { searchIndex = index }
     }
 
     mutating func handleSearchInput(_ key: Key) -> [Effect] {

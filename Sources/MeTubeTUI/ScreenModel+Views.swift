@@ -70,9 +70,9 @@ extension ScreenModel {
     mutating func rebuildChannels() {
         var unseen: [String: Int] = [:]
         var total: [String: Int] = [:]
-        for video in library.videos {
+        for (index, video) in library.videos.enumerated() {
             total[video.channelID, default: 0] += 1
-            switch FeedQuery.status(of: library.marks[video.id], statusesKnown: statusesKnown) {
+            switch statuses[index] {
             case .unknown, .unwatched: unseen[video.channelID, default: 0] += 1
             case .watched, .skipped: break
             }

@@ -88,8 +88,13 @@ public struct ScreenModel: Sendable {
     public internal(set) var screen: Screen = .feed
     /// What the feed shows (the search text is not a filter: `/` moves between matches).
     public internal(set) var query: FeedQuery
-    /// The feed's rows, as indices into `library.videos`.
+    /// The feed's rows, as indices into `library.videos`, ascending (newest first).
     public internal(set) var rows: [Int] = []
+    /// Each video's status, aligned with `library.videos`, so a filter change is one array scan.
+    var statuses: [DisplayStatus] = []
+    /// Counts library replacements, so a search index built in the background for an older
+    /// library is not used.
+    public internal(set) var libraryGeneration = 0
     /// The feed's selection and scroll.
     public internal(set) var feedCursor = ListCursor()
     /// Videos marked since the filter was last applied: they stay in the feed until it changes.
@@ -142,8 +147,8 @@ public struct ScreenModel: Sendable {
         self.timeZone = timeZone
         self.statusesKnown = statusesKnown
         query = FeedQuery()
+        recomputeStatuses()
         rebuildRows()
-        countMarks()
     }
 
     /// Rows of the screen available to a list: all but the header, status line and message line.
@@ -156,7 +161,7 @@ public struct ScreenModel: Sendable {
 
     /// How the video at `index` of the library shows: its mark's status or unknown/unwatched.
     public func status(ofVideoAt index: Int) -> DisplayStatus {
-        FeedQuery.status(of: library.marks[library.videos[index].id], statusesKnown: statusesKnown)
+        statuses[index]
     }
 
     /// Handles one key press.
@@ -203,8 +208,7 @@ public struct ScreenModel: Sendable {
         case .libraryChanged(let changed):
             replaceLibrary(changed)
         case .marked(let mark):
-            library.apply(mark)
-            countMarks()
+            setMark(mark)
         case .markFailed(let videoID, let text):
             message = StatusMessage(text: "could not mark \(videoID): \(text)", isError: true)
         case .playerExited(let videoID, let success, let detail):
@@ -231,6 +235,7 @@ public struct ScreenModel: Sendable {
             guard known != statusesKnown else { return }
             let selectedID = selectedVideo?.id
             statusesKnown = known
+            recomputeStatuses()
             refilter(keeping: selectedID)
         case .message(let text, let isError):
             message = StatusMessage(text: text, isError: isError)
@@ -242,36 +247,53 @@ public struct ScreenModel: Sendable {
     /// Marks `videoID` in memory at once (pending) and asks the loop to make it durable.
     mutating func markVideo(_ videoID: String, as status: WatchStatus) -> [Effect] {
         let previous = library.marks[videoID]
-        library.apply(Mark(
+        setMark(Mark(
             videoID: videoID, status: status, hlc: previous?.hlc ?? HybridTimestamp(millis: 0),
             deviceID: previous?.deviceID ?? "", syncState: .pending, base: previous?.base
         ))
         stickyVideoIDs.insert(videoID)
-        countMarks()
         return [.mark(videoID: videoID, status: status)]
     }
 
-    mutating func countMarks() {
-        var pending = 0
-        var conflicts = 0
-        for mark in library.marks.values {
-            switch mark.syncState {
-            case .pending, .offline: pending += 1
-            case .conflict: conflicts += 1
-            case .synced: break
-            }
+    /// Records `mark` in the library, keeping the status array and the counts in step.
+    mutating func setMark(_ mark: Mark) {
+        let old = library.marks[mark.videoID]
+        count(old?.syncState, by: -1)
+        count(mark.syncState, by: 1)
+        library.apply(mark)
+        if let index = libraryIndex(of: mark.videoID) { statuses[index] = DisplayStatus(mark.status) }
+    }
+
+    /// The index in `library.videos` of `videoID`: the selected row's when it is that video.
+    private func libraryIndex(of videoID: String) -> Int? {
+        if !rows.isEmpty, library.videos[rows[feedCursor.selection]].id == videoID { return rows[feedCursor.selection] }
+        return library.videos.firstIndex { $0.id == videoID }
+    }
+
+    private mutating func count(_ state: SyncState?, by delta: Int) {
+        switch state {
+        case .pending?, .offline?: pendingCount += delta
+        case .conflict?: conflictCount += delta
+        case .synced?, nil: break
         }
-        pendingCount = pending
-        conflictCount = conflicts
+    }
+
+    /// Recomputes every video's status and the pending and conflict counts from the library.
+    mutating func recomputeStatuses() {
+        statuses = library.videos.map { FeedQuery.status(of: library.marks[$0.id], statusesKnown: statusesKnown) }
+        pendingCount = 0
+        conflictCount = 0
+        for mark in library.marks.values { count(mark.syncState, by: 1) }
     }
 
     private mutating func replaceLibrary(_ changed: Library) {
         let added = changed.videos.count - library.videos.count
         let selectedID = selectedVideo?.id
         library = changed
+        libraryGeneration += 1
         searchIndex = nil
-        if added > 0 { newCount += added }
-        countMarks()
+        if added > 0, !rows.isEmpty { newCount += added }
+        recomputeStatuses()
         refilter(keeping: selectedID)
         if screen == .channels { rebuildChannels() }
         if screen == .conflicts { rebuildConflicts() }

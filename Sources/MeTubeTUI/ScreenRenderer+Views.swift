@@ -20,7 +20,7 @@ extension ScreenRenderer {
             let row = line + 1
             let video = model.library.videos[model.rows[position]]
             let mark = model.library.marks[video.id]
-            let status = FeedQuery.status(of: mark, statusesKnown: model.statusesKnown)
+            let status = model.status(ofVideoAt: model.rows[position])
             if let mark {
                 let state = mark.syncState.displayed(serviceReachable: statusReachable)
                 grid.put(state.badge(unicode: model.unicode), row: row, column: 0, style: Self.style(of: state))

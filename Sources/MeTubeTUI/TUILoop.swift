@@ -9,6 +9,8 @@ struct TUILoop<Source: LibrarySource> {
     private let options: TUIOptions
     private let opener: VideoOpener
     private let inbox = EventInbox()
+    private let searchIndexBuilder = SearchIndexBuilder()
+    private var searchIndexRequested: Int?
     private var model: ScreenModel
     private var clipboard: String?
     /// Timing figures as JSON lines, when `options.timingOutput` asks for them.
@@ -28,7 +30,9 @@ struct TUILoop<Source: LibrarySource> {
     mutating func run(signals: borrowing TerminalGuard) -> Int32 {
         terminal.draw(ScreenRenderer.render(model))
         record(["event": "first-frame", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
+        updateSearchIndex()
         let syncTask = listenToSync()
+        if options.syncAtStart { options.requestSync?() }
         defer { syncTask?.cancel() }
         var lastRefresh = ContinuousClock.now
         while true {
@@ -47,7 +51,7 @@ struct TUILoop<Source: LibrarySource> {
                 terminal.invalidate()
                 changed = true
             case nil:
-                model.prepareSearch()
+                break
             }
             if model.wantsQuit { return 0 }
             for event in inbox.drain() {
@@ -61,9 +65,19 @@ struct TUILoop<Source: LibrarySource> {
                 changed = true
             }
             if changed { redraw() }
+            updateSearchIndex()
             if let keyName {
                 record(["event": "key", "key": keyName, "ms": (ContinuousClock.now - keyStart).milliseconds, "videos": model.library.videos.count])
             }
+        }
+    }
+
+    /// Installs a search index built in the background, and starts one when the library changed.
+    private mutating func updateSearchIndex() {
+        if let built = searchIndexBuilder.take() { model.install(built.index, generation: built.generation) }
+        if model.needsSearchIndex, searchIndexRequested != model.libraryGeneration {
+            searchIndexRequested = model.libraryGeneration
+            searchIndexBuilder.build(model.library, generation: model.libraryGeneration)
         }
     }
 

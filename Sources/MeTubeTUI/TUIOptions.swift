@@ -12,8 +12,10 @@ public struct TUIOptions: Sendable {
 
     /// Events from the sync engine; `nil` when no sync is configured.
     public var syncEvents: AsyncStream<TUISyncEvent>?
-    /// Called for `r` (sync now).
+    /// Called for `r` (sync now), and after the first frame when ``syncAtStart``.
     public var requestSync: (@Sendable () -> Void)?
+    /// Whether to ask for a sync once the first frame is on screen.
+    public var syncAtStart: Bool
     /// Called after every mark the TUI makes durable, so a sync can follow.
     public var markDidChange: (@Sendable () -> Void)?
     /// The sync services' states before the first event.
@@ -30,13 +32,14 @@ public struct TUIOptions: Sendable {
     /// Options for a TUI without sync and without timing.
     public init(
         syncEvents: AsyncStream<TUISyncEvent>? = nil, requestSync: (@Sendable () -> Void)? = nil,
-        markDidChange: (@Sendable () -> Void)? = nil,
+        syncAtStart: Bool = false, markDidChange: (@Sendable () -> Void)? = nil,
         services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured],
         statusesKnown: Bool = false, timingOutput: TimingOutput? = nil,
         startedAt: ContinuousClock.Instant = .now, refreshInterval: Duration = .milliseconds(250)
     ) {
         self.syncEvents = syncEvents
         self.requestSync = requestSync
+        self.syncAtStart = syncAtStart
         self.markDidChange = markDidChange
         self.services = services
         self.statusesKnown = statusesKnown

@@ -15,9 +15,12 @@ public final class TmuxSession: Sendable {
         var variables = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "tmux-256color", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         variables.merge(environment) { _, new in new }
         let assignments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        try run(["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)", "--", "env", "-i"] + assignments + command)
-        try run(["set-option", "-t", Self.target, "remain-on-exit", "on"])
+        let script = "trap : INT TERM HUP; \"$@\"; echo $? > '\(statusPath)'; exec sleep 3600"
+        try run(["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)", "--", "env", "-i"] + assignments + ["/bin/sh", "-c", script, "sh"] + command)
     }
+
+    /// Where the shell that runs the program writes its exit status.
+    private var statusPath: String { socket + ".status" }
 
     /// Sends keys as tmux names them (`j`, `Enter`, `Escape`, `PPage`, `C-c`).
     public func send(_ keys: String...) throws {
@@ -53,18 +56,20 @@ public final class TmuxSession: Sendable {
         try run(["resize-window", "-t", Self.target, "-x", "\(width)", "-y", "\(height)"])
     }
 
-    /// The program's exit status once it has ended, `nil` while it runs.
+    /// The program's exit status once it has ended (128 + the signal when a signal ended it),
+    /// `nil` while it runs. A shell around the program writes it to a file, so it does not depend
+    /// on when tmux notices the pane's end.
     public func exitStatus() throws -> Int32? {
-        let fields = try run(["display-message", "-p", "-t", Self.target, "#{pane_dead} #{pane_dead_status}"])
-            .split(separator: " ").map(String.init)
-        guard fields.first == "1", fields.count > 1 else { return nil }
-        return Int32(fields[1].trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let data = FileManager.default.contents(atPath: statusPath), let text = String(data: data, encoding: .utf8),
+              text.hasSuffix("\n") else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Stops the session and its server.
     public func close() {
         _ = try? run(["kill-server"])
         try? FileManager.default.removeItem(atPath: socket)
+        try? FileManager.default.removeItem(atPath: statusPath)
     }
 
     deinit { close() }

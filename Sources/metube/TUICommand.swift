@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import MeTubeCore
 import MeTubeStore
+import MeTubeSync
 import MeTubeTUI
 
 /// `metube` / `metube tui`: the feed in the terminal, the default command.
@@ -8,7 +10,12 @@ struct TUICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tui",
         abstract: "Open the feed in the terminal (the default command).",
-        discussion: "Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file."
+        discussion: """
+            Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file. \
+            With a hub configured ([hub] url, or source = "youtube"), the TUI syncs once its first frame is \
+            on screen and on r; with an account saved by metube login, each sync also syncs marks, and a \
+            sync follows 2 s after the last mark.
+            """
     )
 
     @OptionGroup var store: StoreAccess
@@ -19,17 +26,19 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         let started = ContinuousClock.now
         let opened = try store.openStore()
+        let file = try store.config()
         let config: TUIConfig
         do {
-            config = try TUIConfig(file: store.config())
-        } catch let error as TUIError {
+            config = try TUIConfig(file: file)
+        } catch {
             throw fail(error.description, code: ExitStatus.badInput)
         }
-        let options = TUIOptions(
+        var options = TUIOptions(
             statusesKnown: try store.statusesKnown(opened),
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
+        try connectSync(opened, file: file, to: &options)
         let status: Int32
         do {
             status = try runTUI(store: opened, config: config, options: options)
@@ -37,5 +46,30 @@ struct TUICommand: ParsableCommand {
             throw fail(error.description, code: ExitStatus.failure)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Starts a sync engine when a video source is configured, and routes its events to the TUI.
+    private func connectSync(_ opened: Store, file: ConfigFile, to options: inout TUIOptions) throws {
+        let sync: SyncConfiguration
+        do {
+            sync = try SyncConfiguration(config: file)
+        } catch {
+            throw fail(error.description, code: ExitStatus.badInput)
+        }
+        guard sync.source == .direct || !(sync.hubURL ?? "").isEmpty else { return }
+        let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
+        let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
+        let snapshot = opened.syncSnapshot()
+        options.syncEvents = SyncEventBridge(hasStatusSync: account != nil, lastSynced: snapshot.lastHubSync).stream(of: engine)
+        options.requestSync = { Task { await engine.sync() } }
+        options.syncAtStart = true
+        if account != nil {
+            let debouncer = Debouncer(delay: .seconds(2)) { await engine.sync() }
+            options.markDidChange = { Task { await debouncer.poke() } }
+        }
+        options.services = [
+            .hub: .idle(lastSynced: snapshot.lastHubSync),
+            .status: account == nil ? .notConfigured : .idle(lastSynced: snapshot.lastStatusSync),
+        ]
     }
 }

@@ -87,7 +87,7 @@ struct EndToEndTests {
         let status = try Self.waitForExit(tmux)
 
         // Then it exits cleanly and the store on disk holds both marks
-        #expect(status == 0)
+        #expect(status == 0, "screen at exit:\n\((try? tmux.capture()) ?? "")")
         let reopened = try Store.open(at: storeURL)
         #expect(reopened.library().marks[third.id]?.status == .watched)
         #expect(reopened.library().marks[library.video(0).id]?.status == .skipped)

@@ -279,6 +279,17 @@ struct ScreenModelTests {
         #expect(model.newCount == 0)
     }
 
+    @Test("the first videos into an empty feed show from the top, without a notice")
+    func firstVideos() {
+        // Given an empty store's feed
+        var model = ScreenModel(library: Library(), size: Fixture.size, now: Fixture.now, statusesKnown: true)
+        // When the first sync brings the fixture's videos
+        _ = model.apply(.libraryChanged(Fixture.library))
+        // Then the newest is selected and nothing is announced as new
+        #expect(model.selectedVideo?.id == id(0))
+        #expect(model.newCount == 0)
+    }
+
     @Test("a mark made by another process shows up on refresh")
     func externalMark() {
         var model = Fixture.model()
