@@ -18,6 +18,8 @@ public struct SyncSnapshot: Codable, Sendable, Equatable {
     public var statusZoneReady: Bool
     /// When the last status sync finished successfully; statuses are known after the first.
     public var lastStatusSync: Date?
+    /// Since when the status service cannot be reached; `nil` while it can (or nothing is known).
+    public var statusOfflineSince: Date?
     /// Per-channel results of direct-mode fetches, by channel id.
     public var channelFetches: [String: ChannelFetchResult]
 
@@ -39,6 +41,7 @@ public struct SyncSnapshot: Codable, Sendable, Equatable {
         statusSyncToken = try container.decodeIfPresent(String.self, forKey: .statusSyncToken)
         statusZoneReady = try container.decodeIfPresent(Bool.self, forKey: .statusZoneReady) ?? false
         lastStatusSync = try container.decodeIfPresent(Date.self, forKey: .lastStatusSync)
+        statusOfflineSince = try container.decodeIfPresent(Date.self, forKey: .statusOfflineSince)
         channelFetches = try container.decodeIfPresent([String: ChannelFetchResult].self, forKey: .channelFetches) ?? [:]
     }
 }

@@ -79,6 +79,18 @@ public struct StatusSync: Sendable {
         return report
     }
 
+    /// Asks the server for its zones once; throws only when it cannot be reached (any answer,
+    /// even an error, shows it is there).
+    public func probe() async throws(StatusRequestFailure) {
+        do {
+            _ = try await client.listZones()
+        } catch where error.isUnreachable {
+            throw error
+        } catch {
+            return
+        }
+    }
+
     /// Creates the zone (idempotently on the server).
     public func ensureZone() async throws {
         let response = try await client.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))

@@ -4,15 +4,19 @@ import MeTubeStore
 /// Runs every sync of one store, one at a time.
 ///
 /// A request that arrives while a run is in progress is coalesced into exactly one follow-up run,
-/// which every such request awaits ("already syncing" is never an error). Progress and results are
-/// published on `events`. Connectivity follows the outcomes: a run that cannot reach the source
-/// marks it offline and starts health probes with backoff; when a probe succeeds, a sync starts
-/// after `reconnectDebounce`.
+/// which every such request awaits ("already syncing" is never an error); the follow-up covers
+/// everything its requests asked for. Progress and results are published on `events`.
+/// Connectivity follows the outcomes, for the video source and the status service apart: a run
+/// that cannot reach one marks it offline and starts health probes with backoff; when a probe
+/// succeeds, a sync starts after `reconnectDebounce`. Once ``start()`` is called, runs also
+/// follow the configured intervals.
 public actor SyncEngine {
     /// Progress, results and connectivity changes, in order.
     public nonisolated let events: AsyncStream<SyncEvent>
-    /// Whether the source is reachable, as far as the engine knows.
+    /// Whether the video source is reachable, as far as the engine knows.
     public private(set) var connectivity: Connectivity = .unknown
+    /// Whether the status service is reachable, as far as the engine knows.
+    public private(set) var statusConnectivity: Connectivity = .unknown
 
     private let store: Store
     private let configuration: SyncConfiguration
@@ -20,10 +24,13 @@ public actor SyncEngine {
     private let continuation: AsyncStream<SyncEvent>.Continuation
     private var current: Task<SyncReport, Never>?
     private var followUp: Task<SyncReport, Never>?
+    private var followUpScope = SyncScope.status
     private var prober: Task<Void, Never>?
+    private var statusProber: Task<Void, Never>?
+    private var schedules: [Task<Void, Never>] = []
 
-    /// Creates an engine for `store`; with `status`, every run also syncs marks with the status
-    /// service after the videos.
+    /// Creates an engine for `store`; with `status`, runs also sync marks with the status service
+    /// (after the videos, when a video source is configured).
     public init(store: Store, configuration: SyncConfiguration, status: StatusSync? = nil) {
         self.store = store
         self.configuration = configuration
@@ -33,23 +40,41 @@ public actor SyncEngine {
 
     deinit {
         prober?.cancel()
+        statusProber?.cancel()
+        for schedule in schedules { schedule.cancel() }
         continuation.finish()
     }
 
-    /// Syncs now, or joins the follow-up run when one is in progress; returns that run's report.
+    /// Whether the engine has anything to sync: a video source or a status service.
+    public nonisolated var hasWork: Bool { configuration.hasVideoSource || status != nil }
+
+    /// Starts the periodic runs: everything every `hubInterval` (with a video source), marks only
+    /// every `statusInterval` (with a status service). Calling it again changes nothing.
+    public func start() {
+        guard schedules.isEmpty else { return }
+        if configuration.hasVideoSource, let interval = configuration.hubInterval { schedules.append(schedule(.all, every: interval)) }
+        if status != nil, let interval = configuration.statusInterval { schedules.append(schedule(.status, every: interval)) }
+    }
+
+    /// Syncs `scope` now, or joins the follow-up run when one is in progress (widening it to
+    /// `scope`); returns that run's report.
     @discardableResult
-    public func sync() async -> SyncReport {
-        if let followUp { return await followUp.value }
+    public func sync(_ scope: SyncScope = .all) async -> SyncReport {
+        if let followUp {
+            followUpScope = followUpScope.union(scope)
+            return await followUp.value
+        }
         if let running = current {
+            followUpScope = scope
             let next = Task { [weak self] () -> SyncReport in
                 _ = await running.value
                 guard let self else { return SyncReport(source: .hub) }
-                return await self.startRun()
+                return await self.startFollowUp()
             }
             followUp = next
             return await next.value
         }
-        return await startRun()
+        return await startRun(scope)
     }
 
     /// Cancels the run in progress (it stops between pages and reports `cancelled`) and any
@@ -59,26 +84,71 @@ public actor SyncEngine {
         current?.cancel()
     }
 
-    /// Stops health probing and ends `events`.
+    /// Stops the periodic runs and health probing, and ends `events`.
     public func shutdown() {
         cancel()
+        for schedule in schedules { schedule.cancel() }
+        schedules = []
         prober?.cancel()
+        statusProber?.cancel()
         continuation.finish()
     }
 
-    private func startRun() async -> SyncReport {
+    private func schedule(_ scope: SyncScope, every interval: Duration) -> Task<Void, Never> {
+        Task { [weak self] in
+            while true {
+                do {
+                    try await Task.sleep(for: interval)
+                } catch {
+                    return
+                }
+                guard let self else { return }
+                await self.sync(scope)
+            }
+        }
+    }
+
+    private func startFollowUp() async -> SyncReport {
+        let scope = followUpScope
+        followUpScope = .status
+        return await startRun(scope)
+    }
+
+    private func startRun(_ scope: SyncScope) async -> SyncReport {
         followUp = nil
-        let task = Task { await self.perform() }
+        let task = Task { await self.perform(scope) }
         current = task
         let report = await task.value
         current = nil
         return report
     }
 
-    private func perform() async -> SyncReport {
+    private func perform(_ scope: SyncScope) async -> SyncReport {
+        let start = ContinuousClock.now
+        var report = SyncReport(source: configuration.source)
+        if scope == .all, configuration.hasVideoSource || status == nil {
+            report = await syncVideos()
+        } else {
+            report.includesVideos = false
+        }
+        if let status, !report.cancelled {
+            continuation.yield(.statusStarted)
+            do {
+                report.status = try await status.run()
+                setStatusConnectivity(.online)
+            } catch {
+                report.statusError = String(describing: error)
+                if let failure = error as? StatusRequestFailure, failure.isUnreachable { goStatusOffline() }
+            }
+        }
+        report.seconds = (ContinuousClock.now - start).seconds
+        continuation.yield(.finished(report))
+        return report
+    }
+
+    private func syncVideos() async -> SyncReport {
         let source = configuration.source
         continuation.yield(.started(source))
-        let start = ContinuousClock.now
         let progress: @Sendable (String) -> Void = { [continuation] message in continuation.yield(.progress(source, message)) }
         var report: SyncReport
         do {
@@ -109,15 +179,6 @@ public actor SyncEngine {
             report = SyncReport(source: source)
             report.error = String(describing: error)
         }
-        if let status {
-            do {
-                report.status = try await status.run()
-            } catch {
-                report.statusError = String(describing: error)
-            }
-        }
-        report.seconds = (ContinuousClock.now - start).seconds
-        continuation.yield(.finished(report))
         return report
     }
 
@@ -162,6 +223,54 @@ public actor SyncEngine {
         try? await Task.sleep(for: debounce)
         guard !Task.isCancelled else { return }
         Task { await self.sync() }
+    }
+
+    /// Records the status service's reachability in the store (so `metube status` can show it)
+    /// and on `events`.
+    private func setStatusConnectivity(_ state: Connectivity) {
+        switch (statusConnectivity, state) {
+        case (.offline, .offline), (.online, .online): return
+        default: break
+        }
+        statusConnectivity = state
+        let since: Date? = if case .offline(let since) = state { since } else { nil }
+        _ = try? store.transaction { $0.sync.statusOfflineSince = since }
+        continuation.yield(.statusConnectivity(state))
+    }
+
+    /// Marks the status service offline and probes it with backoff until it answers, then syncs
+    /// marks after `reconnectDebounce`.
+    private func goStatusOffline() {
+        setStatusConnectivity(.offline(since: store.syncSnapshot().statusOfflineSince ?? Date()))
+        guard statusProber == nil, let status else { return }
+        let delays = configuration.probeDelays.isEmpty ? [Duration.seconds(30)] : configuration.probeDelays
+        let debounce = configuration.reconnectDebounce
+        statusProber = Task { [weak self] in
+            var attempt = 0
+            while true {
+                do {
+                    try await Task.sleep(for: delays[min(attempt, delays.count - 1)])
+                } catch {
+                    return
+                }
+                attempt += 1
+                do {
+                    try await status.probe()
+                } catch {
+                    continue
+                }
+                await self?.statusReconnected(after: debounce)
+                return
+            }
+        }
+    }
+
+    private func statusReconnected(after debounce: Duration) async {
+        statusProber = nil
+        setStatusConnectivity(.online)
+        try? await Task.sleep(for: debounce)
+        guard !Task.isCancelled else { return }
+        Task { await self.sync(.status) }
     }
 }
 

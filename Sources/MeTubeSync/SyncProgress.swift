@@ -8,8 +8,25 @@ public enum SyncEvent: Sendable, Equatable {
     case progress(SyncSource, String)
     /// A run ended.
     case finished(SyncReport)
-    /// The service became reachable or unreachable.
+    /// The video source became reachable or unreachable.
     case connectivity(Connectivity)
+    /// The status part of a run began.
+    case statusStarted
+    /// The status service became reachable or unreachable.
+    case statusConnectivity(Connectivity)
+}
+
+/// What one run syncs.
+public enum SyncScope: Sendable, Equatable {
+    /// Videos (when a source is configured), then marks.
+    case all
+    /// Marks only, with the status service.
+    case status
+
+    /// The scope covering both.
+    func union(_ other: SyncScope) -> SyncScope {
+        self == .all || other == .all ? .all : .status
+    }
 }
 
 /// Where videos come from.
@@ -34,6 +51,8 @@ public enum Connectivity: Sendable, Equatable {
 public struct SyncReport: Sendable, Equatable, Codable {
     /// Where the videos came from.
     public var source: SyncSource
+    /// Whether the run synced videos (a marks-only run does not).
+    public var includesVideos = true
     /// Channels newly acknowledged by the hub.
     public var channelsRegistered = 0
     /// Videos not in the store before.

@@ -67,7 +67,9 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     static func summary(_ report: SyncReport) -> String {
-        var text = "\(report.source == .hub ? "hub" : "direct") sync: \(report.newVideos) new videos (\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
+        var text = report.includesVideos
+            ? "\(report.source == .hub ? "hub" : "direct") sync: \(report.newVideos) new videos (\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
+            : "no video source configured; marks only, in \(String(format: "%.2f", report.seconds)) s"
         if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
         if report.cancelled { text += "; cancelled" }
         for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) { text += "\n  \(channel): \(reason)" }

@@ -12,9 +12,9 @@ struct TUICommand: ParsableCommand {
         abstract: "Open the feed in the terminal (the default command).",
         discussion: """
             Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file. \
-            With a hub configured ([hub] url, or source = "youtube"), the TUI syncs once its first frame is \
-            on screen and on r; with an account saved by metube login, each sync also syncs marks, and a \
-            sync follows 2 s after the last mark.
+            With a hub configured ([hub] url, or source = "youtube") or an account saved by metube login, \
+            the TUI syncs once its first frame is on screen, on r, every [sync] hub_interval (3600 s) and \
+            status_interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark.
             """
     )
 
@@ -48,7 +48,8 @@ struct TUICommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// Starts a sync engine when a video source is configured, and routes its events to the TUI.
+    /// Starts a sync engine when a video source or a status account is configured, and routes its
+    /// events to the TUI.
     private func connectSync(_ opened: Store, file: ConfigFile, to options: inout TUIOptions) throws {
         let sync: SyncConfiguration
         do {
@@ -56,20 +57,24 @@ struct TUICommand: ParsableCommand {
         } catch {
             throw fail(error.description, code: ExitStatus.badInput)
         }
-        guard sync.source == .direct || !(sync.hubURL ?? "").isEmpty else { return }
         let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
         let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
+        guard engine.hasWork else { return }
         let snapshot = opened.syncSnapshot()
-        options.syncEvents = SyncEventBridge(hasStatusSync: account != nil, lastSynced: snapshot.lastHubSync).stream(of: engine)
+        options.syncEvents = SyncEventBridge(
+            hasStatusSync: account != nil, lastSynced: snapshot.lastHubSync,
+            lastStatusSynced: snapshot.lastStatusSync, statusOfflineSince: snapshot.statusOfflineSince
+        ).stream(of: engine)
         options.requestSync = { Task { await engine.sync() } }
         options.syncAtStart = true
+        Task { await engine.start() }
         if account != nil {
-            let debouncer = Debouncer(delay: .seconds(2)) { await engine.sync() }
+            let debouncer = Debouncer(delay: .seconds(2)) { await engine.sync(.status) }
             options.markDidChange = { Task { await debouncer.poke() } }
         }
         options.services = [
-            .hub: .idle(lastSynced: snapshot.lastHubSync),
-            .status: account == nil ? .notConfigured : .idle(lastSynced: snapshot.lastStatusSync),
+            .hub: sync.hasVideoSource ? .idle(lastSynced: snapshot.lastHubSync) : .notConfigured,
+            .status: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: snapshot.lastStatusSync),
         ]
     }
 }

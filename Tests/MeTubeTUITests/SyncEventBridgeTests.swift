@@ -41,4 +41,21 @@ struct SyncEventBridgeTests {
         #expect(events.contains(.message("status sync failed: unauthorized", isError: true)))
         #expect(!events.contains(.statusesKnown(true)))
     }
+
+    @Test("a marks-only run touches only the status service; offline shows on it without an error message")
+    func statusOnlyRun() {
+        var bridge = SyncEventBridge(hasStatusSync: true)
+        let since = now.addingTimeInterval(-30)
+        #expect(bridge.translate(.statusStarted, now: now) == [.service(.status, .syncing(progress: "syncing"))])
+        #expect(bridge.translate(.statusConnectivity(.offline(since: since)), now: now) == [.service(.status, .offline(since: since))])
+        var failed = SyncReport(source: .hub)
+        failed.includesVideos = false
+        failed.statusError = "status server unreachable"
+        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.status, .offline(since: since))])
+        #expect(bridge.translate(.statusConnectivity(.online), now: now) == [.service(.status, .idle(lastSynced: nil))])
+        var succeeded = SyncReport(source: .hub)
+        succeeded.includesVideos = false
+        succeeded.status = StatusSync.Report()
+        #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.status, .idle(lastSynced: now)), .statusesKnown(true)])
+    }
 }

@@ -20,9 +20,12 @@ public final class StatusLoopbackServer: Sendable {
     /// The base URL, e.g. `http://127.0.0.1:53121`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts a server answering the routes of `service` and returns once it listens;
-    /// `firstMiddleware` sees every request first (tests inject faults with it).
-    public static func start(service: StatusService, firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil) async throws -> StatusLoopbackServer {
+    /// Starts a server answering the routes of `service` on `port` (0: an ephemeral one) and
+    /// returns once it listens; `firstMiddleware` sees every request first (tests inject faults
+    /// with it).
+    public static func start(
+        service: StatusService, port: Int = 0, firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
+    ) async throws -> StatusLoopbackServer {
         let router = Router(context: BasicRequestContext.self)
         if let firstMiddleware { add(firstMiddleware, to: router) }
         StatusRoutes(service: service).register(on: router)
@@ -31,7 +34,7 @@ public final class StatusLoopbackServer: Sendable {
         logger.logLevel = .error
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "metube-server"),
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "metube-server"),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? 0)
                 continuation.finish()
