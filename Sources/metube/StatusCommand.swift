@@ -3,7 +3,8 @@ import Foundation
 import MeTubeCore
 import MeTubeStore
 
-/// `metube status`: counts by status and sync state, and when the syncs last ran.
+/// `metube status`: counts by status and sync state (pending marks count as offline while the
+/// status service was last found unreachable), and when the syncs last ran.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show counts by status and sync state, and the last syncs.")
 
@@ -21,21 +22,25 @@ struct StatusCommand: ParsableCommand {
         for video in library.videos {
             statuses[FeedQuery.status(of: library.marks[video.id], statusesKnown: statusesKnown).rawValue, default: 0] += 1
         }
-        var syncStates = Dictionary(uniqueKeysWithValues: [SyncState.synced, .pending, .conflict].map { ($0.rawValue, 0) })
-        for mark in library.marks.values { syncStates[mark.syncState.rawValue, default: 0] += 1 }
+        let shownStates = [SyncState.synced, .pending, .conflict, .offline]
+        var syncStates = Dictionary(uniqueKeysWithValues: shownStates.map { ($0.rawValue, 0) })
+        let reachable = sync.statusOfflineSince == nil
+        for mark in library.marks.values { syncStates[mark.syncState.displayed(serviceReachable: reachable).rawValue, default: 0] += 1 }
         let output = StatusOutput(
             store: opened.directory.path, deviceId: sync.deviceID, readOnly: opened.readOnlyReason,
             channels: library.channels.count, videos: library.videos.count, marks: library.marks.count,
-            statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastStatusSync: sync.lastStatusSync
+            statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastStatusSync: sync.lastStatusSync,
+            statusOfflineSince: sync.statusOfflineSince
         )
         if json { return try printJSON(output) }
         print("store      \(output.store) (device \(output.deviceId))")
         if let reason = output.readOnly { print("read-only  \(reason)") }
         print("library    \(output.channels) channels, \(output.videos) videos, \(output.marks) marks")
         print("statuses   " + DisplayStatus.allCases.map { "\($0.rawValue) \(statuses[$0.rawValue] ?? 0)" }.joined(separator: ", "))
-        print("sync       " + [SyncState.synced, .pending, .conflict].map { "\($0.rawValue) \(syncStates[$0.rawValue] ?? 0)" }.joined(separator: ", "))
+        print("sync       " + shownStates.map { "\($0.rawValue) \(syncStates[$0.rawValue] ?? 0)" }.joined(separator: ", "))
         print("hub        " + (output.lastHubSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
-        print("status     " + (output.lastStatusSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
+        let offline = output.statusOfflineSince.map { "offline since \($0.formatted(date: .abbreviated, time: .shortened)); " } ?? ""
+        print("status     " + offline + (output.lastStatusSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
     }
 }
 
@@ -51,4 +56,5 @@ struct StatusOutput: Encodable {
     var syncStates: [String: Int]
     var lastHubSync: Date?
     var lastStatusSync: Date?
+    var statusOfflineSince: Date?
 }
