@@ -76,6 +76,7 @@ enum SnapshotDecoding {
                 case "videos": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.videos.append(try video(&scanner)) }
                 case "channels": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.channels.append(try channel(&scanner)) }
                 case "removedChannelIDs": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.removedChannelIDs.append(try scanner.readString()) }
+                case "removedMarkIDs": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.removedMarkIDs.append(try scanner.readString()) }
                 case "sync": syncRange = try scanner.skipValueRange()
                 default: try scanner.skipValue()
                 }

@@ -6,6 +6,8 @@ import MeTubeCore
 public struct StoreChange: Codable, Sendable, Equatable {
     /// Marks to record (replacing earlier ones for the same videos).
     public var marks: [Mark]
+    /// Videos whose mark is forgotten (applied after `marks`).
+    public var removedMarkIDs: [String]
     /// Videos to add or update.
     public var videos: [Video]
     /// Channels to add or update.
@@ -16,8 +18,12 @@ public struct StoreChange: Codable, Sendable, Equatable {
     public var sync: SyncSnapshot?
 
     /// Creates a change.
-    public init(marks: [Mark] = [], videos: [Video] = [], channels: [Channel] = [], removedChannelIDs: [String] = [], sync: SyncSnapshot? = nil) {
+    public init(
+        marks: [Mark] = [], removedMarkIDs: [String] = [], videos: [Video] = [], channels: [Channel] = [],
+        removedChannelIDs: [String] = [], sync: SyncSnapshot? = nil
+    ) {
         self.marks = marks
+        self.removedMarkIDs = removedMarkIDs
         self.videos = videos
         self.channels = channels
         self.removedChannelIDs = removedChannelIDs
@@ -26,16 +32,17 @@ public struct StoreChange: Codable, Sendable, Equatable {
 
     /// Whether the change changes nothing.
     public var isEmpty: Bool {
-        marks.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil
+        marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil
     }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion = "v", marks, videos, channels, removedChannelIDs, sync
+        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         marks = try container.decodeIfPresent([Mark].self, forKey: .marks) ?? []
+        removedMarkIDs = try container.decodeIfPresent([String].self, forKey: .removedMarkIDs) ?? []
         videos = try container.decodeIfPresent([Video].self, forKey: .videos) ?? []
         channels = try container.decodeIfPresent([Channel].self, forKey: .channels) ?? []
         removedChannelIDs = try container.decodeIfPresent([String].self, forKey: .removedChannelIDs) ?? []
@@ -46,6 +53,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(currentSchemaVersion, forKey: .schemaVersion)
         if !marks.isEmpty { try container.encode(marks, forKey: .marks) }
+        if !removedMarkIDs.isEmpty { try container.encode(removedMarkIDs, forKey: .removedMarkIDs) }
         if !videos.isEmpty { try container.encode(videos, forKey: .videos) }
         if !channels.isEmpty { try container.encode(channels, forKey: .channels) }
         if !removedChannelIDs.isEmpty { try container.encode(removedChannelIDs, forKey: .removedChannelIDs) }

@@ -44,6 +44,7 @@ struct StoreState: Sendable {
                     library.apply(mark)
                     observeClocks(of: mark)
                 }
+                for id in change.removedMarkIDs { library.removeMark(id) }
             }
             if parts.contains(.sync), let newSync = change.sync { sync = newSync }
         }

@@ -70,6 +70,23 @@ public struct StatusReconciler: Sendable {
         }
     }
 
+    /// What a pulled deletion of `videoID`'s record does to the local mark: a synced mark is
+    /// forgotten; a pending or conflicting one stays, pending again as a fresh record (the server
+    /// has nothing left to conflict with), so it is never silently dropped.
+    public func afterDeletion(local: Mark?) -> PulledDeletion {
+        guard let local else { return .unchanged }
+        switch local.syncState {
+        case .synced:
+            return .forget
+        case .pending, .offline, .conflict:
+            var mark = local
+            mark.syncState = .pending
+            mark.base = nil
+            mark.theirs = nil
+            return .keep(mark)
+        }
+    }
+
     /// Settles `local` (not yet on the server) against a different server version: equal values
     /// are synced; otherwise the policy decides. Under `newest`, an equal value with a newer
     /// clock reading is pushed again, so the server keeps the newest reading and a later
@@ -112,4 +129,14 @@ public struct StatusReconciler: Sendable {
         mark.theirs = nil
         return mark
     }
+}
+
+/// What a pulled deletion does to a local mark.
+public enum PulledDeletion: Sendable, Equatable {
+    /// There was no local mark.
+    case unchanged
+    /// The synced local mark is forgotten.
+    case forget
+    /// The local mark stays, as this (pending) mark.
+    case keep(Mark)
 }

@@ -160,7 +160,7 @@ public struct StatusSync: Sendable {
                 }
                 updated.append(mark)
             }
-            return updated
+            return StatusMarkUpdate(marks: updated)
         }
         for case .failure(let error) in response.records where error.serverErrorCode != .conflict && error.serverErrorCode != .exists {
             logger.warning("status push of \(error.recordName ?? "?") deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
@@ -223,24 +223,33 @@ public struct StatusSync: Sendable {
         try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
     }
 
-    /// Applies one page of changes and saves its token with it.
+    /// Applies one page of changes (deletions included) and saves its token with it.
     private func apply(_ changes: StatusZoneChanges, into report: inout Report) throws {
         let versions = changes.records.compactMap { record -> (String, ServerVersion)? in
             guard let name = record.recordName, record.deleted != true, let version = StatusReconciler.serverVersion(of: record) else { return nil }
             return (name, version)
         }
+        let deleted = changes.records.compactMap { $0.deleted == true ? $0.recordName : nil }
         var conflicts = 0
         try store.reconcileStatus(
-            videoIDs: versions.map(\.0), syncToken: changes.syncToken, observed: versions.compactMap(\.1.hlc).max(), pullFinished: !changes.moreComing
+            videoIDs: versions.map(\.0) + deleted, syncToken: changes.syncToken, observed: versions.compactMap(\.1.hlc).max(), pullFinished: !changes.moreComing
         ) { local in
             conflicts = 0
-            return versions.compactMap { videoID, version in
+            var update = StatusMarkUpdate(marks: versions.compactMap { videoID, version in
                 guard let mark = reconciler.afterPull(local: local[videoID], server: version, videoID: videoID) else { return nil }
                 if mark.syncState == .conflict { conflicts += 1 }
                 return mark
+            })
+            for videoID in deleted {
+                switch reconciler.afterDeletion(local: local[videoID]) {
+                case .unchanged: break
+                case .forget: update.removedVideoIDs.append(videoID)
+                case .keep(let mark): update.marks.append(mark)
+                }
             }
+            return update
         }
-        report.pulled += versions.count
+        report.pulled += versions.count + deleted.count
         report.conflicts += conflicts
     }
 }

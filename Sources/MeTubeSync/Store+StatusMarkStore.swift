@@ -15,12 +15,14 @@ extension Store: StatusMarkStore {
 
     public func reconcileStatus(
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
-        _ reconcile: ([String: Mark]) -> [Mark]
+        _ reconcile: ([String: Mark]) -> StatusMarkUpdate
     ) throws {
         try transaction { transaction in
             var current: [String: Mark] = [:]
             for id in videoIDs { current[id] = transaction.library.marks[id] }
-            transaction.change.marks = reconcile(current)
+            let update = reconcile(current)
+            transaction.change.marks = update.marks
+            transaction.change.removedMarkIDs = update.removedVideoIDs
             if let syncToken { transaction.sync.statusSyncToken = syncToken }
             if let observed { transaction.observe(observed) }
             if pullFinished { transaction.sync.lastStatusSync = Date() }

@@ -56,14 +56,15 @@ final class StatusTestDevice: StatusMarkStore {
 
     func reconcileStatus(
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
-        _ reconcile: ([String: Mark]) -> [Mark]
+        _ reconcile: ([String: Mark]) -> StatusMarkUpdate
     ) {
         state.withLock { state in
             var current: [String: Mark] = [:]
             for id in videoIDs { current[id] = state.marks[id] }
             let updated = reconcile(current)
             guard !crashesBeforeSaving else { return }
-            for mark in updated { state.marks[mark.videoID] = mark }
+            for mark in updated.marks { state.marks[mark.videoID] = mark }
+            for id in updated.removedVideoIDs { state.marks[id] = nil }
             if let syncToken { state.token = syncToken }
             if let observed { state.clock.observe(observed) }
         }
