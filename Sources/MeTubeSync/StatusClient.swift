@@ -16,8 +16,10 @@ public struct StatusClient: Sendable {
 
     /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
     /// up after `timeoutSeconds`, and retryable failures are retried by `retryPolicy` (the
-    /// server's `retryAfter` is honoured when it asks for longer).
-    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .shared, timeoutSeconds: Int64 = 30, retryPolicy: HubRetryPolicy = HubRetryPolicy()) {
+    /// server's `retryAfter` is honoured when it asks for longer). By default requests go
+    /// through `HTTPClient.sync`, where a refused connection fails at once rather than at the
+    /// deadline, so an unreachable server is noticed quickly.
+    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .sync, timeoutSeconds: Int64 = 30, retryPolicy: HubRetryPolicy = HubRetryPolicy()) {
         self.endpoint = endpoint
         self.userToken = userToken
         self.httpClient = httpClient

@@ -58,7 +58,7 @@ struct StatusSyncEngineTests {
         let port = try Self.unusedLoopbackPort()
         let client = StatusClient(
             endpoint: StatusEndpoint(serverURL: "http://127.0.0.1:\(port)", environment: "development"), userToken: token,
-            timeoutSeconds: 1, retryPolicy: StatusTestServer.fastRetries
+            timeoutSeconds: 5, retryPolicy: StatusTestServer.fastRetries
         )
         let store = try Self.temporaryStore()
         try store.mark("v3", as: .watched)
