@@ -191,38 +191,13 @@ public actor SyncEngine {
         continuation.yield(.connectivity(state))
     }
 
+    /// Marks the video source offline and probes its health with backoff until it answers, then
+    /// syncs after `reconnectDebounce`.
     private func goOffline() {
         setConnectivity(.offline(since: Date()))
         guard prober == nil, configuration.source == .hub, let url = configuration.hubURL else { return }
         let client = HubClient(baseURL: url, timeout: configuration.requestTimeout, retryPolicy: .none)
-        let delays = configuration.probeDelays.isEmpty ? [Duration.seconds(30)] : configuration.probeDelays
-        let debounce = configuration.reconnectDebounce
-        prober = Task { [weak self] in
-            var attempt = 0
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: delays[min(attempt, delays.count - 1)])
-                } catch {
-                    return
-                }
-                attempt += 1
-                do {
-                    try await client.health()
-                } catch {
-                    continue
-                }
-                await self?.reconnected(after: debounce)
-                return
-            }
-        }
-    }
-
-    private func reconnected(after debounce: Duration) async {
-        prober = nil
-        setConnectivity(.online)
-        try? await Task.sleep(for: debounce)
-        guard !Task.isCancelled else { return }
-        Task { await self.sync() }
+        prober = probe({ try await client.health() }, then: .all)
     }
 
     /// Records the status service's reachability in the store (so `metube status` can show it)
@@ -238,14 +213,19 @@ public actor SyncEngine {
         continuation.yield(.statusConnectivity(state))
     }
 
-    /// Marks the status service offline and probes it with backoff until it answers, then syncs
-    /// marks after `reconnectDebounce`.
+    /// Marks the status service offline (since the time already saved, when it was) and probes
+    /// it with backoff until it answers, then syncs marks after `reconnectDebounce`.
     private func goStatusOffline() {
         setStatusConnectivity(.offline(since: store.syncSnapshot().statusOfflineSince ?? Date()))
         guard statusProber == nil, let status else { return }
+        statusProber = probe({ try await status.probe() }, then: .status)
+    }
+
+    /// A task that runs `check` after each of the probe delays (the last one repeating) until
+    /// a check passes, then reports the service of `scope` reachable.
+    private func probe(_ check: @escaping @Sendable () async throws -> Void, then scope: SyncScope) -> Task<Void, Never> {
         let delays = configuration.probeDelays.isEmpty ? [Duration.seconds(30)] : configuration.probeDelays
-        let debounce = configuration.reconnectDebounce
-        statusProber = Task { [weak self] in
+        return Task { [weak self] in
             var attempt = 0
             while true {
                 do {
@@ -255,22 +235,30 @@ public actor SyncEngine {
                 }
                 attempt += 1
                 do {
-                    try await status.probe()
+                    try await check()
                 } catch {
                     continue
                 }
-                await self?.statusReconnected(after: debounce)
+                await self?.reconnected(scope)
                 return
             }
         }
     }
 
-    private func statusReconnected(after debounce: Duration) async {
-        statusProber = nil
-        setStatusConnectivity(.online)
-        try? await Task.sleep(for: debounce)
+    /// The service of `scope` (the video source for `.all`, the status service for `.status`)
+    /// answers again: online, and a sync of `scope` after `reconnectDebounce`.
+    private func reconnected(_ scope: SyncScope) async {
+        switch scope {
+        case .all:
+            prober = nil
+            setConnectivity(.online)
+        case .status:
+            statusProber = nil
+            setStatusConnectivity(.online)
+        }
+        try? await Task.sleep(for: configuration.reconnectDebounce)
         guard !Task.isCancelled else { return }
-        Task { await self.sync(.status) }
+        Task { await self.sync(scope) }
     }
 }
 
