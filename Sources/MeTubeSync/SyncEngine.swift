@@ -135,6 +135,8 @@ public actor SyncEngine {
             continuation.yield(.statusStarted)
             do {
                 report.status = try await status.run()
+                statusProber?.cancel()
+                statusProber = nil
                 setStatusConnectivity(.online)
             } catch {
                 report.statusError = String(describing: error)
@@ -209,7 +211,7 @@ public actor SyncEngine {
         }
         statusConnectivity = state
         let since: Date? = if case .offline(let since) = state { since } else { nil }
-        _ = try? store.transaction { $0.sync.statusOfflineSince = since }
+        if store.syncSnapshot().statusOfflineSince != since { _ = try? store.transaction { $0.sync.statusOfflineSince = since } }
         continuation.yield(.statusConnectivity(state))
     }
 
