@@ -14,6 +14,10 @@ public protocol LibrarySource: Sendable {
     func channelFetches() -> [String: ChannelFetchResult]
     /// Messages for the user (recovered files, read-only store), each returned once.
     func takeNotices() -> [String]
+    /// Whether the journal has grown enough to be folded into new snapshots.
+    var needsCompaction: Bool { get }
+    /// Folds the journal into new snapshots.
+    func compact() throws
 }
 
 extension Store: LibrarySource {

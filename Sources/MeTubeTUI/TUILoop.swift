@@ -9,6 +9,7 @@ struct TUILoop<Source: LibrarySource> {
     private let options: TUIOptions
     private let opener: VideoOpener
     private let inbox = EventInbox()
+    private let compaction = CompactionFlag()
     private let searchIndexBuilder = SearchIndexBuilder()
     private var searchIndexRequested: Int?
     private var model: ScreenModel
@@ -102,6 +103,7 @@ struct TUILoop<Source: LibrarySource> {
     private mutating func refreshFromStore() {
         do {
             if try source.refresh() { reloadFromStore() }
+            compactInBackgroundIfNeeded()
         } catch {
             let text = "cannot read the store: \(error)"
             if model.message?.text != text { _ = model.apply(.sync(.message(text, isError: true))) }
@@ -113,6 +115,21 @@ struct TUILoop<Source: LibrarySource> {
     private mutating func reloadFromStore() {
         _ = model.apply(.libraryChanged(source.library()))
         _ = model.apply(.channelFetchesChanged(source.channelFetches()))
+    }
+
+    /// Folds a grown journal into new snapshots on a thread of its own, so no key waits for it;
+    /// a failure (e.g. a full disk) is shown and changes nothing.
+    private func compactInBackgroundIfNeeded() {
+        guard source.needsCompaction, compaction.begin() else { return }
+        let (source, inbox, compaction) = (source, inbox, compaction)
+        Thread.detachNewThread {
+            defer { compaction.end() }
+            do {
+                try source.compact()
+            } catch {
+                inbox.post(.sync(.message("could not compact the store: \(error)", isError: true)))
+            }
+        }
     }
 
     private mutating func showNotices() {

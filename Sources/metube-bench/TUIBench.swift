@@ -69,6 +69,19 @@ private var metubeBinary: URL {
     URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("metube")
 }
 
+/// What tmux alone costs in the screen-seen figures: a new session running a shell that prints the
+/// line the figures wait for, until capture-pane shows it.
+private func tmuxBaselineFigure() throws -> Figure {
+    let samples = try (0..<5).map { _ in
+        try Measure.millis {
+            let tmux = try TmuxSession(command: ["/bin/sh", "-c", "echo 'hub: baseline'; exec sleep 30"], width: 120, height: 40)
+            defer { tmux.close() }
+            try tmux.waitFor(timeout: .seconds(30)) { $0.contains("hub: ") }
+        }
+    }
+    return Figure(name: "tui.start.screen-seen.tmux-baseline", value: Measure.median(samples), unit: "ms", detail: "median of 5, tmux new-session running `echo` to its line on capture-pane: subtract from the screen-seen figures")
+}
+
 /// Runs `metube --timing` in tmux on generated stores: start to first frame (the program's own
 /// figure and the screen seen from outside) at 10k and 50k videos, then key to redrawn screen at
 /// 50k from the program's per-key timing lines.
@@ -77,7 +90,7 @@ private func endToEndFigures() throws -> [Figure] {
         FileHandle.standardError.write(Data("bench: tui: no metube binary at \(metubeBinary.path); skipping the tmux figures\n".utf8))
         return []
     }
-    var figures: [Figure] = []
+    var figures = [try tmuxBaselineFigure()]
     for count in [10_000, 50_000] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-tui-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -130,4 +130,59 @@ import TestSupport
         #expect(restored.marks[SyntheticLibrary.videoID(3)]?.status == .skipped)
         #expect(restored.videos.count == 100)
     }
+
+    @Test func importReportsAddedPresentAndRejectedAndRefusesGarbage() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let dataDir = ["--data-dir", directory.url.path]
+        // Given a Takeout CSV with two good rows, one bad id and a channel already followed
+        let csv = """
+            Channel Id,Channel Url,Channel Title
+            UCBJycsmduvYEL83R_U4JriQ,http://www.youtube.com/channel/UCBJycsmduvYEL83R_U4JriQ,Marques Brownlee
+            UC9PBzalIcEQCsiIkq36PyUA,http://www.youtube.com/channel/UC9PBzalIcEQCsiIkq36PyUA,Digital Foundry
+            UCnot-an-id,http://www.youtube.com/channel/UCnot-an-id,Broken
+            """
+        try csv.write(toFile: directory.path("subscriptions.csv"), atomically: true, encoding: .utf8)
+        #expect(try runProcess(metube, ["channels", "add", "UC9PBzalIcEQCsiIkq36PyUA"] + dataDir).status == 0)
+        // When it is imported
+        let outcome = try runProcess(metube, ["import", directory.path("subscriptions.csv"), "--json"] + dataDir)
+        // Then the report counts each kind and names the bad line
+        let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(report?["format"] as? String == "takeoutCSV")
+        #expect(report?["added"] as? Int == 1)
+        #expect(report?["alreadyPresent"] as? Int == 1)
+        let rejected = report?["rejected"] as? [[String: Any]]
+        #expect(rejected?.count == 1)
+        #expect((rejected?.first?["location"] as? String)?.contains("4") == true)
+        #expect(try Store.open(at: directory.url).library().channels["UCBJycsmduvYEL83R_U4JriQ"]?.title == "Marques Brownlee")
+        // And binary garbage is refused with exit 65 and a reason, changing nothing
+        try Data([0x00, 0xFF, 0x10, 0x80, 0x00]).write(to: URL(fileURLWithPath: directory.path("garbage.bin")))
+        let garbage = try runProcess(metube, ["import", directory.path("garbage.bin")] + dataDir)
+        #expect(garbage.status == 65)
+        #expect(garbage.stderr.contains("unrecognized format"))
+        #expect(try Store.open(at: directory.url).library().channels.count == 2)
+    }
+
+    @Test func doctorSaysHealthyOrNamesTheDamagedFileWithoutChangingIt() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try seeded(directory)
+        try Store.open(at: directory.url).compact()
+        let dataDir = ["--data-dir", directory.url.path]
+        #expect(try runProcess(metube, ["doctor"] + dataDir).status == 0)
+        // Given a truncated marks snapshot
+        let path = directory.path("marks.json")
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(20)
+        try damaged.write(to: URL(fileURLWithPath: path))
+        // When the doctor looks
+        let outcome = try runProcess(metube, ["doctor", "--json"] + dataDir)
+        // Then it exits 1, names the file as a problem, and leaves it as it was
+        #expect(outcome.status == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        #expect(report?["healthy"] as? Bool == false)
+        let findings = report?["findings"] as? [[String: Any]] ?? []
+        #expect(findings.contains { $0["severity"] as? String == "problem" && $0["subject"] as? String == "marks.json" })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged)
+    }
 }
