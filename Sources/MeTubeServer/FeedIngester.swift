@@ -71,9 +71,11 @@ public actor FeedIngester: Service {
     }
 
     /// Polls until the service group shuts down: one round, then `pollInterval` of rest, repeated.
+    /// A graceful shutdown cancels the round in progress, so slow or silent feeds never hold it up.
     public func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            let round = await poll()
+            let round = await cancelWhenGracefulShutdown { await self.poll() }
+            guard !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
             if round.fetched + round.failed > 0 {
                 logger.info("feed round", metadata: [
                     "fetched": "\(round.fetched)", "notModified": "\(round.notModified)", "failed": "\(round.failed)",
@@ -88,7 +90,8 @@ public actor FeedIngester: Service {
         }
     }
 
-    /// Runs one polling round over every registered channel that is not backing off.
+    /// Runs one polling round over every registered channel that is not backing off; when the task
+    /// is cancelled, no further feed is started and the round ends once the fetches in flight stop.
     public func poll() async -> Round {
         var round = Round()
         let channelIDs: [String]
@@ -112,6 +115,7 @@ public actor FeedIngester: Service {
                 group.addTask { Fetch(channelID: id, result: await self.fetch(id, entityTag: tag, lastModified: modified)) }
             }
             while let fetch = await group.next() {
+                guard !Task.isCancelled else { continue }
                 await record(fetch.result, for: fetch.channelID, into: &round)
                 if let (next, tag, modified) = pending.popFirst() {
                     group.addTask { Fetch(channelID: next, result: await self.fetch(next, entityTag: tag, lastModified: modified)) }

@@ -33,8 +33,7 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
 
     private func videos(_ request: Request) async throws -> Response {
         let selection = try HubRequestValidation.videoSelection(body: try await body(of: request))
-        let page = try await storage { try await repository.videos(matching: selection) }
-        return .json(bytes: HubJSONWriter.page(page))
+        return .json(bytes: try await storage { try await repository.videoPageJSON(matching: selection) })
     }
 
     private func body(of request: Request) async throws -> Data {

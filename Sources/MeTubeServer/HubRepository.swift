@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import NIOCore
 
 /// The hub's storage: registered channels and their newest videos under a global `seq`.
 ///
@@ -16,9 +17,18 @@ public protocol HubRepository: Sendable {
     /// The videos with `seq > query.afterSeq` of `query.channelIDs` (all when empty), lowest
     /// `seq` first, at most `query.limit`.
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage
+    /// The page ``videos(matching:)`` returns, already written as the `videos/query` JSON answer.
+    func videoPageJSON(matching query: HubVideoSelection) async throws -> ByteBuffer
     /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
     /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
+}
+
+extension HubRepository {
+    /// Writes the page of ``videos(matching:)`` with ``HubJSONWriter``.
+    public func videoPageJSON(matching query: HubVideoSelection) async throws -> ByteBuffer {
+        HubJSONWriter.page(try await videos(matching: query))
+    }
 }
 
 /// A validated `videos/query`.

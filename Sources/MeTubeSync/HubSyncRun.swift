@@ -77,26 +77,51 @@ struct HubSyncRun {
         return newChannels
     }
 
-    /// Pages through `videos/query` from `start` until the hub has nothing more.
+    /// Pages through `videos/query` from `start` until the hub has nothing more. The next page is
+    /// requested while the current one is merged, so the network overlaps the store; pages are
+    /// still merged one transaction each, in order, with cancellation checked between them.
     private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) async throws(SyncError) {
         var afterSeq = start
+        try checkCancellation()
+        var answer = try await client.videos(HubVideoQuery(channelIDs: channelIDs, afterSeq: afterSeq, limit: pageSize))
         while true {
-            try checkCancellation()
-            let answer = try await client.videos(HubVideoQuery(channelIDs: channelIDs, afterSeq: afterSeq, limit: pageSize))
             report.requests += 1
-            let videos = answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
             let next = max(afterSeq, answer.maxSeqReturned, answer.videos.map(\.seq).max() ?? 0)
-            let added = try store.syncTransaction { transaction in
-                transaction.change.videos = videos
-                if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
-                return videos.filter { transaction.library.video($0.id) == nil }.count
+            guard answer.videos.count >= pageSize, next > afterSeq, !Task.isCancelled else {
+                try merge(answer, upTo: next, advancesWatermark: advancesWatermark, local: local, report: &report)
+                try checkCancellation()
+                return
             }
-            report.newVideos += added
-            report.videosReceived += videos.count
-            progress("page \(report.requests): \(answer.videos.count) videos, up to seq \(next)")
-            if answer.videos.count < pageSize || next <= afterSeq { return }
+            async let following = fetch(HubVideoQuery(channelIDs: channelIDs, afterSeq: next, limit: pageSize))
+            try merge(answer, upTo: next, advancesWatermark: advancesWatermark, local: local, report: &report)
+            let result = await following
+            try checkCancellation()
+            answer = try result.get()
             afterSeq = next
         }
+    }
+
+    /// One page of videos as a result, so it can be requested with `async let` and typed errors.
+    private func fetch(_ query: HubVideoQuery) async -> Result<HubVideoPage, SyncError> {
+        do throws(SyncError) {
+            return .success(try await client.videos(query))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Merges one page's videos into the store together with the watermark `next` (when the
+    /// page advances it), in one transaction.
+    private func merge(_ answer: HubVideoPage, upTo next: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) throws(SyncError) {
+        let videos = answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
+        let added = try store.syncTransaction { transaction in
+            transaction.change.videos = videos
+            if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
+            return videos.filter { transaction.library.video($0.id) == nil }.count
+        }
+        report.newVideos += added
+        report.videosReceived += videos.count
+        progress("page \(report.requests): \(answer.videos.count) videos, up to seq \(next)")
     }
 
     private func checkCancellation() throws(SyncError) {

@@ -20,6 +20,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case previousMatch = "previous-match"
     case cycleFilter = "cycle-filter"
     case channels
+    case retryFailing = "retry-failing"
     case conflicts
     case keepMine = "keep-mine"
     case takeTheirs = "take-theirs"
@@ -48,6 +49,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .previousMatch: ActionInfo(keys: ["N"], help: "Previous search match", group: .views)
         case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped", group: .views)
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
+        case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)

@@ -10,6 +10,8 @@ public protocol LibrarySource: Sendable {
     func mark(_ videoID: String, as status: WatchStatus) throws -> Mark
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
+    /// Each channel's last feed fetch, by channel id.
+    func channelFetches() -> [String: ChannelFetchResult]
     /// Messages for the user (recovered files, read-only store), each returned once.
     func takeNotices() -> [String]
     /// Whether the journal has grown enough to be folded into new snapshots.
@@ -18,4 +20,7 @@ public protocol LibrarySource: Sendable {
     func compact() throws
 }
 
-extension Store: LibrarySource {}
+extension Store: LibrarySource {
+    /// Each channel's last feed fetch, from the sync state.
+    public func channelFetches() -> [String: ChannelFetchResult] { syncSnapshot().channelFetches }
+}

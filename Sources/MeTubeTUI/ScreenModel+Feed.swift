@@ -46,6 +46,8 @@ extension ScreenModel {
             if query.channelID != nil { openChannels() }
         case .keepMine, .takeTheirs:
             message = StatusMessage(text: "\(keyMap.keys(for: .conflicts).first?.name ?? "C") shows the conflicts", isError: false)
+        case .retryFailing:
+            message = StatusMessage(text: "\(keyMap.keys(for: .channels).first?.name ?? "c") shows the channels and their fetch results", isError: false)
         case .quit, .help, .syncNow:
             break
         }

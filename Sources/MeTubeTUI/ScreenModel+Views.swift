@@ -14,6 +14,8 @@ extension ScreenModel {
             query.channelID = nil
             screen = .feed
             rebuildRows()
+        case .retryFailing:
+            return retryFailingChannels()
         case .conflicts:
             rebuildConflicts()
             screen = .conflicts
@@ -21,6 +23,21 @@ extension ScreenModel {
             break
         }
         return []
+    }
+
+    /// Asks for a sync, which fetches the failing channels' feeds again, when any is failing.
+    private mutating func retryFailingChannels() -> [Effect] {
+        let failing = channelList.filter(\.isFailing).count
+        guard failing > 0 else {
+            message = StatusMessage(text: "no channel is failing", isError: false)
+            return []
+        }
+        guard services[.hub] != .notConfigured else {
+            message = StatusMessage(text: "sync is not configured", isError: false)
+            return []
+        }
+        message = StatusMessage(text: "fetching \(Formatting.count(failing, "failing channel")) again…", isError: false)
+        return [.syncNow]
     }
 
     mutating func performInConflicts(_ action: Action) -> [Effect] {
@@ -78,7 +95,7 @@ extension ScreenModel {
             }
         }
         channelList = library.channels.values
-            .map { ChannelSummary(id: $0.id, name: $0.displayName, unseen: unseen[$0.id] ?? 0, total: total[$0.id] ?? 0) }
+            .map { ChannelSummary(id: $0.id, name: $0.displayName, unseen: unseen[$0.id] ?? 0, total: total[$0.id] ?? 0, fetch: channelFetches[$0.id]) }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         channelCursor.clamp(count: channelList.count, visible: listHeight)
     }

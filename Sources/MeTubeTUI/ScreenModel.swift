@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeStore
 
 /// The size of the terminal in cells.
 public struct TerminalSize: Sendable, Equatable {
@@ -44,6 +45,11 @@ public struct ChannelSummary: Sendable, Equatable {
     public var unseen: Int
     /// All videos.
     public var total: Int
+    /// The last fetch of the channel's feed, `nil` when it was never fetched directly.
+    public var fetch: ChannelFetchResult? = nil
+
+    /// Whether the channel's last fetch failed.
+    public var isFailing: Bool { fetch?.failingSince != nil }
 }
 
 /// Something that happened outside the keyboard that the screen model must know.
@@ -58,6 +64,8 @@ public enum ModelEvent: Sendable, Equatable {
     case playerExited(videoID: String, success: Bool, detail: String)
     /// A sync service reported.
     case sync(TUISyncEvent)
+    /// The store's record of each channel's last feed fetch changed.
+    case channelFetchesChanged([String: ChannelFetchResult])
     /// The terminal changed size.
     case resized(TerminalSize)
     /// Time passed; relative dates are computed from `now`.
@@ -109,6 +117,8 @@ public struct ScreenModel: Sendable {
     var searchOrigin = 0
     var searchIndex: SearchIndex?
 
+    /// Each channel's last feed fetch, by channel id.
+    public internal(set) var channelFetches: [String: ChannelFetchResult] = [:]
     /// The channels view's rows.
     public internal(set) var channelList: [ChannelSummary] = []
     /// The channels view's selection and scroll.
@@ -218,6 +228,10 @@ public struct ScreenModel: Sendable {
             message = StatusMessage(text: "player failed: \(detail)", isError: true)
         case .sync(let syncEvent):
             applySync(syncEvent)
+        case .channelFetchesChanged(let fetches):
+            guard fetches != channelFetches else { return [] }
+            channelFetches = fetches
+            if screen == .channels { rebuildChannels() }
         case .resized(let newSize):
             size = newSize
             clampCursors()

@@ -50,9 +50,23 @@ extension ScreenRenderer {
             let channel = model.channelList[position]
             field(Formatting.count(channel.unseen), into: &grid, row: row, column: 0, width: 7, style: channel.unseen > 0 ? .accent : .dim, alignRight: true)
             field(Formatting.count(channel.total), into: &grid, row: row, column: 8, width: 7, style: .dim, alignRight: true)
-            field(channel.name, into: &grid, row: row, column: 17, width: grid.width - 17)
+            let fetch = fetchText(of: channel)
+            let fetchWidth = min(TextWidth.of(fetch), grid.width / 2)
+            field(channel.name, into: &grid, row: row, column: 17, width: grid.width - 17 - fetchWidth - 1)
+            field(fetch, into: &grid, row: row, column: grid.width - fetchWidth, width: fetchWidth, style: channel.isFailing ? .conflict : .dim)
             if position == cursor.selection { grid.invert(row: row) }
         }
+    }
+
+    /// A channel's last fetch in words: `ok 5 min ago`, `failing since 14:02: HTTP 404`, or
+    /// nothing when it was never fetched directly.
+    private func fetchText(of channel: ChannelSummary) -> String {
+        guard let fetch = channel.fetch else { return "" }
+        if let since = fetch.failingSince {
+            let when = model.now.timeIntervalSince(since) < 86_400 ? Formatting.clock(since, timeZone: model.timeZone) : Formatting.ago(since, now: model.now)
+            return "failing since \(when): \(fetch.lastError ?? "unknown error")"
+        }
+        return fetch.lastSuccess.map { "ok \(Formatting.ago($0, now: model.now))" } ?? ""
     }
 
     func drawConflicts(into grid: inout CellGrid) {

@@ -24,6 +24,7 @@ struct TUILoop<Source: LibrarySource> {
         opener = VideoOpener(command: config.openCommand)
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
+        _ = model.apply(.channelFetchesChanged(source.channelFetches()))
         showNotices()
     }
 
@@ -93,7 +94,7 @@ struct TUILoop<Source: LibrarySource> {
 
     private mutating func apply(_ event: ModelEvent) {
         if case .sync(.storeChanged) = event {
-            _ = model.apply(.libraryChanged(source.library()))
+            reloadFromStore()
         } else {
             perform(model.apply(event))
         }
@@ -101,13 +102,19 @@ struct TUILoop<Source: LibrarySource> {
 
     private mutating func refreshFromStore() {
         do {
-            if try source.refresh() { _ = model.apply(.libraryChanged(source.library())) }
+            if try source.refresh() { reloadFromStore() }
             compactInBackgroundIfNeeded()
         } catch {
             let text = "cannot read the store: \(error)"
             if model.message?.text != text { _ = model.apply(.sync(.message(text, isError: true))) }
         }
         showNotices()
+    }
+
+    /// Gives the model the store's current library and channel fetch results.
+    private mutating func reloadFromStore() {
+        _ = model.apply(.libraryChanged(source.library()))
+        _ = model.apply(.channelFetchesChanged(source.channelFetches()))
     }
 
     /// Folds a grown journal into new snapshots on a thread of its own, so no key waits for it;

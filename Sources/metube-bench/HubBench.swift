@@ -10,8 +10,9 @@ import NIOCore
 
 /// Hub server figures: `videos/query` throughput and latency with 100 concurrent connections,
 /// against a release `metube-server` application in this process holding the demo library
-/// (216 channels, 10,000 videos) in an SQLite file. The load comes from AsyncHTTPClient in the same
-/// process, so it competes with the server for the same two cores.
+/// (216 channels, 10,000 videos) in an SQLite file. The load comes from AsyncHTTPClient in a child
+/// process (this executable run again with `--child-hub-load`), so client and server are separate
+/// processes, though they still share the same two cores.
 func hubFigures() async throws -> [Figure] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-hub-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -29,22 +30,38 @@ func hubFigures() async throws -> [Figure] {
     defer { server.cancel() }
     guard let port = await ports.first(where: { _ in true }) else { return [] }
 
-    let client = HTTPClient(
-        eventLoopGroupProvider: .singleton,
-        configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 100))
-    )
-    defer { _ = client.shutdown() }
     let url = "http://127.0.0.1:\(port)/api/videos/query"
     var figures: [Figure] = []
     for (name, body) in [
         ("hub.query.nothing-new", "{\"afterSeq\":10000}"),
         ("hub.query.page-100", "{\"afterSeq\":5000,\"limit\":100}"),
     ] {
-        let result = try await load(client: client, url: url, body: body, connections: 100, duration: .seconds(5))
-        figures.append(Figure(name: "\(name).throughput", value: result.requestsPerSecond, unit: "req/s", goal: ">= 5000", detail: "100 connections, 5 s, \(result.errors) errors, in-process client"))
+        let output = try await runSelfInBackground(["--child-hub-load", url, body])
+        guard let result = LoadResult(line: output) else { throw BenchFailure("hub load child printed \(output)") }
+        figures.append(Figure(name: "\(name).throughput", value: result.requestsPerSecond, unit: "req/s", goal: ">= 5000", detail: "100 connections, 5 s, \(result.errors) errors, client in a child process"))
         figures.append(Figure(name: "\(name).p99", value: result.p99Millis, unit: "ms", detail: "p50 \(String(format: "%.2f", result.p50Millis)) ms"))
     }
     return figures
+}
+
+/// The child side of ``hubFigures()``: loads `url` with `body` from 100 connections for 5 s and
+/// prints the result as one line (see ``LoadResult/line``).
+func runHubLoadChild(url: String, body: String) async throws {
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 100))
+    )
+    let result = try await load(client: client, url: url, body: body, connections: 100, duration: .seconds(5))
+    try await client.shutdown()
+    print(result.line)
+}
+
+/// Runs ``runSelf(_:)`` on its own thread, so waiting for the child blocks none of the threads the
+/// server in this process needs.
+private func runSelfInBackground(_ arguments: [String]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try runSelf(arguments) }) }.start()
+    }
 }
 
 /// The outcome of one load run.
@@ -53,6 +70,23 @@ private struct LoadResult {
     var p50Millis: Double
     var p99Millis: Double
     var errors: Int
+
+    /// The result as "requestsPerSecond p50Millis p99Millis errors".
+    var line: String { "\(requestsPerSecond) \(p50Millis) \(p99Millis) \(errors)" }
+
+    init(requestsPerSecond: Double, p50Millis: Double, p99Millis: Double, errors: Int) {
+        self.requestsPerSecond = requestsPerSecond
+        self.p50Millis = p50Millis
+        self.p99Millis = p99Millis
+        self.errors = errors
+    }
+
+    /// Reads a result printed as ``line``; nil when `line` is not one.
+    init?(line: String) {
+        let values = line.split(separator: " ").compactMap { Double($0) }
+        guard values.count == 4 else { return nil }
+        self.init(requestsPerSecond: values[0], p50Millis: values[1], p99Millis: values[2], errors: Int(values[3]))
+    }
 }
 
 /// Sends `body` to `url` from `connections` concurrent loops for `duration` (after a 1 s warm-up).

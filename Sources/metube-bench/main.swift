@@ -14,6 +14,10 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-
     try runStoreMemoryChild(CommandLine.arguments[2])
     exit(0)
 }
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--child-hub-load" {
+    try await runHubLoadChild(url: CommandLine.arguments[2], body: CommandLine.arguments[3])
+    exit(0)
+}
 
 let requested = Set(CommandLine.arguments.dropFirst())
 if requested.contains("--help") || requested.contains("-h") {

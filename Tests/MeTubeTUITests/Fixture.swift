@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeStore
 @testable import MeTubeTUI
 
 /// A small hand-made library with a fixed "now", for model and golden tests.
@@ -47,6 +48,15 @@ enum Fixture {
     ]
 
     static var library: Library { Library(channels: channels, videos: videos, marks: marks) }
+
+    /// Fetch results: Digital Foundry fetched fine 2 min ago, 東京チャンネル failing since an hour ago,
+    /// Kitchen Synth never fetched directly.
+    static let channelFetches = [
+        SyntheticLibrary.channelID(1): ChannelFetchResult(lastSuccess: now.addingTimeInterval(-120)),
+        SyntheticLibrary.channelID(2): ChannelFetchResult(
+            lastSuccess: now.addingTimeInterval(-86_400), failingSince: now.addingTimeInterval(-3_600), lastError: "HTTP 404"
+        ),
+    ]
 
     static func model(size: TerminalSize = size, unicode: Bool = true, config: TUIConfig = TUIConfig(), statusesKnown: Bool = true) -> ScreenModel {
         ScreenModel(library: library, size: size, config: config, unicode: unicode, now: now, timeZone: TimeZone(identifier: "UTC")!, statusesKnown: statusesKnown)

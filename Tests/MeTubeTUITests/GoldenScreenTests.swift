@@ -49,6 +49,14 @@ struct GoldenScreenTests {
         expectScreen(model, GoldenScreens.channels)
     }
 
+    @Test("the channels view shows each channel's last fetch: ok, or failing since when and why")
+    func channelsWithFetchResults() {
+        var model = Fixture.model()
+        _ = model.apply(.channelFetchesChanged(Fixture.channelFetches))
+        model.press(.character("c"))
+        expectScreen(model, GoldenScreens.channelsWithFetchResults)
+    }
+
     @Test("the conflicts view shows both values and devices")
     func conflicts() {
         var model = Fixture.model()

@@ -45,6 +45,21 @@ enum GoldenScreens {
         ? help
         """
 
+    static let channelsWithFetchResults = """
+         metube · channels (unseen, videos)
+              2       3  Digital Foundry                            ok 2 min ago
+              1       2  Kitchen Synth
+              1       2  東京チャンネル            failing since 13:13: HTTP 404
+
+
+
+
+
+
+         3 channels │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
+        ? help
+        """
+
     static let conflicts = """
          metube · conflicts (m keeps mine, t takes theirs)
         ⚠ 🚀 Launch day recap … mine: skipped (laptop) │ theirs: watched (phone)
@@ -71,7 +86,7 @@ enum GoldenScreens {
            G End          Go to the last (oldest) row
 
          Marks and opening
-         24 actions │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
+         25 actions │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
         ? help
         """
 

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeStore
 import Testing
 @testable import MeTubeTUI
 
@@ -172,6 +173,35 @@ struct ScreenModelTests {
         model.type("zzz")
         model.press(.enter)
         #expect(model.message == StatusMessage(text: "0 matches for \"zzz\"", isError: true))
+    }
+
+    @Test("F in the channels view fetches the failing channels again through a sync")
+    func retryFailingChannels() {
+        // Given the channels view with one failing channel and the hub configured
+        var model = Fixture.model()
+        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.channelFetchesChanged(Fixture.channelFetches))
+        model.press(.character("c"))
+        #expect(model.channelList.map(\.isFailing) == [false, false, true])
+        // When pressing F
+        let effects = model.handle(.character("F"))
+        // Then a sync is requested and the message says how many channels are retried
+        #expect(effects == [.syncNow])
+        #expect(model.message?.text == "fetching 1 failing channel again…")
+    }
+
+    @Test("F with no failing channel says so and asks for nothing")
+    func retryWithNothingFailing() {
+        // Given the channels view where every fetch succeeded
+        var model = Fixture.model()
+        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.channelFetchesChanged([SyntheticLibrary.channelID(1): ChannelFetchResult(lastSuccess: Fixture.now)]))
+        model.press(.character("c"))
+        // When pressing F
+        let effects = model.handle(.character("F"))
+        // Then nothing is requested
+        #expect(effects.isEmpty)
+        #expect(model.message?.text == "no channel is failing")
     }
 
     @Test("c lists channels with unseen counts; Enter shows one channel, Esc goes back")

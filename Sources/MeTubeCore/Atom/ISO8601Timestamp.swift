@@ -52,6 +52,28 @@ public enum ISO8601Timestamp {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civilFromDays(days)
+        if (0...9999).contains(year) {
+            // The common case, written digit by digit: the hub formats one date per row it answers.
+            return String(unsafeUninitializedCapacity: 20) { buffer in
+                var position = 0
+                func write(_ value: Int, width: Int, then separator: Character) {
+                    var remainder = value
+                    for offset in stride(from: width - 1, through: 0, by: -1) {
+                        buffer[position + offset] = UInt8(ascii: "0") + UInt8(remainder % 10)
+                        remainder /= 10
+                    }
+                    buffer[position + width] = separator.asciiValue ?? 0
+                    position += width + 1
+                }
+                write(year, width: 4, then: "-")
+                write(month, width: 2, then: "-")
+                write(day, width: 2, then: "T")
+                write(secondsOfDay / 3600, width: 2, then: ":")
+                write(secondsOfDay / 60 % 60, width: 2, then: ":")
+                write(secondsOfDay % 60, width: 2, then: "Z")
+                return position
+            }
+        }
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

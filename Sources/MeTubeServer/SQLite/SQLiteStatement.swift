@@ -108,6 +108,13 @@ public final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// Calls `body` with the UTF-8 bytes of column `index` of the current row (empty for `NULL`),
+    /// valid only during the call, so they can be copied without making a `String`.
+    public func withTextBytes<Result>(_ index: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard let bytes = sqlite3_column_text(handle, index) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))))
+    }
+
     /// Column `index` of the current row as text, or nil for `NULL`.
     public func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
 

@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+@Suite struct HubShutdownTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func theDemoServerExitsCleanlyOnASignalWhileFeedsHang(signal: Int32) async throws {
+        // Given the real metube-server binary in demo mode, polling feeds from a server that never answers
+        let feeds = try SilentFeedServer()
+        defer { feeds.close() }
+        let directory = TemporaryDirectory("metube-shutdown")
+        defer { directory.remove() }
+        let server = try ServerProcess(arguments: [
+            "serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--db", directory.path("hub.sqlite"),
+            "--feed-url-template", "http://127.0.0.1:\(feeds.port)/{channelId}",
+        ])
+        defer { server.kill() }
+        try await server.listening(within: .seconds(60))
+        await feeds.firstConnection()
+
+        // When it receives the signal while feed requests are in flight
+        server.send(signal)
+
+        // Then it shuts down gracefully and exits with status 0 well before any feed timeout
+        let status = try await server.exit(within: .seconds(15))
+        #expect(status == 0)
+    }
+}
+
+/// The real `metube-server` executable running as a child process.
+private final class ServerProcess: Sendable {
+    private let process: Process
+    private let output: AsyncStream<String>
+    private let termination: AsyncStream<Int32>
+
+    /// Starts `metube-server` with `arguments`.
+    init(arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = ProductBinary.url("metube-server")
+        process.arguments = arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        let (output, outputSink) = AsyncStream.makeStream(of: String.self)
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                outputSink.finish()
+            } else {
+                outputSink.yield(String(decoding: data, as: UTF8.self))
+            }
+        }
+        let (termination, terminationSink) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { finished in
+            terminationSink.yield(finished.terminationStatus)
+            terminationSink.finish()
+        }
+        try process.run()
+        self.process = process
+        self.output = output
+        self.termination = termination
+    }
+
+    /// Waits until the server prints that it is listening, failing after `limit`.
+    func listening(within limit: Duration) async throws {
+        let output = output
+        try await withDeadline(limit, "the server did not report listening") {
+            var text = ""
+            for await chunk in output {
+                text += chunk
+                if text.contains("listening on http://") { return }
+            }
+            throw ShutdownTestFailure("the server closed stdout without listening")
+        }
+    }
+
+    /// Sends `signal` to the server.
+    func send(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
+
+    /// Waits for the server to exit and returns its status, failing after `limit`.
+    func exit(within limit: Duration) async throws -> Int32 {
+        let termination = termination
+        return try await withDeadline(limit, "the server did not exit") {
+            for await status in termination { return status }
+            throw ShutdownTestFailure("no exit status")
+        }
+    }
+
+    /// Kills the server if it is still running.
+    func kill() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// A TCP listener on 127.0.0.1 that accepts connections and never answers, like a hung feed host.
+private final class SilentFeedServer: Sendable {
+    /// The port it listens on.
+    let port: Int
+    private let socketDescriptor: Int32
+    private let accepted: AsyncStream<Void>
+
+    /// Binds an ephemeral port and starts accepting on a background thread.
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ShutdownTestFailure("socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && listen(descriptor, 64) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else { throw ShutdownTestFailure("cannot listen on 127.0.0.1") }
+        socketDescriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let (accepted, acceptedSink) = AsyncStream.makeStream(of: Void.self)
+        self.accepted = accepted
+        Thread {
+            var connections: [Int32] = []
+            while true {
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { break }
+                connections.append(connection)
+                acceptedSink.yield()
+            }
+            connections.forEach { Glibc.close($0) }
+            acceptedSink.finish()
+        }.start()
+    }
+
+    /// Returns once a client has connected.
+    func firstConnection() async {
+        for await _ in accepted { return }
+    }
+
+    /// Stops listening; the accepting thread then drops every connection.
+    func close() {
+        shutdown(socketDescriptor, Int32(SHUT_RDWR))
+        Glibc.close(socketDescriptor)
+    }
+}
+
+/// Why a shutdown test gave up.
+private struct ShutdownTestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `operation`, throwing `message` if it has not finished after `limit`.
+private func withDeadline<T: Sendable>(_ limit: Duration, _ message: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw ShutdownTestFailure("\(message) within \(limit)")
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
