@@ -57,6 +57,13 @@ struct SyncCommand: AsyncParsableCommand {
         let report = await engine.sync()
         await engine.shutdown()
         await printer.value
+        if opened.needsCompaction {
+            do {
+                try opened.compact()
+            } catch {
+                printError("note: the store was not compacted: \(error)")
+            }
+        }
         if json {
             try printJSON(report)
         } else {
