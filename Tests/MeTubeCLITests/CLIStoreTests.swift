@@ -185,4 +185,22 @@ import TestSupport
         #expect(findings.contains { $0["severity"] as? String == "problem" && $0["subject"] as? String == "marks.json" })
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged)
     }
+
+    @Test func syncFromCronCompactsAGrownJournalEvenWhenTheHubIsDown() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a store whose journal is past the compaction threshold
+        let generator = SyntheticLibrary(channelCount: 20, videoCount: 12_000, markCount: 0)
+        let store = try Store.open(at: directory.url)
+        try store.apply(StoreChange(videos: generator.videos(), channels: generator.channels()))
+        #expect(store.needsCompaction)
+        // When a sync runs against a hub nobody listens on
+        let outcome = try runProcess(metube, ["sync", "--hub-url", "http://127.0.0.1:9", "--data-dir", directory.url.path,
+                                              "--config", directory.path("none.toml")])
+        // Then the sync fails, but the journal is folded in and nothing is lost
+        #expect(outcome.status != 0)
+        let reopened = try Store.open(at: directory.url)
+        #expect(!reopened.needsCompaction)
+        #expect(reopened.library().videos.count == 12_000)
+    }
 }
