@@ -58,28 +58,7 @@ public struct StatusZoneChanges: Codable, Sendable, Hashable {
 }
 
 /// One entry of the `zones` array of `changes/zone`: the zone's changes, or its error.
-public enum StatusZoneChangesResult: Codable, Sendable, Hashable {
-    case success(StatusZoneChanges)
-    case failure(StatusZoneError)
-
-    private enum Probe: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: Probe.self)
-        if probe.contains(.serverErrorCode) {
-            self = .failure(try StatusZoneError(from: decoder))
-        } else {
-            self = .success(try StatusZoneChanges(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .success(let changes): try changes.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
-}
+public typealias StatusZoneChangesResult = StatusZoneOutcome<StatusZoneChanges>
 
 /// The answer of `changes/zone`: `{"zones": […]}`, one entry per requested zone.
 public struct StatusZoneChangesResponse: Codable, Sendable, Hashable {

@@ -35,9 +35,10 @@ public struct StatusZoneError: Error, Codable, Sendable, Hashable {
     }
 }
 
-/// One entry of a `zones` array in a zone response: a zone, or the error for it.
-public enum StatusZoneResult: Codable, Sendable, Hashable {
-    case success(StatusZone)
+/// One entry of a `zones` array in a response: what was asked for about the zone, or the zone's
+/// error. An entry with a `serverErrorCode` is an error.
+public enum StatusZoneOutcome<Success: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    case success(Success)
     case failure(StatusZoneError)
 
     private enum Probe: String, CodingKey { case serverErrorCode }
@@ -47,14 +48,17 @@ public enum StatusZoneResult: Codable, Sendable, Hashable {
         if probe.contains(.serverErrorCode) {
             self = .failure(try StatusZoneError(from: decoder))
         } else {
-            self = .success(try StatusZone(from: decoder))
+            self = .success(try Success(from: decoder))
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .success(let zone): try zone.encode(to: encoder)
+        case .success(let value): try value.encode(to: encoder)
         case .failure(let error): try error.encode(to: encoder)
         }
     }
 }
+
+/// One entry of a `zones` array in a zone response: a zone, or the error for it.
+public typealias StatusZoneResult = StatusZoneOutcome<StatusZone>
