@@ -55,9 +55,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "metube-bench",
-            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubeServer"]
+            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubeServer", "TestSupport"]
         ),
-        .target(name: "TestSupport", dependencies: ["MeTubeCore", "MeTubeStore"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "MeTubeCoreTests", dependencies: ["MeTubeCore", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"]),

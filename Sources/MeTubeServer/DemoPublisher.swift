@@ -3,18 +3,18 @@ import Logging
 import MeTubeCore
 import ServiceLifecycle
 
-/// Seeds an empty hub with a synthetic library and then publishes a new upload every few seconds,
+/// Seeds an empty hub with the demo catalog and then publishes a new upload every few seconds,
 /// so a demo visibly receives new videos.
 public struct DemoPublisher: Service {
     private let repository: any HubRepository
-    private let library: SyntheticLibrary
+    private let library: DemoCatalog
     private let interval: Duration
     private let logger: Logger
 
     /// Creates a publisher of `library` (216 channels and 10,000 videos ending now by default)
     /// that adds one video every `interval`.
     public init(
-        repository: any HubRepository, library: SyntheticLibrary = SyntheticLibrary(markCount: 0, newest: Date()),
+        repository: any HubRepository, library: DemoCatalog = DemoCatalog(newest: Date()),
         interval: Duration = .seconds(5), logger: Logger
     ) {
         self.repository = repository

@@ -8,10 +8,6 @@ public enum TUIError: Error, Equatable, Sendable, CustomStringConvertible {
     case configInvalid(setting: String, message: String)
     /// The terminal could not be set up (no terminal, unknown `TERM`).
     case terminalUnavailable(String)
-    /// A tmux command run by ``TmuxSession`` failed.
-    case tmuxFailed(command: String, message: String)
-    /// ``TmuxSession/waitFor(timeout:_:)`` never saw what it waited for; `screen` is what it saw last.
-    case screenTimedOut(screen: String)
 
     /// A message for the user.
     public var description: String {
@@ -19,8 +15,6 @@ public enum TUIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .configUnreadable(let path, let reason): "cannot read config file \(path): \(reason)"
         case .configInvalid(let setting, let message): "config file: \(setting): \(message)"
         case .terminalUnavailable(let reason): "cannot use the terminal: \(reason)"
-        case .tmuxFailed(let command, let message): "tmux \(command) failed: \(message)"
-        case .screenTimedOut(let screen): "timed out waiting for the screen; it showed:\n\(screen)"
         }
     }
 }

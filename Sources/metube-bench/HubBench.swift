@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestSupport
 import Hummingbird
 import Logging
 import MeTubeCore
@@ -142,7 +143,7 @@ func hubSyncFigures() async throws -> [Figure] {
     let library = SyntheticLibrary(channelCount: 216, videoCount: 10_800, markCount: 0, newest: Date())
 
     let repository = try SQLiteHubRepository(path: folder.appendingPathComponent("hub.sqlite").path)
-    try await DemoPublisher(repository: repository, library: library, logger: logger).seedIfEmpty()
+    try await DemoPublisher(repository: repository, library: library.catalog, logger: logger).seedIfEmpty()
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = try await buildApplication(
         configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),

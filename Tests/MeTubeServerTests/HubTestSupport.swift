@@ -13,7 +13,7 @@ enum HubTestSupport {
     }
 
     /// A canonical channel id made from a number.
-    static func channelID(_ number: Int) -> String { SyntheticLibrary.channelID(number) }
+    static func channelID(_ number: Int) -> String { DemoCatalog.channelID(number) }
 
     /// A fresh path for an SQLite file in its own temporary folder.
     static func temporaryDatabasePath() -> String {
@@ -36,7 +36,7 @@ enum HubTestSupport {
     /// A video of channel `channel` with number `number`, published `number` minutes after 2025-01-01.
     static func video(_ number: Int, channel: String, title: String? = nil) -> Video {
         Video(
-            id: SyntheticLibrary.videoID(number), channelID: channel, title: title ?? "video \(number)",
+            id: DemoCatalog.videoID(number), channelID: channel, title: title ?? "video \(number)",
             published: Date(timeIntervalSince1970: 1_735_689_600 + Double(number) * 60)
         )
     }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MeTubeAPI
 import MeTubeCore
+import TestSupport
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync

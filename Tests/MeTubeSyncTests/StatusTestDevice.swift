@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import MeTubeAPI
 import MeTubeCore
+import TestSupport
 import MeTubeServer
 import MeTubeSync
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import TestSupport
 import MeTubeStore
 import Testing
 @testable import MeTubeTUI

@@ -48,7 +48,7 @@ public final class TmuxSession: Sendable {
             if condition(screen) { return screen }
             usleep(5_000)
         }
-        throw TUIError.screenTimedOut(screen: screen)
+        throw TmuxError.screenTimedOut(screen: screen)
     }
 
     /// Resizes the session's window.
@@ -106,14 +106,14 @@ public final class TmuxSession: Sendable {
         var pid = pid_t()
         let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
         guard spawned == 0 else {
-            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: "cannot start tmux: \(String(cString: strerror(spawned)))")
+            throw TmuxError.commandFailed(command: arguments.first ?? "", message: "cannot start tmux: \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let output = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
         guard status == 0 else {
             let message = String(decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self)
-            throw TUIError.tmuxFailed(command: arguments.first ?? "", message: message)
+            throw TmuxError.commandFailed(command: arguments.first ?? "", message: message)
         }
         return output
     }

@@ -1,3 +1,4 @@
+import MeTubeServer
 import Hummingbird
 import MeTubeAPI
 import Logging

@@ -1,24 +1,21 @@
 import Foundation
 
-/// Makes realistic, reproducible libraries for benchmarks, demos and tests: channel names and
-/// titles in several scripts (including CJK and emoji), Shorts, missing durations, and marks.
-public struct SyntheticLibrary: Sendable {
+/// The channels and videos of `metube-server --demo`: realistic and reproducible, with channel
+/// names and titles in several scripts (including CJK and emoji), Shorts and missing durations.
+public struct DemoCatalog: Sendable {
     /// How many channels to make.
     public var channelCount: Int
     /// How many videos to make, spread over the channels.
     public var videoCount: Int
-    /// How many of the videos get a mark.
-    public var markCount: Int
-    /// The seed: the same seed makes the same library.
+    /// The seed: the same seed makes the same catalog.
     public var seed: UInt64
     /// The newest video's publication date; older ones go back from here.
     public var newest: Date
 
-    /// Describes a library to generate.
-    public init(channelCount: Int = 216, videoCount: Int = 10_000, markCount: Int = 10_000, seed: UInt64 = 42, newest: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
+    /// Describes a catalog to generate.
+    public init(channelCount: Int = 216, videoCount: Int = 10_000, seed: UInt64 = 42, newest: Date = Date(timeIntervalSince1970: 1_790_000_000)) {
         self.channelCount = channelCount
         self.videoCount = videoCount
-        self.markCount = markCount
         self.seed = seed
         self.newest = newest
     }
@@ -44,7 +41,7 @@ public struct SyntheticLibrary: Sendable {
         return String(characters)
     }
 
-    /// The channels this description makes.
+    /// The channels this catalog makes.
     public func channels() -> [Channel] {
         var random = SplitMix64(seed: seed)
         return (0..<channelCount).map { index in
@@ -76,40 +73,6 @@ public struct SyntheticLibrary: Sendable {
         )
     }
 
-    /// The videos this description makes, newest first.
+    /// The videos this catalog makes, newest first.
     public func videos() -> [Video] { (0..<videoCount).map(video) }
-
-    /// The marks this description makes: the oldest `markCount` videos, mostly watched.
-    public func marks(deviceID: String = "synthetic") -> [Mark] {
-        (0..<min(markCount, videoCount)).map { offset in
-            let index = videoCount - 1 - offset
-            let status: WatchStatus = index % 7 == 0 ? .skipped : (index % 11 == 0 ? .unwatched : .watched)
-            return Mark(
-                videoID: Self.videoID(index), status: status,
-                hlc: HybridTimestamp(millis: Int64(newest.timeIntervalSince1970 * 1000) - Int64(index) * 1000),
-                deviceID: deviceID, syncState: .synced
-            )
-        }
-    }
-
-    /// The whole library.
-    public func library() -> Library {
-        Library(channels: channels(), videos: videos(), marks: marks())
-    }
-}
-
-/// A small, fast, seedable random number generator (SplitMix64).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator; the same seed gives the same sequence.
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
