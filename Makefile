@@ -1,9 +1,15 @@
 # metube — make targets. `make run` and `make test` work from a clean clone on Debian with Swift.
 SWIFT ?= swift
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev tmux pkg-config
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev tmux pkg-config man-db groff bash-completion
 RELEASE_BIN := .build/release
+PREFIX ?= /usr/local
+DESTDIR ?=
+PROGRAMS := metube metube-server
+MAN_OUT := .build/man
+COMPLETIONS_OUT := .build/completions
+MANUAL_PLUGIN_OUT := .build/plugins/GenerateManual/outputs
 
-.PHONY: deps build test run bench clean
+.PHONY: deps build release test run bench man completions install uninstall clean
 
 ## deps: install the Debian packages the build and the tests need, only those missing.
 deps:
@@ -13,21 +19,44 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## test: every test (unit, server, sync, CLI processes, TUI in tmux).
+## release: release build of the two programs.
+release: deps
+	$(SWIFT) build -c release --product metube
+	$(SWIFT) build -c release --product metube-server
+
+## test: every test (unit, server, sync, CLI processes, TUI in tmux, install into a DESTDIR).
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
 
 ## run: build, start a local metube-server with demo data, open the TUI against it.
-run: deps
-	$(SWIFT) build -c release --product metube
-	$(SWIFT) build -c release --product metube-server
+run: release
 	@scripts/run-demo $(RELEASE_BIN)
 
 ## bench: release build of the benchmark executable, then every figure.
 bench: deps
 	$(SWIFT) build -c release
 	$(RELEASE_BIN)/metube-bench
+
+## man: man pages from the ArgumentParser definitions (one per command and subcommand), plus
+## the hand-written metube-config(5), in .build/man.
+man: release
+	$(SWIFT) build -c release --product generate-manual
+	scripts/generate-docs man $(RELEASE_BIN) $(MAN_OUT)
+
+## completions: bash, zsh and fish completion scripts in .build/completions.
+completions: release
+	scripts/generate-docs completions $(RELEASE_BIN) $(COMPLETIONS_OUT)
+
+## install: binaries, man pages, completions, the example config and the systemd units under
+## $(DESTDIR)$(PREFIX); the list of installed files goes to share/doc/metube/MANIFEST.
+install: man completions
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install $(RELEASE_BIN) $(MAN_OUT) $(COMPLETIONS_OUT)
+
+## uninstall: removes exactly what install listed in its MANIFEST.
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install uninstall
 
 clean:
 	rm -rf .build

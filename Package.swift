@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "metube-server",
             dependencies: [
-                "MeTubeServer",
+                "MeTubeCore", "MeTubeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

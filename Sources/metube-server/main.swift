@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MeTubeCore
 import MeTubeServer
 
 @main
@@ -8,6 +9,7 @@ struct MeTubeServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "metube-server",
         abstract: "The MeTube hub and status server.",
+        version: MeTubeVersion.current,
         subcommands: [Serve.self, Users.self],
         defaultSubcommand: Serve.self
     )

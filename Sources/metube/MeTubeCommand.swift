@@ -1,4 +1,5 @@
 import ArgumentParser
+import MeTubeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ struct MeTubeCommand: AsyncParsableCommand {
         commandName: "metube",
         abstract: "Your YouTube subscription feed in the terminal: mark videos watched or skipped, synced across devices.",
         discussion: ExitStatus.help,
-        version: "0.1.0",
+        version: MeTubeVersion.current,
         subcommands: [
             TUICommand.self, ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
             ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self,
