@@ -14,11 +14,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "MeTubeCore"),
+        .target(
+            name: "MeTubeCore",
+            dependencies: [
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "MeTubeStore", dependencies: ["MeTubeCore"]),
         .target(name: "MeTubeAPI"),
         .target(
@@ -66,7 +73,11 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "MeTubeCoreTests", dependencies: ["MeTubeCore", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "MeTubeCoreTests",
+            dependencies: ["MeTubeCore", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"]),
         .testTarget(

@@ -1,8 +1,8 @@
 import Foundation
 import MeTubeCore
 
-/// How the `SyncEngine` syncs videos and when it runs, read from the `[hub]` and `[sync]` sections
-/// of the config file.
+/// How the `SyncEngine` syncs videos and when it runs; built from the `[hub]` and `[sync]`
+/// settings by `init(settings:)`.
 public struct SyncConfiguration: Sendable {
     /// Where videos come from.
     public var source: SyncSource
@@ -54,40 +54,5 @@ public struct SyncConfiguration: Sendable {
         self.probeDelays = probeDelays
         self.hubInterval = hubInterval
         self.statusInterval = statusInterval
-    }
-
-    /// Reads `[hub] url`, `source` ("hub" or "youtube"), `page_size`, `concurrency`,
-    /// `follow_hub_channels`, `feed_url_template`, and `[sync] hub_interval` and `status_interval`
-    /// (seconds; 0 turns the periodic sync off) from `config`; throws `SyncError.notConfigured`
-    /// for a bad value.
-    public init(config: ConfigFile) throws(SyncError) {
-        self.init()
-        if let source = config["hub", "source"]?.string {
-            switch source {
-            case "hub": self.source = .hub
-            case "youtube", "direct": self.source = .direct
-            default: throw .notConfigured("[hub] source must be \"hub\" or \"youtube\", not \"\(source)\"")
-            }
-        }
-        hubURL = config["hub", "url"]?.string
-        if let template = config["hub", "feed_url_template"]?.string { feedURLTemplate = template }
-        if let follow = config["hub", "follow_hub_channels"]?.bool { followHubChannels = follow }
-        if let size = config["hub", "page_size"]?.number {
-            guard (1...500).contains(size) else { throw .notConfigured("[hub] page_size must be 1…500") }
-            pageSize = Int(size)
-        }
-        if let concurrency = config["hub", "concurrency"]?.number {
-            guard concurrency >= 1 else { throw .notConfigured("[hub] concurrency must be at least 1") }
-            directConcurrency = Int(concurrency)
-        }
-        if let interval = try Self.interval(config, "hub_interval") { hubInterval = interval }
-        if let interval = try Self.interval(config, "status_interval") { statusInterval = interval }
-    }
-
-    /// The `[sync]` interval `key`: `nil` when absent, `.some(nil)` for 0 (off).
-    private static func interval(_ config: ConfigFile, _ key: String) throws(SyncError) -> Duration?? {
-        guard let value = config["sync", key] else { return nil }
-        guard let seconds = value.number, seconds >= 0 else { throw .notConfigured("[sync] \(key) must be a number of seconds (0 turns it off)") }
-        return .some(seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000)))
     }
 }

@@ -16,6 +16,9 @@ public enum Key: Hashable, Sendable {
         (.tab, "Tab"), (.backspace, "Backspace"), (.delete, "Delete"), (.character(" "), "Space"),
     ]
 
+    /// The names of the keys that are not a printable character: `Up`, `PgDn`, `Space`…
+    public static var specialKeyNames: [String] { specialNames.filter { $0.1 != "Space" }.map(\.1) }
+
     /// The key a config-file name stands for; `nil` when the name means nothing.
     public init?(name: String) {
         if let special = Self.specialNames.first(where: { $0.1.lowercased() == name.lowercased() }) {

@@ -33,7 +33,7 @@ extension ScreenModel {
             searchOrigin = feedCursor.selection
         case .nextMatch, .previousMatch:
             guard !searchText.isEmpty else {
-                message = StatusMessage(text: "no search yet; / starts one", isError: false)
+                message = StatusMessage(text: keyMap.message("no search yet", hints: [(.search, "starts one")]), isError: false)
                 return []
             }
             jumpToMatch(forward: action == .nextMatch)

@@ -178,7 +178,7 @@ public struct ScreenModel: Sendable {
     public mutating func handle(_ key: Key) -> [Effect] {
         if searchInput != nil { return handleSearchInput(key) }
         guard let action = keyMap.action(for: key) else {
-            message = StatusMessage(text: "\(key.name) does nothing here; ? shows the keys", isError: false)
+            message = StatusMessage(text: keyMap.message("\(key.name) does nothing here", hints: [(.help, "shows the keys")]), isError: false)
             return []
         }
         return perform(action)

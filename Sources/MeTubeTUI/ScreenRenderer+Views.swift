@@ -39,7 +39,7 @@ extension ScreenRenderer {
 
     func drawChannels(into grid: inout CellGrid) {
         guard !model.channelList.isEmpty else {
-            drawEmpty("no channels yet; metube import or metube add subscribes", into: &grid)
+            drawEmpty("no channels yet; `metube import FILE` or `metube channels add ID` follows some", into: &grid)
             return
         }
         let cursor = model.channelCursor

@@ -29,9 +29,13 @@ public struct ScreenRenderer: Sendable {
         return grid
     }
 
-    /// Text as the terminal can show it: unchanged in UTF-8, `?` for non-ASCII otherwise.
+    /// Text as the terminal can show it: one line without controls; unchanged otherwise in UTF-8,
+    /// `?` for non-ASCII in other locales.
+    /// Every field goes through here, so no control character from a title, a channel name or an
+    /// error body reaches the terminal (``DisplayText``).
     func shown(_ text: String) -> String {
-        model.unicode ? text : Formatting.ascii(text)
+        let safe = DisplayText.line(text)
+        return model.unicode ? safe : Formatting.ascii(safe)
     }
 
     /// Writes `text` cut to `width` columns at `column`, and returns the column after the field.
@@ -64,7 +68,9 @@ public struct ScreenRenderer: Sendable {
             if model.query.hideShorts { parts.append("no Shorts") }
             if !model.searchText.isEmpty { parts.append("/\(model.searchText)") }
         case .channels: parts.append("channels (unseen, videos)")
-        case .conflicts: parts.append("conflicts (m keeps mine, t takes theirs)")
+        case .conflicts:
+            let hints = [model.keyMap.hint(.keepMine, "keeps mine"), model.keyMap.hint(.takeTheirs, "takes theirs")].compactMap { $0 }
+            parts.append(hints.isEmpty ? "conflicts" : "conflicts (\(hints.joined(separator: ", ")))")
         case .help: parts.append("keys")
         }
         let notice = model.newCount > 0 && model.screen == .feed ? " \(Formatting.count(model.newCount)) new \(model.unicode ? "↑" : "^") " : ""

@@ -11,7 +11,7 @@ public enum MarkOnOpen: String, CaseIterable, Sendable {
     case always
 }
 
-/// The TUI's settings from the config file: key bindings (`[keys]`) and the `[tui]` section.
+/// The TUI's settings, built from ``Settings``: key bindings (`[keys]`) and the `[tui]` section.
 ///
 /// ```toml
 /// [tui]
@@ -21,10 +21,8 @@ public enum MarkOnOpen: String, CaseIterable, Sendable {
 ///
 /// [keys]
 /// toggle-watched = "x"
-/// move-down = "j Down C-n"   # several keys: names separated by spaces
+/// move-down = "j Down C-n"   # several keys: names separated by spaces (or an array)
 /// ```
-///
-/// Other sections belong to other parts of metube and are left alone.
 public struct TUIConfig: Sendable, Equatable {
     /// Keys that replace an action's defaults.
     public var keyBindings: [Action: [Key]]
@@ -46,50 +44,35 @@ public struct TUIConfig: Sendable, Equatable {
     /// The key map these bindings make.
     public var keyMap: KeyMap { KeyMap(overrides: keyBindings) }
 
-    /// Reads the TUI's settings from the config file at `url`; a missing file gives the defaults.
-    public static func load(from url: URL) throws(TUIError) -> TUIConfig {
-        let file: ConfigFile
-        do {
-            file = try ConfigFile.load(from: url)
-        } catch {
-            throw .configUnreadable(path: url.path, reason: error.description)
-        }
-        return try TUIConfig(file: file)
-    }
-
-    /// Reads the TUI's settings from a parsed config file.
-    public init(file: ConfigFile) throws(TUIError) {
-        self.init()
-        for (name, value) in (file.sections["keys"] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let action = Action(rawValue: name) else {
-                throw .configInvalid(setting: "keys.\(name)", message: "unknown action; actions are \(Action.allCases.map(\.name).joined(separator: ", "))")
+    /// The TUI's part of `settings`. A `[keys]` line naming an unknown action or key, or a key
+    /// that another line binds too, is an error naming the line.
+    public init(settings: Settings) throws(SettingsError) {
+        self.init(
+            openCommand: settings.text(.open).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 },
+            markOnOpen: settings.text(.markOnOpen).flatMap(MarkOnOpen.init(rawValue:)) ?? .onSuccess,
+            forceASCII: settings.flag(.ascii)
+        )
+        var boundBy: [Key: String] = [:]
+        for binding in settings.keyBindings {
+            let setting = "[keys] \(binding.action)"
+            guard let action = Action(rawValue: binding.action) else {
+                throw SettingsError(location: binding.location, setting: setting,
+                                    message: "unknown action; \(NearestName.hint(for: binding.action, among: Action.allCases.map(\.name)))")
             }
-            guard let names = value.string?.split(separator: " ").map(String.init), !names.isEmpty else {
-                throw .configInvalid(setting: "keys.\(name)", message: "a binding is a string of key names separated by spaces, e.g. \"j Down\"")
-            }
-            keyBindings[action] = try names.map { (keyName: String) throws(TUIError) -> Key in
-                guard let key = Key(name: keyName) else {
-                    throw .configInvalid(setting: "keys.\(name)", message: "unknown key \"\(keyName)\"; use a character, Space, C-x, Up, Down, Left, Right, PgUp, PgDn, Home, End, Enter, Esc, Tab, Backspace or Delete")
+            var keys: [Key] = []
+            for name in binding.keys {
+                guard let key = Key(name: name) else {
+                    let hint = NearestName.suggestion(for: name, among: Key.specialKeyNames).map { "did you mean \($0)? " } ?? ""
+                    throw SettingsError(location: binding.location, setting: setting,
+                                        message: "unknown key \"\(name)\"; \(hint)use a character, Space, C-x, \(Key.specialKeyNames.joined(separator: ", "))")
                 }
-                return key
-            }
-        }
-        for (name, value) in (file.sections["tui"] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            switch name {
-            case "open":
-                guard let command = value.string else { throw .configInvalid(setting: "tui.open", message: "takes a \"string\"") }
-                openCommand = command.trimmingCharacters(in: .whitespaces).isEmpty ? nil : command
-            case "mark-on-open":
-                guard let policy = value.string.flatMap(MarkOnOpen.init(rawValue:)) else {
-                    throw .configInvalid(setting: "tui.mark-on-open", message: "is one of \(MarkOnOpen.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+                if let other = boundBy[key], other != binding.action {
+                    throw SettingsError(location: binding.location, setting: setting, message: "\(key.name) is bound to \(other) too; give each key one action")
                 }
-                markOnOpen = policy
-            case "ascii":
-                guard let flag = value.bool else { throw .configInvalid(setting: "tui.ascii", message: "takes true or false") }
-                forceASCII = flag
-            default:
-                throw .configInvalid(setting: "tui.\(name)", message: "unknown setting; [tui] has open, mark-on-open, ascii")
+                boundBy[key] = binding.action
+                keys.append(key)
             }
+            keyBindings[action] = keys
         }
     }
 }

@@ -39,8 +39,9 @@ struct ChannelsCommand: ParsableCommand {
             }
             if json { return try printJSON(ChannelsOutput(count: output.count, channels: output)) }
             for channel in output {
-                let failing = channel.lastFetchError.map { "  (failing: \($0))" } ?? ""
-                print("\(channel.channelId)  \(String(channel.unseenCount).padding(toLength: 5, withPad: " ", startingAt: 0)) unseen  \(channel.title ?? channel.channelId)\(failing)")
+                let failing = channel.lastFetchError.map { "  (failing: \(DisplayText.line($0, limit: 200)))" } ?? ""
+                let title = DisplayText.line(channel.title ?? channel.channelId)
+                print("\(DisplayText.line(channel.channelId, limit: 30))  \(String(channel.unseenCount).padding(toLength: 5, withPad: " ", startingAt: 0)) unseen  \(title)\(failing)")
             }
         }
     }
@@ -58,7 +59,7 @@ struct ChannelsCommand: ParsableCommand {
             var ids: [String] = []
             for text in channels {
                 guard let id = ChannelID.extract(from: text) else {
-                    throw fail("\(text) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was added", code: ExitStatus.badInput)
+                    throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was added", code: ExitStatus.badInput)
                 }
                 ids.append(id)
             }
@@ -84,7 +85,13 @@ struct ChannelsCommand: ParsableCommand {
         var channels: [String]
 
         func run() throws {
-            let ids = channels.map { ChannelID.extract(from: $0) ?? $0 }
+            var ids: [String] = []
+            for text in channels {
+                guard let id = ChannelID.extract(from: text) else {
+                    throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was removed", code: ExitStatus.badInput)
+                }
+                ids.append(id)
+            }
             let opened = try store.openStore()
             let unknown = ids.filter { opened.library().channels[$0] == nil }
             guard unknown.isEmpty else {

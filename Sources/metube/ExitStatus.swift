@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MeTubeCore
 import MeTubeStore
 
 /// The exit codes of every `metube` command, for scripts.
@@ -29,9 +30,13 @@ func fail(_ message: String, code: Int32) -> ExitCode {
     return ExitCode(code)
 }
 
-/// Prints a line to stderr, prefixed with the program name.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data("metube: \(line)\n".utf8))
+/// Prints `message` to stderr, prefixed with the program name, and logs it. Each line is made
+/// safe for the terminal (``DisplayText``) and has its tokens masked: messages quote error
+/// bodies and ids from outside.
+func printError(_ message: String) {
+    let lines = MeTubeLog.file.redacted(message).split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.line($0, limit: 2_000) }
+    FileHandle.standardError.write(Data(lines.map { "metube: \($0)\n" }.joined().utf8))
+    MeTubeLog.command.notice("\(lines.joined(separator: " | "))")
 }
 
 extension StoreError {

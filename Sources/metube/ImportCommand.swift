@@ -57,7 +57,7 @@ struct ImportCommand: ParsableCommand {
             try printJSON(report)
         } else {
             print("\(result.format.displayName): \(dryRun ? "would add" : "added") \(added), already present \(report.alreadyPresent), rejected \(result.rejected.count)")
-            for entry in result.rejected { printError("rejected \(entry)") }
+            for entry in result.rejected { printError("rejected \(DisplayText.line(entry.description, limit: 300))") }
         }
         if result.channels.isEmpty { throw ExitCode(ExitStatus.badInput) }
     }

@@ -29,11 +29,14 @@ struct ListCommand: ParsableCommand {
 
     func validate() throws {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        if let channelID, ChannelID.extract(from: channelID) == nil {
+            throw ValidationError("--channel takes a channel id (UC followed by 22 characters) or a /channel/ URL, not \(DisplayText.line(channelID, limit: 60))")
+        }
     }
 
     func run() throws {
         let opened = try store.openStore()
-        let query = FeedQuery(filter: filter, channelID: channelID, search: search, hideShorts: hideShorts)
+        let query = FeedQuery(filter: filter, channelID: channelID.flatMap(ChannelID.extract), search: search, hideShorts: hideShorts)
         let rows = query.rows(in: opened.library(), statusesKnown: try store.statusesKnown(opened), limit: limit)
         if json {
             try printJSON(ListOutput(count: rows.count, videos: rows.map(VideoOutput.init)))
@@ -42,7 +45,7 @@ struct ListCommand: ParsableCommand {
         for row in rows {
             let badge = row.mark.map { $0.syncState.badge(unicode: false) } ?? " "
             let duration = row.video.duration.map(DurationText.format) ?? ""
-            print("\(row.video.id)  \(badge) \(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.day(row.video.published))  \(duration.padding(toLength: 8, withPad: " ", startingAt: 0))  \(row.channelName) — \(row.video.title)")
+            print("\(DisplayText.line(row.video.id, limit: 24))  \(badge) \(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.day(row.video.published))  \(duration.padding(toLength: 8, withPad: " ", startingAt: 0))  \(DisplayText.line(row.channelName, limit: 100)) — \(DisplayText.line(row.video.title))")
         }
     }
 

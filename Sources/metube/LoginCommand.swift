@@ -32,6 +32,7 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         let userToken = token == "-" ? (readLine(strippingNewline: true) ?? "") : token
         guard !userToken.isEmpty else { throw ValidationError("The token is empty.") }
+        MeTubeLog.file.redact(userToken)
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("'\(server)' is not an http(s) URL.")
         }

@@ -53,7 +53,7 @@ struct MarkCommand: ParsableCommand {
 
     private func mark(_ video: String, as status: WatchStatus, in opened: Store) throws {
         guard let videoID = VideoID.extract(from: video) else {
-            throw fail("\(video) is not a YouTube video id (11 characters of A-Z a-z 0-9 _ -) or video URL", code: ExitStatus.badInput)
+            throw fail("\(DisplayText.line(video, limit: 60)) is not a YouTube video id (11 characters of A-Z a-z 0-9 _ -) or video URL", code: ExitStatus.badInput)
         }
         guard force || opened.library().video(videoID) != nil else {
             throw fail("no video \(videoID) in the library (use --force to mark it anyway)", code: ExitStatus.notFound)

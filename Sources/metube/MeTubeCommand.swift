@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MeTubeCore
 #if canImport(Glibc)
 import Glibc
@@ -13,24 +14,29 @@ struct MeTubeCommand: AsyncParsableCommand {
         discussion: ExitStatus.help,
         version: MeTubeVersion.current,
         subcommands: [
-            TUICommand.self, ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self,
+            TUICommand.self, ListCommand.self, MarkCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self, ConfigCommand.self,
             ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )
 
-    /// Parses and runs the command. A write beyond a file-size limit must fail with an error the
-    /// store reports (nothing changed), not kill the process, so SIGXFSZ is ignored.
+    /// Parses and runs the command, logging its start and end. A write beyond a file-size limit
+    /// must fail with an error the store reports (nothing changed), not kill the process, so
+    /// SIGXFSZ is ignored.
     static func main() async {
         signal(SIGXFSZ, SIG_IGN)
+        MeTubeLog.bootstrap()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(IDArguments.protectingLeadingDashes(Array(CommandLine.arguments.dropFirst())))
+            MeTubeLog.command.info("start \(type(of: command).configuration.commandName ?? "metube")")
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+            MeTubeLog.command.info("exit 0")
         } catch {
+            MeTubeLog.command.info("exit \(exitCode(for: error).rawValue)")
             exit(withError: error)
         }
     }

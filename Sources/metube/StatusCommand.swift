@@ -33,7 +33,7 @@ struct StatusCommand: ParsableCommand {
             statusOfflineSince: sync.statusOfflineSince
         )
         if json { return try printJSON(output) }
-        print("store      \(output.store) (device \(output.deviceId))")
+        print("store      \(output.store) (device \(DisplayText.line(output.deviceId, limit: 60)))")
         if let reason = output.readOnly { print("read-only  \(reason)") }
         print("library    \(output.channels) channels, \(output.videos) videos, \(output.marks) marks")
         print("statuses   " + DisplayStatus.allCases.map { "\($0.rawValue) \(statuses[$0.rawValue] ?? 0)" }.joined(separator: ", "))

@@ -16,16 +16,24 @@ struct StoreAccess: ParsableArguments {
         dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? StoreLocation.defaultDirectory()
     }
 
-    /// How long a write waits for another process: `$METUBE_LOCK_TIMEOUT` seconds, else 5.
-    var storeOptions: StoreOptions {
-        let seconds = ProcessInfo.processInfo.environment["METUBE_LOCK_TIMEOUT"].flatMap(Double.init) ?? 5
-        return StoreOptions(lockTimeout: .milliseconds(Int(max(0, seconds) * 1000)))
+    /// The configuration file these options name.
+    var configFile: URL {
+        configPath.map { URL(fileURLWithPath: $0) } ?? Settings.defaultFile()
     }
 
-    /// Opens the store, printing recovery notices to stderr; a failure ends the command.
+    /// Where the store directory came from, for `metube config show`.
+    var directoryOrigin: String {
+        if dataDirectory != nil { return "flag --data-dir" }
+        if let explicit = ProcessInfo.processInfo.environment["METUBE_DATA_DIR"], !explicit.isEmpty { return "environment METUBE_DATA_DIR" }
+        return "default"
+    }
+
+    /// Opens the store, printing recovery notices to stderr; a failure ends the command. The
+    /// lock timeout is `[store] lock-timeout` (or `$METUBE_LOCK_TIMEOUT`).
     func openStore() throws -> Store {
+        let lockTimeout = try loadSettings().duration(.lockTimeout) ?? .zero
         do {
-            let store = try Store.open(at: directory, options: storeOptions)
+            let store = try Store.open(at: directory, options: StoreOptions(lockTimeout: lockTimeout))
             for notice in store.takeNotices() { printError("note: \(notice)") }
             return store
         } catch {
@@ -33,19 +41,31 @@ struct StoreAccess: ParsableArguments {
         }
     }
 
-    /// Reads the configuration file; a malformed one ends the command.
-    func config() throws -> ConfigFile {
+    /// The settings in force: the config file, the environment, then `flags` (flag, setting,
+    /// value); deprecation notes go to stderr, and a bad setting ends the command with 65.
+    func settings(flags: [(flag: String, name: SettingName, value: String)] = []) throws -> Settings {
+        var settings = try loadSettings()
         do {
-            return try ConfigFile.load(from: configPath.map { URL(fileURLWithPath: $0) } ?? ConfigFile.defaultURL())
+            for (flag, name, value) in flags { settings = try settings.applyingFlag(flag, name, value) }
+        } catch {
+            throw fail(error.description, code: ExitStatus.badInput)
+        }
+        for note in settings.deprecations { printError("note: \(note)") }
+        return settings
+    }
+
+    private func loadSettings() throws -> Settings {
+        do {
+            return try Settings.load(from: configFile).applyingEnvironment(ProcessInfo.processInfo.environment)
         } catch {
             throw fail(error.description, code: ExitStatus.badInput)
         }
     }
 
-    /// Whether a video without a mark is known to be unwatched: no status service is configured,
-    /// or a status pull has completed.
+    /// Whether a video without a mark is known to be unwatched: no status account is saved, or a
+    /// status pull has completed.
     func statusesKnown(_ store: Store) throws -> Bool {
-        try config()["status", "url"] == nil || store.syncSnapshot().lastStatusSync != nil
+        !StatusAccountFiles.exist() || store.syncSnapshot().lastStatusSync != nil
     }
 }
 

@@ -35,23 +35,19 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration: SyncConfiguration
-        do {
-            configuration = try SyncConfiguration(config: try storeAccess.config())
-        } catch let error as SyncError {
-            throw fail(error.description, code: ExitStatus.badInput)
-        }
-        if hub { configuration.source = .hub }
-        if direct { configuration.source = .direct }
-        if let hubURL { configuration.hubURL = hubURL }
+        var flags: [(flag: String, name: SettingName, value: String)] = []
+        if hub { flags.append(("--hub", .source, "hub")) }
+        if direct { flags.append(("--direct", .source, "youtube")) }
+        if let hubURL { flags.append(("--hub-url", .hubURL, hubURL)) }
+        let configuration = SyncConfiguration(settings: try storeAccess.settings(flags: flags))
         let opened = try storeAccess.openStore()
-        let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
+        let account = try StatusAccountFiles.load()
         let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { StatusSync(account: $0, store: opened) })
         let showProgress = isatty(STDERR_FILENO) == 1
         let printer = Task {
             for await event in engine.events {
                 guard showProgress, case .progress(_, let message) = event else { continue }
-                FileHandle.standardError.write(Data("\(message)\n".utf8))
+                FileHandle.standardError.write(Data("\(DisplayText.line(message))\n".utf8))
             }
         }
         let report = await engine.sync()
@@ -79,12 +75,14 @@ struct SyncCommand: AsyncParsableCommand {
             : "no video source configured; marks only, in \(String(format: "%.2f", report.seconds)) s"
         if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
         if report.cancelled { text += "; cancelled" }
-        for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) { text += "\n  \(channel): \(reason)" }
-        if let error = report.error { text += "\nerror: \(error)" }
+        for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
+            text += "\n  \(DisplayText.line(channel, limit: 30)): \(DisplayText.line(String(describing: reason), limit: 300))"
+        }
+        if let error = report.error { text += "\nerror: \(DisplayText.line(String(describing: error), limit: 500))" }
         if let status = report.status {
             text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
         }
-        if let error = report.statusError { text += "\nstatus error: \(error)" }
+        if let error = report.statusError { text += "\nstatus error: \(DisplayText.line(String(describing: error), limit: 500))" }
         return text
     }
 }

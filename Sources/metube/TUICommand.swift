@@ -13,8 +13,8 @@ struct TUICommand: ParsableCommand {
         discussion: """
             Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file. \
             With a hub configured ([hub] url, or source = "youtube") or an account saved by metube login, \
-            the TUI syncs once its first frame is on screen, on r, every [sync] hub_interval (3600 s) and \
-            status_interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark.
+            the TUI syncs once its first frame is on screen, on r, every [sync] hub-interval (3600 s) and \
+            status-interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark.
             """
     )
 
@@ -26,10 +26,10 @@ struct TUICommand: ParsableCommand {
     func run() throws {
         let started = ContinuousClock.now
         let opened = try store.openStore()
-        let file = try store.config()
+        let settings = try store.settings()
         let config: TUIConfig
         do {
-            config = try TUIConfig(file: file)
+            config = try TUIConfig(settings: settings)
         } catch {
             throw fail(error.description, code: ExitStatus.badInput)
         }
@@ -38,7 +38,7 @@ struct TUICommand: ParsableCommand {
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
-        try connectSync(opened, file: file, to: &options)
+        try connectSync(opened, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {
             status = try runTUI(store: opened, config: config, options: options)
@@ -50,14 +50,8 @@ struct TUICommand: ParsableCommand {
 
     /// Starts a sync engine when a video source or a status account is configured, and routes its
     /// events to the TUI.
-    private func connectSync(_ opened: Store, file: ConfigFile, to options: inout TUIOptions) throws {
-        let sync: SyncConfiguration
-        do {
-            sync = try SyncConfiguration(config: file)
-        } catch {
-            throw fail(error.description, code: ExitStatus.badInput)
-        }
-        let account = try? StatusAccount.load(from: StatusAccount.defaultDirectory())
+    private func connectSync(_ opened: Store, sync: SyncConfiguration, to options: inout TUIOptions) throws {
+        let account = try StatusAccountFiles.load()
         let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
         guard engine.hasWork else { return }
         let snapshot = opened.syncSnapshot()

@@ -91,14 +91,15 @@ struct StatusSyncEngineTests {
     @Test("the periodic intervals come from [sync]; 0 turns one off; a bad value says what is expected")
     func intervalsFromConfig() throws {
         // Given config files with and without [sync] intervals
-        let defaults = try SyncConfiguration(config: ConfigFile(parsing: ""))
-        let custom = try SyncConfiguration(config: ConfigFile(parsing: "[sync]\nhub_interval = 600\nstatus_interval = 0\n"))
+        let defaults = SyncConfiguration(settings: try Settings(parsing: ""))
+        let custom = SyncConfiguration(settings: try Settings(parsing: "[sync]\nhub-interval = 600\nstatus-interval = 0\n"))
         // Then the defaults are an hour and 5 minutes, and the custom values are read
         #expect(defaults.hubInterval == .seconds(3600) && defaults.statusInterval == .seconds(300))
         #expect(custom.hubInterval == .seconds(600) && custom.statusInterval == nil)
         // When a value is not a number of seconds, Then the error names the key
-        #expect(throws: SyncError.notConfigured("[sync] status_interval must be a number of seconds (0 turns it off)")) {
-            try SyncConfiguration(config: ConfigFile(parsing: "[sync]\nstatus_interval = \"often\"\n"))
+        #expect(throws: SettingsError(location: "config.toml:2", setting: "[sync] status-interval",
+                                      message: "must be a number of seconds from 1 to 604800, or 0 for never, not \"often\"")) {
+            try Settings(parsing: "[sync]\nstatus-interval = \"often\"\n")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import MeTubeCore
 import Testing
 @testable import MeTubeTUI
+import TestSupport
 
 @Suite("Keys and config")
 struct ConfigTests {
@@ -67,37 +68,51 @@ struct ConfigTests {
         #expect(config.keyBindings[.moveDown] == [.character("j"), .down, .control("n")])
     }
 
-    @Test("bad settings get a message naming the setting", arguments: [
-        ("[keys]\nfly = \"x\"", "keys.fly", "unknown action"),
-        ("[keys]\nquit = \"Hyper-q\"", "keys.quit", "unknown key \"Hyper-q\""),
-        ("[keys]\nquit = 3", "keys.quit", "a binding is a string of key names"),
-        ("[keys]\nquit = \"\"", "keys.quit", "a binding is a string of key names"),
-        ("[tui]\nmark-on-open = \"sometimes\"", "tui.mark-on-open", "is one of \"never\", \"on-success\", \"always\""),
-        ("[tui]\nopen = true", "tui.open", "takes a \"string\""),
-        ("[tui]\nvolume = 3", "tui.volume", "unknown setting"),
-        ("[tui]\nascii = \"yes\"", "tui.ascii", "takes true or false"),
+    @Test("bad settings get a message naming the line, the setting and the nearest valid name", arguments: [
+        ("[keys]\nfly = \"x\"", "config.toml:2", "[keys] fly", "unknown action; valid: "),
+        ("[keys]\nmove-dwn = \"x\"", "config.toml:2", "[keys] move-dwn", "unknown action; did you mean move-down?"),
+        ("[keys]\nquit = \"Hyper-q\"", "config.toml:2", "[keys] quit", "unknown key \"Hyper-q\""),
+        ("[keys]\nquit = \"Dwn\"", "config.toml:2", "[keys] quit", "unknown key \"Dwn\"; did you mean Down?"),
+        ("[keys]\nquit = 3", "config.toml:2", "[keys] quit", "a binding is a string of key names"),
+        ("[keys]\nquit = \"\"", "config.toml:2", "[keys] quit", "a binding is a string of key names"),
+        ("[keys]\nquit = \"x\"\ntoggle-watched = \"w x\"", "config.toml:3", "[keys] toggle-watched", "x is bound to quit too"),
+        ("[tui]\nmark-on-open = \"sometimes\"", "config.toml:2", "[tui] mark-on-open", "must be one of \"never\", \"on-success\", \"always\""),
+        ("[tui]\nopen = true", "config.toml:2", "[tui] open", "must be a \"string\", not true"),
+        ("[tui]\nvolume = 3", "config.toml:2", "[tui] volume", "unknown setting; valid: open, mark-on-open, ascii"),
+        ("[tui]\nasci = true", "config.toml:2", "[tui] asci", "unknown setting; did you mean ascii?"),
+        ("[tui]\nascii = \"yes\"", "config.toml:2", "[tui] ascii", "must be true or false"),
     ])
-    func badSettings(text: String, setting: String, message: String) {
+    func badSettings(text: String, location: String, setting: String, message: String) {
         #expect {
             try Fixture.config(text)
         } throws: { error in
-            guard case .configInvalid(let badSetting, let text)? = error as? TUIError else { return false }
-            return badSetting == setting && text.hasPrefix(message)
+            guard let error = error as? SettingsError else { return false }
+            return error.location == location && error.setting == setting && error.message.hasPrefix(message)
         }
     }
 
-    @Test("a missing config file gives the defaults; an unreadable one is an error")
+    @Test("full TOML: single-quoted strings and arrays of key names")
+    func fullTOML() throws {
+        let config = try Fixture.config("[tui]\nopen = 'mpv --fs {url}'\n[keys]\nmove-down = ['j', 'Down']\n")
+        #expect(config.openCommand == "mpv --fs {url}")
+        #expect(config.keyBindings[.moveDown] == [.character("j"), .down])
+    }
+
+    @Test("a missing config file gives the defaults; a malformed one is an error naming its line")
     func load() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-tui-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try TUIConfig.load(from: directory.appendingPathComponent("config.toml")) == TUIConfig())
-        let broken = directory.appendingPathComponent("broken.toml")
-        try Data("[tui\n".utf8).write(to: broken)
-        #expect(throws: TUIError.self) { try TUIConfig.load(from: broken) }
-        let file = directory.appendingPathComponent("written.toml")
+        let directory = TemporaryDirectory("metube-tui")
+        defer { directory.remove() }
+        #expect(try Settings.load(from: directory.url.appendingPathComponent("config.toml")) == Settings())
+        let broken = directory.url.appendingPathComponent("broken.toml")
+        try Data("# comment\n[tui\n".utf8).write(to: broken)
+        #expect {
+            try Settings.load(from: broken)
+        } throws: { error in
+            (error as? SettingsError)?.location == "\(broken.path):2"
+        }
+        let file = directory.url.appendingPathComponent("written.toml")
         try Data("[tui]\nmark-on-open = \"never\"\n".utf8).write(to: file)
-        #expect(try TUIConfig.load(from: file).markOnOpen == .never)
+        #expect(try TUIConfig(settings: Settings.load(from: file)).markOnOpen == .never)
     }
 
     @Test("the opener quotes the URL into the command")

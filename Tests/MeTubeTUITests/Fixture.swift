@@ -65,7 +65,7 @@ enum Fixture {
 
     /// The TUI settings of config-file `text`.
     static func config(_ text: String) throws -> TUIConfig {
-        try TUIConfig(file: ConfigFile(parsing: text))
+        try TUIConfig(settings: Settings(parsing: text))
     }
 
     /// The ids of the videos in the feed's rows, in order.

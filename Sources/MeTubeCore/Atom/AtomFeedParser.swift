@@ -102,12 +102,12 @@ private final class AtomCollector: NSObject, XMLParserDelegate {
         let parsedEntries = entries.compactMap { fields -> AtomEntry? in
             let videoID = [fields.videoID, fields.id.flatMap(Self.videoID(fromTag:)), AtomFeedParser.queryValue("v", in: fields.link)]
                 .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
-            guard let videoID else { return nil }
+            guard let videoID, VideoID.isValid(videoID) else { return nil }
             let entryChannel = AtomFeedParser.channelID(fields.channelID) ?? AtomFeedParser.channelID(fields.authorURI) ?? fallbackChannel
             guard let entryChannel else { return nil }
             return AtomEntry(
                 videoID: videoID, channelID: entryChannel,
-                title: fields.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", link: fields.link,
+                title: DisplayText.capped(fields.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), link: fields.link,
                 authorName: fields.authorName, published: fields.published.flatMap(ISO8601Timestamp.parse),
                 updated: fields.updated.flatMap(ISO8601Timestamp.parse), description: fields.description,
                 thumbnailURL: fields.thumbnailURL, views: fields.views
@@ -115,7 +115,8 @@ private final class AtomCollector: NSObject, XMLParserDelegate {
         }
         return AtomFeed(
             channelID: fallbackChannel, playlistID: playlistID ?? AtomFeedParser.queryValue("playlist_id", in: selfLink),
-            title: title?.trimmingCharacters(in: .whitespacesAndNewlines), authorName: authorName, entries: parsedEntries, deletedVideoIDs: deleted
+            title: title.map { DisplayText.capped($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+            authorName: authorName.map { DisplayText.capped($0) }, entries: parsedEntries, deletedVideoIDs: deleted
         )
     }
 

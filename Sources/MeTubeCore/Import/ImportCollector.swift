@@ -8,6 +8,8 @@ struct ImportCollector {
     private(set) var channels: [Channel] = []
     /// The rejected entries so far.
     private(set) var rejected: [RejectedEntry] = []
+    /// The longest thumbnail URL kept, in bytes.
+    static let thumbnailURLLimit = 2_048
     /// Where each accepted channel id was first seen.
     private var firstLocations: [String: String] = [:]
 
@@ -18,7 +20,9 @@ struct ImportCollector {
 
     /// Takes the entry at `location` whose id or URL is `reference`: a new channel, a duplicate or a rejection.
     ///
-    /// A title or thumbnail that is empty, and a title that merely repeats the id, count as absent.
+    /// A title or thumbnail that is empty, and a title that merely repeats the id, count as absent;
+    /// a title is cut to ``DisplayText/titleLimit`` characters, and a thumbnail URL longer than
+    /// ``thumbnailURLLimit`` bytes is dropped.
     mutating func offer(_ reference: some StringProtocol, title: String?, thumbnailURL: String? = nil, at location: String) {
         switch ChannelReference.resolve(reference) {
         case let .unusable(reason):
@@ -29,8 +33,8 @@ struct ImportCollector {
                 return
             }
             firstLocations[id] = location
-            let title = title.flatMap { $0.isEmpty || $0 == id ? nil : $0 }
-            let thumbnailURL = thumbnailURL.flatMap { $0.isEmpty ? nil : $0 }
+            let title = title.flatMap { $0.isEmpty || $0 == id ? nil : DisplayText.capped($0) }
+            let thumbnailURL = thumbnailURL.flatMap { $0.isEmpty || $0.utf8.count > Self.thumbnailURLLimit ? nil : $0 }
             channels.append(Channel(id: id, title: title, thumbnailURL: thumbnailURL, addedAt: importedAt))
         }
     }

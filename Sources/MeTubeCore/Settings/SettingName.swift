@@ -1,0 +1,90 @@
+/// Every setting of the config file, by its one spelling: `section.key` in kebab-case.
+///
+/// This table drives parsing, range checks, `metube config show` and the README's list, so they
+/// cannot disagree. The `[keys]` section (key bindings) is read separately, as ``KeyBindingSetting``s.
+public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
+    case hubURL = "hub.url"
+    case source = "hub.source"
+    case pageSize = "hub.page-size"
+    case concurrency = "hub.concurrency"
+    case followHubChannels = "hub.follow-hub-channels"
+    case feedURLTemplate = "hub.feed-url-template"
+    case hubInterval = "sync.hub-interval"
+    case statusInterval = "sync.status-interval"
+    case open = "tui.open"
+    case markOnOpen = "tui.mark-on-open"
+    case ascii = "tui.ascii"
+    case lockTimeout = "store.lock-timeout"
+
+    /// The sections of the file that hold settings of this table, plus `keys`.
+    public static let sections = ["hub", "sync", "tui", "store", "keys"]
+
+    /// The section, e.g. `hub`.
+    public var section: String { String(rawValue.prefix { $0 != "." }) }
+
+    /// The key inside the section, e.g. `page-size`.
+    public var key: String { String(rawValue.drop { $0 != "." }.dropFirst()) }
+
+    /// The kind of value and the range it must lie in.
+    public var kind: SettingKind {
+        switch self {
+        case .hubURL, .open, .feedURLTemplate: .text
+        case .source: .choice(["hub", "youtube", "direct"])
+        case .pageSize: .whole(1...500)
+        case .concurrency: .whole(1...64)
+        case .followHubChannels, .ascii: .flag
+        case .hubInterval, .statusInterval: .seconds(1...604_800, zeroTurnsOff: true)
+        case .markOnOpen: .choice(["never", "on-success", "always"])
+        case .lockTimeout: .seconds(0...600, zeroTurnsOff: false)
+        }
+    }
+
+    /// The value when nothing sets it; `nil` for "not set".
+    public var defaultValue: SettingValue? {
+        switch self {
+        case .hubURL, .open, .feedURLTemplate: nil
+        case .source: .text("hub")
+        case .pageSize: .whole(100)
+        case .concurrency: .whole(8)
+        case .followHubChannels, .ascii: .flag(false)
+        case .hubInterval: .seconds(3600)
+        case .statusInterval: .seconds(300)
+        case .markOnOpen: .text("on-success")
+        case .lockTimeout: .seconds(5)
+        }
+    }
+
+    /// Spellings older versions of metube used; still read, with a deprecation note.
+    public var deprecatedKeys: [String] {
+        switch self {
+        case .pageSize: ["page_size"]
+        case .followHubChannels: ["follow_hub_channels"]
+        case .feedURLTemplate: ["feed_url_template"]
+        case .hubInterval: ["hub_interval"]
+        case .statusInterval: ["status_interval"]
+        default: []
+        }
+    }
+
+    /// The environment variable that overrides the file, if any.
+    public var environmentVariable: String? {
+        switch self {
+        case .hubURL: "METUBE_HUB_URL"
+        case .lockTimeout: "METUBE_LOCK_TIMEOUT"
+        default: nil
+        }
+    }
+
+    /// The setting `key` names in `section`, by its spelling or an old one.
+    static func named(_ key: String, in section: String) -> (name: SettingName, isDeprecated: Bool)? {
+        for name in allCases where name.section == section {
+            if name.key == key { return (name, false) }
+            if name.deprecatedKeys.contains(key) { return (name, true) }
+        }
+        return nil
+    }
+
+    public static func < (lhs: SettingName, rhs: SettingName) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,99 @@
+/// The kind of a setting's value, with the range a value must lie in.
+public enum SettingKind: Sendable, Equatable {
+    /// A string.
+    case text
+    /// One of these strings.
+    case choice([String])
+    /// A whole number in the range.
+    case whole(ClosedRange<Int>)
+    /// A number of seconds in the range; when `zeroTurnsOff`, 0 is allowed too and means "never".
+    case seconds(ClosedRange<Double>, zeroTurnsOff: Bool)
+    /// true or false.
+    case flag
+
+    /// What a value of this kind looks like, for messages.
+    public var expectation: String {
+        switch self {
+        case .text: "a \"string\""
+        case .choice(let options): "one of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .whole(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .seconds(let range, let zeroTurnsOff):
+            "a number of seconds from \(SettingValue.seconds(range.lowerBound).text) to \(SettingValue.seconds(range.upperBound).text)" + (zeroTurnsOff ? ", or 0 for never" : "")
+        case .flag: "true or false"
+        }
+    }
+}
+
+/// One setting's value, checked against its ``SettingKind``.
+public enum SettingValue: Sendable, Equatable {
+    case text(String)
+    case whole(Int)
+    case seconds(Double)
+    case flag(Bool)
+
+    /// The value as the config file writes it.
+    public var text: String {
+        switch self {
+        case .text(let value): "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .whole(let value): String(value)
+        case .seconds(let value): value.rounded() == value ? String(Int(value)) : String(value)
+        case .flag(let value): value ? "true" : "false"
+        }
+    }
+
+    /// The raw value read from a file or the environment, before it is checked.
+    enum Raw {
+        case string(String)
+        case integer(Int)
+        case number(Double)
+        case bool(Bool)
+        case other(String)
+
+        var description: String {
+            switch self {
+            case .string(let value): "\"\(value)\""
+            case .integer(let value): String(value)
+            case .number(let value): String(value)
+            case .bool(let value): String(value)
+            case .other(let type): "a TOML \(type)"
+            }
+        }
+    }
+
+    /// `raw` checked against `kind`; `nil` when it is of the wrong type or out of range.
+    init?(_ raw: Raw, as kind: SettingKind) {
+        var raw = raw
+        if case .seconds = kind, case .integer(let value) = raw { raw = .number(Double(value)) }
+        switch (kind, raw) {
+        case (.text, .string(let value)):
+            self = .text(value)
+        case (.choice(let options), .string(let value)) where options.contains(value):
+            self = .text(value)
+        case (.whole(let range), .integer(let value)) where range.contains(value):
+            self = .whole(value)
+        case (.seconds(let range, let zeroTurnsOff), .number(let value)) where value.isFinite && (range.contains(value) || (zeroTurnsOff && value == 0)):
+            self = .seconds(value)
+        case (.flag, .bool(let value)):
+            self = .flag(value)
+        default:
+            return nil
+        }
+    }
+}
+
+/// Where a setting's value came from, weakest first: a flag beats the environment, which beats
+/// the file, which beats the default.
+public enum SettingOrigin: String, Sendable, Equatable, Comparable {
+    case `default`, file, environment, flag
+
+    private var rank: Int {
+        switch self {
+        case .default: 0
+        case .file: 1
+        case .environment: 2
+        case .flag: 3
+        }
+    }
+
+    public static func < (lhs: SettingOrigin, rhs: SettingOrigin) -> Bool { lhs.rank < rhs.rank }
+}
