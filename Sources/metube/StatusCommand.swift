@@ -3,7 +3,7 @@ import Foundation
 import MeTubeCore
 import MeTubeStore
 
-/// `metube status`: counts by status and sync state (pending marks count as offline while the
+/// `metube status`: the version, counts by status and sync state (pending marks count as offline while the
 /// status service was last found unreachable), and when the syncs last ran.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show counts by status and sync state, and the last syncs.")
@@ -27,12 +27,13 @@ struct StatusCommand: ParsableCommand {
         let reachable = sync.statusOfflineSince == nil
         for mark in library.marks.values { syncStates[mark.syncState.displayed(serviceReachable: reachable).rawValue, default: 0] += 1 }
         let output = StatusOutput(
-            store: opened.directory.path, deviceId: sync.deviceID, readOnly: opened.readOnlyReason,
+            version: MeTubeVersion.current, store: opened.directory.path, deviceId: sync.deviceID, readOnly: opened.readOnlyReason,
             channels: library.channels.count, videos: library.videos.count, marks: library.marks.count,
             statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastStatusSync: sync.lastStatusSync,
             statusOfflineSince: sync.statusOfflineSince
         )
         if json { return try printJSON(output) }
+        print("metube     \(output.version)")
         print("store      \(output.store) (device \(DisplayText.line(output.deviceId, limit: 60)))")
         if let reason = output.readOnly { print("read-only  \(reason)") }
         print("library    \(output.channels) channels, \(output.videos) videos, \(output.marks) marks")
@@ -46,6 +47,7 @@ struct StatusCommand: ParsableCommand {
 
 /// `metube status --json`.
 struct StatusOutput: Encodable {
+    var version: String
     var store: String
     var deviceId: String
     var readOnly: String?

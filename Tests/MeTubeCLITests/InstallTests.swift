@@ -148,3 +148,18 @@ import TestSupport
         #expect(files.map(\.path) == [keep])
     }
 }
+
+/// `metube status` names the version, as `--version` does.
+@Suite struct StatusVersionTests {
+    @Test func statusPrintsTheVersion() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let metube = ProductBinary.url("metube")
+        let text = try runProcess(metube, ["status", "--data-dir", directory.url.path])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("metube     \(MeTubeVersion.current)\n"))
+        let json = try runProcess(metube, ["status", "--json", "--data-dir", directory.url.path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["version"] as? String == MeTubeVersion.current)
+    }
+}
