@@ -53,8 +53,20 @@ enum FileIO {
     /// Replaces `path` atomically with `data`: write a temporary file in the same folder, fsync
     /// it, rename it over `path`, fsync the folder. On failure the old file is untouched.
     static func replaceAtomically(_ path: String, with data: Data) throws(StoreError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let temporary = try stage(data, for: path)
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw .writeFailed(path: path, reason: errnoText(failure))
+        }
+        try syncDirectory(of: path)
+    }
+
+    /// Writes `data` to a new temporary file beside `path` and fsyncs it; returns its path. On
+    /// failure nothing is left behind.
+    static func stage(_ data: Data, for path: String) throws(StoreError) -> String {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
         if let failure = writeAll(fd, data) ?? (fsync(fd) == 0 ? nil : errno) {
             close(fd)
@@ -62,12 +74,7 @@ enum FileIO {
             throw .writeFailed(path: path, reason: errnoText(failure))
         }
         close(fd)
-        guard rename(temporary, path) == 0 else {
-            let failure = errno
-            unlink(temporary)
-            throw .writeFailed(path: path, reason: errnoText(failure))
-        }
-        try syncDirectory(of: path)
+        return temporary
     }
 
     /// Fsyncs the folder holding `path`, so a rename or a new file survives a crash.

@@ -161,24 +161,36 @@ struct JSONScanner: ~Copyable {
         return Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
     }
 
-    /// Reads a number as a `Double`.
+    /// Reads a number as a `Double`: any JSON number, rounded to the nearest `Double` as
+    /// `JSONDecoder` does.
     mutating func readDouble() throws(Failure) -> Double {
-        skipWhitespace()
-        let start = index
-        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start else { throw fail("expected a number") }
-        if let integer = Self.parseInteger(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return Double(integer) }
-        guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else {
+        let token = try numberToken()
+        if case let .exact(integer) = Self.parseInteger(token) { return Double(integer) }
+        guard let value = Double(String(decoding: token, as: UTF8.self)), value.isFinite else {
             throw fail("bad number")
         }
         return value
     }
 
-    /// Reads a number that must be a whole number.
+    /// Reads a whole number in `Int64`'s full range, exactly.
     mutating func readInt() throws(Failure) -> Int64 {
-        let value = try readDouble()
-        guard value.rounded() == value, abs(value) < 9.0e15 else { throw fail("expected a whole number") }
-        return Int64(value)
+        let token = try numberToken()
+        switch Self.parseInteger(token) {
+        case let .exact(integer): return integer
+        case .overflow: throw fail("whole number outside the 64-bit range")
+        case .notInteger:
+            guard let value = Double(String(decoding: token, as: UTF8.self)), value.rounded() == value,
+                  value >= -0x1p63, value < 0x1p63 else { throw fail("expected a whole number") }
+            return Int64(value)
+        }
+    }
+
+    private mutating func numberToken() throws(Failure) -> UnsafeBufferPointer<UInt8> {
+        skipWhitespace()
+        let start = index
+        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+        guard index > start else { throw fail("expected a number") }
+        return UnsafeBufferPointer(rebasing: bytes[start..<index])
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
@@ -188,15 +200,32 @@ struct JSONScanner: ~Copyable {
         }
     }
 
-    private static func parseInteger(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+    private enum IntegerParse {
+        case exact(Int64)
+        case overflow
+        case notInteger
+    }
+
+    /// Parses an optional minus and decimal digits exactly; accumulates negatively so `Int64.min`
+    /// fits.
+    private static func parseInteger(_ digits: UnsafeBufferPointer<UInt8>) -> IntegerParse {
         var value: Int64 = 0
         var negative = false
+        var sawDigit = false
+        var overflowed = false
         for (offset, byte) in digits.enumerated() {
             if offset == 0, byte == UInt8(ascii: "-") { negative = true; continue }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < 100_000_000_000_000_000 else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return .notInteger }
+            sawDigit = true
+            let (scaled, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = scaled.subtractingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            overflowed = overflowed || o1 || o2
+            value = next
         }
-        return negative ? -value : value
+        guard sawDigit else { return .notInteger }
+        if overflowed { return .overflow }
+        if negative { return .exact(value) }
+        return value == .min ? .overflow : .exact(-value)
     }
 
     /// Reads `true` or `false`.
@@ -214,7 +243,7 @@ struct JSONScanner: ~Copyable {
         case UInt8(ascii: "\""): _ = try readString()
         case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try readBool()
         case UInt8(ascii: "n"): try literal("null")
-        default: _ = try readDouble()
+        default: _ = try numberToken()
         }
     }
 
@@ -224,6 +253,21 @@ struct JSONScanner: ~Copyable {
         let start = index
         try skipValue()
         return start..<index
+    }
+
+    /// Reads one value with `read`; when `read` fails on a well-formed value (a number out of
+    /// range, an unknown word), skips that value and returns the failure instead of throwing, so
+    /// the caller can use a default and keep the rest. Malformed JSON still throws.
+    mutating func lenient<T>(_ read: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> Result<T, Failure> {
+        skipWhitespace()
+        let start = index
+        do throws(Failure) {
+            return .success(try read(&self))
+        } catch {
+            index = start
+            try skipValue()
+            return .failure(error)
+        }
     }
 
     /// Fails unless only whitespace is left.

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// The append-only journal: one ``StoreChange`` as JSON per line, each line fsync'd before the
-/// write returns. Files are numbered by generation (`journal-<N>.jsonl`); compaction starts a new one.
+/// The append-only journal: one ``StoreChange`` as JSON per line, sealed with a checksum
+/// (``LineChecksum``), each line fsync'd before the write returns. Files are numbered by generation (`journal-<N>.jsonl`); compaction starts a new one.
 struct Journal {
     let directory: String
 
@@ -28,8 +28,11 @@ struct Journal {
         var endOffset: Int
         /// Bytes after the last newline: a line still being written, or torn by a crash.
         var incompleteTailBytes = 0
-        /// 1-based numbers (counted from the read's start) of complete lines that did not parse.
+        /// 1-based numbers (counted from the read's start) of complete lines that did not parse or
+        /// whose checksum does not match.
         var damagedLines: [Int] = []
+        /// Fields of otherwise good lines that were not understood and got a default.
+        var notes = FieldNotes()
         /// Whether a line was written by a newer schema.
         var hasNewerSchema = false
     }
@@ -52,16 +55,28 @@ struct Journal {
             let line = data[lineStart..<newline]
             lineStart = newline + 1
             guard !line.isEmpty else { continue }
-            guard let (change, schemaVersion) = try? SnapshotDecoding.change(line) else {
+            var notes = FieldNotes()
+            guard LineChecksum.verify(line) != .mismatch, let (change, schemaVersion) = try? SnapshotDecoding.change(line, notes: &notes) else {
                 result.damagedLines.append(lineNumber)
                 continue
             }
+            result.notes.merge(notes)
             if schemaVersion > currentSchemaVersion { result.hasNewerSchema = true }
             result.changes.append(change)
         }
         result.endOffset = offset + (lineStart - data.startIndex)
         result.incompleteTailBytes = data.endIndex - lineStart
         return result
+    }
+
+    /// The raw bytes of generation `generation`'s journal between two offsets (whole lines, as
+    /// written: a compaction carries them into the next journal unchanged).
+    func bytes(_ generation: Int, from start: Int, to end: Int) throws(StoreError) -> Data {
+        let path = path(generation)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .readFailed(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        return try FileIO.readToEnd(fd, from: start, path: path).prefix(end - start)
     }
 
     /// Appends `change` as one line and fsyncs it. A torn tail left by a crashed writer is cut off
@@ -71,7 +86,7 @@ struct Journal {
         let path = path(generation)
         var line: Data
         do {
-            line = try StoreCoding.encoder().encode(change)
+            line = LineChecksum.seal(try StoreCoding.encoder().encode(change))
         } catch {
             throw .writeFailed(path: path, reason: "could not encode the change: \(error)")
         }

@@ -6,24 +6,26 @@ import MeTubeCore
 enum SnapshotDecoding {
     typealias Failure = JSONScanner.Failure
 
-    static func library(_ data: Data) throws(Failure) -> LibraryFile {
+    /// Reads `library.json`. A field that is well-formed JSON but not understood gets a default, or
+    /// leaves its channel or video out, and is counted in `notes`; malformed JSON throws.
+    static func library(_ data: Data, notes: inout FieldNotes) throws(Failure) -> LibraryFile {
         try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
             var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [])
             file.videos.reserveCapacity(data.count / 220)
             var channelIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
                 switch key {
-                case "schemaVersion": file.schemaVersion = Int(try scanner.readInt())
-                case "generation": file.generation = Int(try scanner.readInt())
+                case "schemaVersion": file.schemaVersion = try header(&scanner, "schemaVersion", &notes)
+                case "generation": file.generation = try header(&scanner, "generation", &notes)
                 case "channels":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
-                        let channel = try channel(&scanner)
+                        guard let channel = try channel(&scanner, &notes) else { return }
                         channelIDs[channel.id] = channel.id
                         file.channels.append(channel)
                     }
                 case "videos":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
-                        var video = try video(&scanner)
+                        guard var video = try video(&scanner, &notes) else { return }
                         if let shared = channelIDs[video.channelID] { video.channelID = shared }
                         file.videos.append(video)
                     }
@@ -34,49 +36,74 @@ enum SnapshotDecoding {
         }
     }
 
+    /// Reads `library.json`, failing on any field it does not understand.
+    static func library(_ data: Data) throws(Failure) -> LibraryFile {
+        var notes = FieldNotes()
+        let file = try library(data, notes: &notes)
+        try strict(notes)
+        return file
+    }
+
+    /// Reads `marks.json`, failing on any field it does not understand.
     static func marks(_ data: Data) throws(Failure) -> MarksFile {
         var marks: [Mark] = []
-        let header = try scanMarks(data) { marks.append($0) }
+        var notes = FieldNotes()
+        let header = try scanMarks(data, notes: &notes) { marks.append($0) }
+        try strict(notes)
         return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks)
+    }
+
+    private static func strict(_ notes: FieldNotes) throws(Failure) {
+        guard notes.isEmpty else { throw Failure(offset: -1, reason: notes.summary) }
     }
 
     /// Reads a marks snapshot, handing each mark to `each` as it is read (so a caller can build its
     /// table without an intermediate array); returns the file's schema version and generation.
-    static func scanMarks(_ data: Data, _ each: (Mark) -> Void) throws(Failure) -> (schemaVersion: Int, generation: Int) {
+    static func scanMarks(_ data: Data, notes: inout FieldNotes, _ each: (Mark) -> Void) throws(Failure) -> (schemaVersion: Int, generation: Int) {
         try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
-            var header = (schemaVersion: 0, generation: 0)
+            var fileHeader = (schemaVersion: 0, generation: 0)
             var deviceIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
                 switch key {
-                case "schemaVersion": header.schemaVersion = Int(try scanner.readInt())
-                case "generation": header.generation = Int(try scanner.readInt())
+                case "schemaVersion": fileHeader.schemaVersion = try header(&scanner, "schemaVersion", &notes)
+                case "generation": fileHeader.generation = try header(&scanner, "generation", &notes)
                 case "marks":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
-                        var mark = try mark(&scanner)
+                        guard var mark = try mark(&scanner, &notes) else { return }
                         if let shared = deviceIDs[mark.deviceID] { mark.deviceID = shared } else { deviceIDs[mark.deviceID] = mark.deviceID }
                         each(mark)
                     }
                 default: try scanner.skipValue()
                 }
             }
-            return header
+            return fileHeader
         }
     }
 
-    /// Decodes one journal line; returns the change and the schema version that wrote it.
-    static func change(_ data: Data) throws(Failure) -> (StoreChange, Int) {
+    /// Decodes one journal line; returns the change and the schema version that wrote it. What is
+    /// not understood is defaulted and counted in `notes`; only malformed JSON throws.
+    static func change(_ data: Data, notes: inout FieldNotes) throws(Failure) -> (StoreChange, Int) {
         var syncRange: Range<Int>?
         let (change, schemaVersion) = try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
             var change = StoreChange()
             var schemaVersion = 0
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
                 switch key {
-                case "v": schemaVersion = Int(try scanner.readInt())
-                case "marks": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.marks.append(try mark(&scanner)) }
-                case "videos": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.videos.append(try video(&scanner)) }
-                case "channels": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.channels.append(try channel(&scanner)) }
-                case "removedChannelIDs": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.removedChannelIDs.append(try scanner.readString()) }
-                case "removedMarkIDs": try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in change.removedMarkIDs.append(try scanner.readString()) }
+                case "v": schemaVersion = try header(&scanner, "v", &notes)
+                case "marks":
+                    try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
+                        if let mark = try mark(&scanner, &notes) { change.marks.append(mark) }
+                    }
+                case "videos":
+                    try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
+                        if let video = try video(&scanner, &notes) { change.videos.append(video) }
+                    }
+                case "channels":
+                    try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
+                        if let channel = try channel(&scanner, &notes) { change.channels.append(channel) }
+                    }
+                case "removedChannelIDs": change.removedChannelIDs = try stringList(&scanner, "removedChannelIDs", &notes)
+                case "removedMarkIDs": change.removedMarkIDs = try stringList(&scanner, "removedMarkIDs", &notes)
                 case "sync": syncRange = try scanner.skipValueRange()
                 default: try scanner.skipValue()
                 }
@@ -85,16 +112,19 @@ enum SnapshotDecoding {
         }
         guard let syncRange else { return (change, schemaVersion) }
         var withSync = change
-        do {
-            let bytes = data[(data.startIndex + syncRange.lowerBound)..<(data.startIndex + syncRange.upperBound)]
-            withSync.sync = try StoreCoding.decoder().decode(SyncSnapshot.self, from: bytes)
-        } catch {
-            throw Failure(offset: syncRange.lowerBound, reason: "bad sync state: \(error)")
-        }
+        let bytes = data[(data.startIndex + syncRange.lowerBound)..<(data.startIndex + syncRange.upperBound)]
+        withSync.sync = try syncSnapshot(bytes, notes: &notes)
         return (withSync, schemaVersion)
     }
 
-    private static func scan<T>(_ data: Data, _ body: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> T {
+    /// Decodes a sync state with `JSONDecoder` (so every field, including ones added later, is
+    /// read); when that fails on a field, decodes the known fields one by one, with defaults.
+    static func syncSnapshot(_ bytes: Data, notes: inout FieldNotes) throws(Failure) -> SyncSnapshot {
+        if let sync = try? StoreCoding.decoder().decode(SyncSnapshot.self, from: bytes) { return sync }
+        return try scan(bytes) { (scanner: inout JSONScanner) throws(Failure) in try lenientSyncSnapshot(&scanner, &notes) }
+    }
+
+    static func scan<T>(_ data: Data, _ body: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> T {
         let result: Result<T, Failure> = data.withUnsafeBytes { raw in
             var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
             do throws(Failure) {
@@ -108,58 +138,97 @@ enum SnapshotDecoding {
         return try result.get()
     }
 
-    private static func missing(_ field: String, in type: String) -> Failure {
-        Failure(offset: -1, reason: "\(type) without \(field)")
+    /// Reads one field with `read`; a value that is not understood becomes `fallback` and a note.
+    static func field<T>(
+        _ scanner: inout JSONScanner, _ label: String, _ notes: inout FieldNotes, default fallback: T,
+        _ read: (inout JSONScanner) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        switch try scanner.lenient(read) {
+        case let .success(value): return value
+        case let .failure(failure):
+            notes.add("\(label): \(failure.reason)")
+            return fallback
+        }
     }
 
-    private static func optionalString(_ scanner: inout JSONScanner) throws(Failure) -> String? {
+    private static func header(_ scanner: inout JSONScanner, _ label: String, _ notes: inout FieldNotes) throws(Failure) -> Int {
+        try field(&scanner, label, &notes, default: 0) { (scanner: inout JSONScanner) throws(Failure) in Int(try scanner.readInt()) }
+    }
+
+    private static func stringList(_ scanner: inout JSONScanner, _ label: String, _ notes: inout FieldNotes) throws(Failure) -> [String] {
+        try field(&scanner, label, &notes, default: []) { (scanner: inout JSONScanner) throws(Failure) in
+            var list: [String] = []
+            try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in list.append(try scanner.readString()) }
+            return list
+        }
+    }
+
+    static func optionalString(_ scanner: inout JSONScanner) throws(Failure) -> String? {
         try scanner.consumeNull() ? nil : try scanner.readString()
     }
 
-    private static func date(_ scanner: inout JSONScanner) throws(Failure) -> Date {
+    static func date(_ scanner: inout JSONScanner) throws(Failure) -> Date {
         Date(timeIntervalSince1970: try scanner.readDouble())
     }
 
-    static func channel(_ scanner: inout JSONScanner) throws(Failure) -> Channel {
+    static func optionalDate(_ scanner: inout JSONScanner) throws(Failure) -> Date? {
+        try scanner.consumeNull() ? nil : try date(&scanner)
+    }
+
+    static func optionalInt(_ scanner: inout JSONScanner) throws(Failure) -> Int64? {
+        try scanner.consumeNull() ? nil : try scanner.readInt()
+    }
+
+    /// A channel, or `nil` (with a note) when its id is missing.
+    static func channel(_ scanner: inout JSONScanner, _ notes: inout FieldNotes) throws(Failure) -> Channel? {
         var id: String?
         var channel = Channel(id: "", addedAt: Date(timeIntervalSince1970: 0))
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
-            case "id": id = try scanner.readString()
-            case "title": channel.title = try optionalString(&scanner)
-            case "thumbnailURL": channel.thumbnailURL = try optionalString(&scanner)
-            case "addedAt": channel.addedAt = try date(&scanner)
+            case "id": id = try field(&scanner, "channel.id", &notes, default: nil, optionalString)
+            case "title": channel.title = try field(&scanner, "channel.title", &notes, default: nil, optionalString)
+            case "thumbnailURL": channel.thumbnailURL = try field(&scanner, "channel.thumbnailURL", &notes, default: nil, optionalString)
+            case "addedAt": channel.addedAt = try field(&scanner, "channel.addedAt", &notes, default: channel.addedAt, date)
             default: try scanner.skipValue()
             }
         }
-        guard let id else { throw missing("id", in: "channel") }
+        guard let id else {
+            notes.add("a channel without an id was left out")
+            return nil
+        }
         channel.id = id
         return channel
     }
 
-    static func video(_ scanner: inout JSONScanner) throws(Failure) -> Video {
+    /// A video, or `nil` (with a note) when its id or channel is missing.
+    static func video(_ scanner: inout JSONScanner, _ notes: inout FieldNotes) throws(Failure) -> Video? {
         var id: String?, channelID: String?, title: String?, published: Date?
         var duration: Int?, description: String?, thumbnailURL: String?, hubSeq: Int64?, isShortLink = false
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
-            case "id": id = try scanner.readString()
-            case "channelID": channelID = try scanner.readString()
-            case "title": title = try scanner.readString()
-            case "published": published = try date(&scanner)
-            case "duration": duration = try scanner.consumeNull() ? nil : Int(try scanner.readInt())
-            case "description": description = try optionalString(&scanner)
-            case "thumbnailURL": thumbnailURL = try optionalString(&scanner)
-            case "hubSeq": hubSeq = try scanner.consumeNull() ? nil : try scanner.readInt()
-            case "isShortLink": isShortLink = try scanner.readBool()
+            case "id": id = try field(&scanner, "video.id", &notes, default: nil, optionalString)
+            case "channelID": channelID = try field(&scanner, "video.channelID", &notes, default: nil, optionalString)
+            case "title": title = try field(&scanner, "video.title", &notes, default: nil, optionalString)
+            case "published": published = try field(&scanner, "video.published", &notes, default: nil, optionalDate)
+            case "duration": duration = try field(&scanner, "video.duration", &notes, default: nil, optionalInt).map { Int($0) }
+            case "description": description = try field(&scanner, "video.description", &notes, default: nil, optionalString)
+            case "thumbnailURL": thumbnailURL = try field(&scanner, "video.thumbnailURL", &notes, default: nil, optionalString)
+            case "hubSeq": hubSeq = try field(&scanner, "video.hubSeq", &notes, default: nil, optionalInt)
+            case "isShortLink": isShortLink = try field(&scanner, "video.isShortLink", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
             default: try scanner.skipValue()
             }
         }
-        guard let id, let channelID, let title, let published else { throw missing("id, channelID, title or published", in: "video") }
-        return Video(id: id, channelID: channelID, title: title, published: published, duration: duration,
+        guard let id, let channelID else {
+            notes.add("a video without an id or channel was left out")
+            return nil
+        }
+        if title == nil { notes.add("video \(id): no title; shown untitled") }
+        if published == nil { notes.add("video \(id): no publication date; 1970 used") }
+        return Video(id: id, channelID: channelID, title: title ?? "", published: published ?? Date(timeIntervalSince1970: 0), duration: duration,
                      description: description, thumbnailURL: thumbnailURL, hubSeq: hubSeq, isShortLink: isShortLink)
     }
 
-    private static func timestamp(_ scanner: inout JSONScanner) throws(Failure) -> HybridTimestamp {
+    static func timestamp(_ scanner: inout JSONScanner) throws(Failure) -> HybridTimestamp {
         var timestamp = HybridTimestamp(millis: 0)
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
@@ -171,47 +240,72 @@ enum SnapshotDecoding {
         return timestamp
     }
 
-    private static func status(_ scanner: inout JSONScanner) throws(Failure) -> WatchStatus {
+    static func status(_ scanner: inout JSONScanner) throws(Failure) -> WatchStatus {
         let text = try scanner.readString()
         guard let status = WatchStatus(rawValue: text) else { throw Failure(offset: -1, reason: "unknown status \(text)") }
         return status
     }
 
-    private static func serverVersion(_ scanner: inout JSONScanner) throws(Failure) -> ServerVersion? {
+    private static func syncState(_ scanner: inout JSONScanner) throws(Failure) -> SyncState {
+        let text = try scanner.readString()
+        guard let state = SyncState(rawValue: text) else { throw Failure(offset: -1, reason: "unknown sync state \(text)") }
+        return state
+    }
+
+    private static func serverVersion(_ scanner: inout JSONScanner, _ label: String, _ notes: inout FieldNotes) throws(Failure) -> ServerVersion? {
         if try scanner.consumeNull() { return nil }
         var changeTag: String?, status: WatchStatus?, hlc: HybridTimestamp?, deviceID: String?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
-            case "changeTag": changeTag = try scanner.readString()
-            case "status": status = try Self.status(&scanner)
-            case "hlc": hlc = try scanner.consumeNull() ? nil : try timestamp(&scanner)
-            case "deviceID": deviceID = try optionalString(&scanner)
+            case "changeTag": changeTag = try field(&scanner, "\(label).changeTag", &notes, default: nil, optionalString)
+            case "status": status = try field(&scanner, "\(label).status", &notes, default: nil, Self.status)
+            case "hlc": hlc = try field(&scanner, "\(label).hlc", &notes, default: nil) { (scanner: inout JSONScanner) throws(Failure) in
+                try scanner.consumeNull() ? nil : try timestamp(&scanner)
+            }
+            case "deviceID": deviceID = try field(&scanner, "\(label).deviceID", &notes, default: nil, optionalString)
             default: try scanner.skipValue()
             }
         }
-        guard let changeTag, let status else { throw missing("changeTag or status", in: "server version") }
+        guard let changeTag, let status else {
+            notes.add("\(label) without a change tag or status was forgotten")
+            return nil
+        }
         return ServerVersion(changeTag: changeTag, status: status, hlc: hlc, deviceID: deviceID)
     }
 
-    static func mark(_ scanner: inout JSONScanner) throws(Failure) -> Mark {
+    /// A server version; one that is not an object is forgotten with a note.
+    private static func version(_ scanner: inout JSONScanner, _ label: String, _ notes: inout FieldNotes) throws(Failure) -> ServerVersion? {
+        var inner = FieldNotes()
+        let version = try field(&scanner, label, &notes, default: nil) { (scanner: inout JSONScanner) throws(Failure) in
+            try serverVersion(&scanner, label, &inner)
+        }
+        notes.merge(inner)
+        return version
+    }
+
+    /// A mark, or `nil` (with a note) when its video id or status is missing or not understood.
+    static func mark(_ scanner: inout JSONScanner, _ notes: inout FieldNotes) throws(Failure) -> Mark? {
         var videoID: String?, status: WatchStatus?, hlc: HybridTimestamp?, deviceID: String?
         var syncState = SyncState.pending, base: ServerVersion?, theirs: ServerVersion?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
-            case "videoID": videoID = try scanner.readString()
-            case "status": status = try Self.status(&scanner)
-            case "hlc": hlc = try timestamp(&scanner)
-            case "deviceID": deviceID = try scanner.readString()
-            case "syncState":
-                let text = try scanner.readString()
-                guard let state = SyncState(rawValue: text) else { throw Failure(offset: -1, reason: "unknown sync state \(text)") }
-                syncState = state
-            case "base": base = try serverVersion(&scanner)
-            case "theirs": theirs = try serverVersion(&scanner)
+            case "videoID": videoID = try field(&scanner, "mark.videoID", &notes, default: nil, optionalString)
+            case "status": status = try field(&scanner, "mark.status", &notes, default: nil, Self.status)
+            case "hlc": hlc = try field(&scanner, "mark.hlc", &notes, default: nil, timestamp)
+            case "deviceID": deviceID = try field(&scanner, "mark.deviceID", &notes, default: nil, optionalString)
+            case "syncState": syncState = try field(&scanner, "mark.syncState", &notes, default: .pending, Self.syncState)
+            case "base": base = try version(&scanner, "mark.base", &notes)
+            case "theirs": theirs = try version(&scanner, "mark.theirs", &notes)
             default: try scanner.skipValue()
             }
         }
-        guard let videoID, let status, let hlc, let deviceID else { throw missing("videoID, status, hlc or deviceID", in: "mark") }
-        return Mark(videoID: videoID, status: status, hlc: hlc, deviceID: deviceID, syncState: syncState, base: base, theirs: theirs)
+        guard let videoID, let status else {
+            notes.add("a mark without a video id or status was left out")
+            return nil
+        }
+        if hlc == nil { notes.add("mark \(videoID): no clock reading; 0 used") }
+        if deviceID == nil { notes.add("mark \(videoID): no device") }
+        return Mark(videoID: videoID, status: status, hlc: hlc ?? HybridTimestamp(millis: 0), deviceID: deviceID ?? "",
+                    syncState: syncState, base: base, theirs: theirs)
     }
 }

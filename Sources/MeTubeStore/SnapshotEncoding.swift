@@ -124,6 +124,7 @@ struct JSONWriter {
     }
 
     mutating func field(_ name: String, _ value: Double) {
+        let value = StoreCoding.writable(value)
         key(name)
         bytes.append(contentsOf: (value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)").utf8)
         needsComma = true

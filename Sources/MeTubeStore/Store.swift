@@ -11,14 +11,19 @@ import Glibc
 /// Several processes may share a store (the TUI, `metube mark` from a script, `metube sync` from
 /// cron): every write takes an advisory lock for that one write, first picks up what the others
 /// wrote, then appends one journal line. Within a process the store is safe to use from any thread.
+///
+/// Lock discipline: the in-process mutex guards only the in-memory state and is held for
+/// in-memory work alone — never across a `flock` wait, an encode, a read of the disk or an fsync.
+/// Opening and reading never write: repairs (a damaged file, a device id not yet saved) wait for
+/// the next write.
 public final class Store: Sendable {
     /// The directory holding the store's files.
     public let directory: URL
     /// How the store was opened.
     public let options: StoreOptions
-    private let journal: Journal
-    private let fileLock: FileLock
-    private let state: Mutex<StoreState>
+    let journal: Journal
+    let fileLock: FileLock
+    let state: Mutex<StoreState>
 
     private init(directory: URL, options: StoreOptions, state: StoreState) {
         self.directory = directory
@@ -30,19 +35,17 @@ public final class Store: Sendable {
 
     /// Opens the store in `directory`, creating it when missing.
     ///
-    /// Damaged files are moved aside and recovered (see ``takeNotices()``); a store written by a
-    /// newer schema opens read-only (see ``readOnlyReason``).
+    /// Damaged files are recovered in memory (see ``takeNotices()``) and repaired at the next
+    /// write; opening works on a full or read-only disk. A store written by a newer schema opens
+    /// read-only (see ``readOnlyReason``).
     public static func open(at directory: URL, options: StoreOptions = StoreOptions()) throws(StoreError) -> Store {
         try FileIO.makeDirectory(directory.path)
         let journal = Journal(directory: directory.path)
         let loader = StoreLoader(directory: directory.path, journal: journal)
         let lock = FileLock(path: directory.appendingPathComponent("lock").path)
-        let loaded = try lock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in try loader.load(holdingLock: true) }
-        let store = Store(directory: directory, options: options, state: loaded)
-        if loaded.readOnlyReason == nil, loaded.sync.deviceID.isEmpty || !loaded.notices.isEmpty {
-            try store.compact()
-        }
-        return store
+        var loaded = try lock.withReadLock(timeout: options.lockTimeout) { (held: Bool) throws(StoreError) in try loader.load(holdingLock: held) }
+        assignDeviceIDIfMissing(&loaded, previous: nil)
+        return Store(directory: directory, options: options, state: loaded)
     }
 
     /// Why the store may not be changed, when it may not; `nil` for a writable store.
@@ -63,16 +66,21 @@ public final class Store: Sendable {
     /// Returns, once, the messages about recovery the user has not seen yet.
     public func takeNotices() -> [String] {
         state.withLock { state in
-            defer { state.notices.removeAll() }
+            defer {
+                state.shownNotices.formUnion(state.notices)
+                state.notices.removeAll()
+            }
             return state.notices
         }
     }
 
-    /// Whether the journal has grown enough that ``compact()`` is worth running.
+    /// Whether ``compact()`` is worth running: the journal has grown, or a damaged file waits to
+    /// be repaired.
     public var needsCompaction: Bool {
         state.withLock { state in
+            guard state.readOnlyReason == nil else { return false }
             let generation = state.appendGeneration
-            return (state.journalOffsets[generation] ?? 0) >= options.compactionThreshold
+            return (state.journalOffsets[generation] ?? 0) >= options.compactionThreshold || state.needsRepair
         }
     }
 
@@ -84,20 +92,24 @@ public final class Store: Sendable {
 
     /// Runs a read-modify-write under the store's lock: `body` sees the current library and sync
     /// state (other processes' changes included) and stages a change, which is written as one
-    /// journal line before this returns.
+    /// journal line before this returns. A pending repair is done first.
     public func transaction<T: Sendable>(_ body: (inout StoreTransaction) -> T) throws(StoreError) -> T {
-        try state.withLock { (state: inout StoreState) throws(StoreError) -> T in
-            if let reason = state.readOnlyReason { throw .readOnly(reason: reason) }
-            return try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) -> T in
-                try refreshHoldingLocks(&state)
-                let (result, change, clock) = Self.run(body, on: state)
-                guard !change.isEmpty else { return result }
-                let generation = state.appendGeneration
-                state.journalOffsets[generation] = try journal.append(change, generation: generation)
-                state.clock = clock
+        try checkWritable()
+        return try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) -> T in
+            try catchUp(holdingFileLock: true)
+            if state.withLock({ $0.needsRepair }) { try compactHoldingFileLock() }
+            let (generation, offset) = state.withLock { ($0.appendGeneration, $0.journalOffsets[$0.appendGeneration] ?? 0) }
+            let (result, change, clock) = Self.run(body, on: state.withLock { $0 })
+            guard !change.isEmpty else { return result }
+            let end = try journal.append(change, generation: generation)
+            state.withLock { state in
+                state.clock.observe(clock.latest)
+                // An in-process refresh may have read the new line already.
+                guard state.appendGeneration == generation, (state.journalOffsets[generation] ?? 0) == offset else { return }
+                state.journalOffsets[generation] = end
                 state.apply([change], journalGeneration: generation)
-                return result
             }
+            return result
         }
     }
 
@@ -119,105 +131,58 @@ public final class Store: Sendable {
     /// - Returns: whether anything changed.
     @discardableResult
     public func refresh() throws(StoreError) -> Bool {
-        try state.withLock { (state: inout StoreState) throws(StoreError) -> Bool in
-            try refreshHoldingLocks(&state, holdingFileLock: false)
-        }
+        try catchUp(holdingFileLock: false)
     }
 
-    /// Brings `state` up to date with the disk: a replaced snapshot means a full reload, a grown
-    /// journal means reading its new lines.
+    func checkWritable() throws(StoreError) {
+        if let reason = readOnlyReason { throw .readOnly(reason: reason) }
+    }
+
+    /// Brings the state up to date with the disk: a replaced snapshot (or a journal newer than the
+    /// one being appended to) means a full reload, a grown journal means reading its new lines.
+    /// The disk is read without the mutex; the result is applied under it only if no one else
+    /// applied it meanwhile.
     @discardableResult
-    private func refreshHoldingLocks(_ state: inout StoreState, holdingFileLock: Bool = true) throws(StoreError) -> Bool {
+    func catchUp(holdingFileLock: Bool) throws(StoreError) -> Bool {
+        let (identities, generation, offset) = state.withLock { ($0.identities, $0.appendGeneration, $0.journalOffsets[$0.appendGeneration] ?? 0) }
         let replaced = StorePart.allCases.contains { part in
-            FileIO.identity(directory.appendingPathComponent(part.fileName).path) != state.identities[part]
-        }
+            FileIO.identity(directory.appendingPathComponent(part.fileName).path) != identities[part]
+        } || access(journal.path(generation + 1), F_OK) == 0
         if replaced {
-            let loader = StoreLoader(directory: directory.path, journal: journal)
-            var reloaded = try loader.load(holdingLock: holdingFileLock)
-            reloaded.notices = state.notices + reloaded.notices
-            state = reloaded
-            return true
+            var reloaded = try StoreLoader(directory: directory.path, journal: journal).load(holdingLock: holdingFileLock)
+            return state.withLock { state in
+                guard state.identities != reloaded.identities || state.newestJournal != reloaded.newestJournal else { return false }
+                Self.assignDeviceIDIfMissing(&reloaded, previous: state.sync.deviceID)
+                reloaded.shownNotices = state.shownNotices
+                reloaded.notices = state.notices + reloaded.notices.filter { !state.shownNotices.contains($0) && !state.notices.contains($0) }
+                state = reloaded
+                return true
+            }
         }
-        let generation = state.appendGeneration
-        let offset = state.journalOffsets[generation] ?? 0
         guard let identity = FileIO.identity(journal.path(generation)), identity.size > Int64(offset) else { return false }
         let result = try journal.read(generation, from: offset)
-        state.journalOffsets[generation] = result.endOffset
-        state.apply(result.changes, journalGeneration: generation)
-        if !result.damagedLines.isEmpty {
-            state.notices.append("journal-\(generation).jsonl: skipped \(result.damagedLines.count) damaged line(s) written by another process")
-        }
-        return !result.changes.isEmpty
-    }
-
-    /// Folds the journal into new snapshots, keeps the old ones as a rotating backup, and starts a
-    /// new journal. Runs under the lock; the key path never waits for it unless it runs.
-    public func compact() throws(StoreError) {
-        try state.withLock { (state: inout StoreState) throws(StoreError) in
-            if let reason = state.readOnlyReason { throw .readOnly(reason: reason) }
-            try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
-                try refreshHoldingLocks(&state)
-                var sync = state.sync
-                if sync.deviceID.isEmpty { sync.deviceID = Self.newDeviceID() }
-                try writeSnapshots(&state, library: state.library, sync: sync)
+        return state.withLock { state in
+            guard state.appendGeneration == generation, (state.journalOffsets[generation] ?? 0) == offset else { return false }
+            state.journalOffsets[generation] = result.endOffset
+            state.apply(result.changes, journalGeneration: generation)
+            let name = "journal-\(generation).jsonl"
+            if !result.damagedLines.isEmpty {
+                state.notices.append("\(name): skipped \(result.damagedLines.count) damaged line(s) written by another process; \(StoreLoader.keptAside)")
+                state.damagedInputs.insert(journal.path(generation))
             }
-        }
-    }
-
-    /// Replaces everything with `library` and `sync` as new snapshots (the old ones become a backup).
-    func replaceContents(with library: Library, sync: SyncSnapshot) throws(StoreError) {
-        try state.withLock { (state: inout StoreState) throws(StoreError) in
-            if let reason = state.readOnlyReason { throw .readOnly(reason: reason) }
-            try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
-                try refreshHoldingLocks(&state)
-                try writeSnapshots(&state, library: library, sync: sync)
+            if !result.notes.isEmpty {
+                state.notices.append("\(name): \(result.notes.summary); \(StoreLoader.keptAside)")
+                state.damagedInputs.insert(journal.path(generation))
             }
+            return !result.changes.isEmpty
         }
     }
 
-    /// Writes every part as generation `appendGeneration + 1` with a backup of the current files,
-    /// then drops backups and journals no longer needed.
-    private func writeSnapshots(_ state: inout StoreState, library: Library, sync: SyncSnapshot) throws(StoreError) {
-        let generation = state.appendGeneration + 1
-        let encoded = try SnapshotEncoding.files(library: library, sync: sync, generation: generation)
-        try backUpCurrentSnapshots(name: state.generations.values.min() ?? 0)
-        for (part, data) in encoded {
-            let path = directory.appendingPathComponent(part.fileName).path
-            try FileIO.replaceAtomically(path, with: data)
-            state.generations[part] = generation
-            state.identities[part] = FileIO.identity(path)
-        }
-        state.library = library
-        state.sync = sync
-        state.journalOffsets = [generation: 0]
-        pruneBackupsAndJournals(current: generation)
-    }
-
-    private var backupsDirectory: URL { directory.appendingPathComponent("backups", isDirectory: true) }
-
-    private func backUpCurrentSnapshots(name: Int) throws(StoreError) {
-        let target = backupsDirectory.appendingPathComponent(String(name), isDirectory: true).path
-        guard access(target, F_OK) != 0 else { return }
-        try FileIO.makeDirectory(target)
-        for part in StorePart.allCases {
-            let source = directory.appendingPathComponent(part.fileName).path
-            if link(source, "\(target)/\(part.fileName)") != 0, errno != ENOENT {
-                throw .writeFailed(path: target, reason: errnoText())
-            }
-        }
-        try FileIO.syncDirectory(of: target + "/.")
-    }
-
-    private func pruneBackupsAndJournals(current: Int) {
-        let loader = StoreLoader(directory: directory.path, journal: journal)
-        var backups = loader.backupGenerations()
-        while backups.count > options.backupsKept {
-            try? FileManager.default.removeItem(at: backupsDirectory.appendingPathComponent(String(backups.removeFirst())))
-        }
-        let oldestNeeded = backups.first ?? Int.max
-        for generation in journal.generations() where generation < oldestNeeded && generation != current {
-            unlink(journal.path(generation))
-        }
+    /// Gives a store without a device id (a new one) an id in memory; the next write saves it.
+    static func assignDeviceIDIfMissing(_ state: inout StoreState, previous: String?) {
+        guard state.sync.deviceID.isEmpty else { return }
+        state.sync.deviceID = previous.flatMap { $0.isEmpty ? nil : $0 } ?? newDeviceID()
+        state.deviceIDUnsaved = true
     }
 
     private static func newDeviceID() -> String {

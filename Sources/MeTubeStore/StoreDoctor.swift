@@ -31,6 +31,7 @@ public enum StoreDoctor {
         }
         var library = LibraryFile(schemaVersion: currentSchemaVersion, generation: 0, channels: [], videos: [])
         var marks = MarksFile(schemaVersion: currentSchemaVersion, generation: 0, marks: [])
+        var generations: [StorePart: Int] = [:]
         for part in StorePart.allCases {
             let path = directory.appendingPathComponent(part.fileName).path
             do {
@@ -39,16 +40,23 @@ public enum StoreDoctor {
                     continue
                 }
                 let header: (schema: Int, generation: Int)
+                var notes = FieldNotes()
                 switch part {
                 case .library:
-                    library = try SnapshotDecoding.library(data)
+                    library = try SnapshotDecoding.library(data, notes: &notes)
                     header = (library.schemaVersion, library.generation)
                 case .marks:
-                    marks = try SnapshotDecoding.marks(data)
+                    var read: [Mark] = []
+                    let fileHeader = try SnapshotDecoding.scanMarks(data, notes: &notes) { read.append($0) }
+                    marks = MarksFile(schemaVersion: fileHeader.schemaVersion, generation: fileHeader.generation, marks: read)
                     header = (marks.schemaVersion, marks.generation)
                 case .sync:
                     let file = try StoreCoding.decoder().decode(SyncFile.self, from: data)
                     header = (file.schemaVersion, file.generation)
+                }
+                generations[part] = header.generation
+                if !notes.isEmpty {
+                    add(.warning, part.fileName, "\(notes.summary); the rest reads, and the next write keeps the file as a .corrupt-<time> copy")
                 }
                 if header.schema > currentSchemaVersion {
                     add(.warning, part.fileName, "schema \(header.schema) is newer than this metube's \(currentSchemaVersion): the store opens read-only")
@@ -56,7 +64,7 @@ public enum StoreDoctor {
                     add(.ok, part.fileName, "parses; schema \(header.schema), generation \(header.generation), \(data.count.formatted()) bytes")
                 }
             } catch {
-                add(.problem, part.fileName, "does not parse (\(error)); the next open moves it aside and recovers from a backup and the journal")
+                add(.problem, part.fileName, "does not parse (\(error)); metube recovers it from a backup and the journal, and the next write keeps it as a .corrupt-<time> copy")
             }
         }
         let journal = Journal(directory: directory.path)
@@ -66,7 +74,10 @@ public enum StoreDoctor {
                 let result = try journal.read(generation, from: 0)
                 add(.ok, name, "\(result.changes.count) line(s), \(result.endOffset.formatted()) bytes")
                 if !result.damagedLines.isEmpty {
-                    add(.problem, name, "damaged line(s) \(result.damagedLines.map(String.init).joined(separator: ", ")) are skipped")
+                    add(.problem, name, "damaged or altered line(s) \(result.damagedLines.map(String.init).joined(separator: ", ")) are skipped; the next write keeps the journal as a .corrupt-<time> copy")
+                }
+                if !result.notes.isEmpty {
+                    add(.warning, name, "\(result.notes.summary); the next write keeps the journal as a .corrupt-<time> copy")
                 }
                 if result.incompleteTailBytes > 0 {
                     add(.warning, name, "ends in a torn line of \(result.incompleteTailBytes) bytes (a writer stopped mid-line); it is ignored and cut at the next write")
@@ -77,9 +88,16 @@ public enum StoreDoctor {
         }
         let backups = StoreLoader(directory: directory.path, journal: journal).backupGenerations()
         add(backups.isEmpty ? .info : .ok, "backups", backups.isEmpty ? "none yet (made at each compaction)" : "\(backups.count) kept: generation \(backups.map(String.init).joined(separator: ", "))")
-        let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.contains(".corrupt-") }
-        for name in leftovers.sorted() {
+        if Set(generations.values).count > 1 {
+            let listed = StorePart.allCases.compactMap { part in generations[part].map { "\(part.rawValue) \($0)" } }.joined(separator: ", ")
+            add(.warning, "snapshots", "from different generations (\(listed)): a compaction stopped part way; the journals make them consistent, and the next compaction writes them anew")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names.filter({ $0.contains(".corrupt-") }).sorted() {
             add(.info, name, "a damaged file kept aside by an earlier recovery; delete it when you no longer need it")
+        }
+        for name in names.filter({ $0.contains(".tmp-") || $0.contains(".previous-") }).sorted() {
+            add(.info, name, "left by a write that was interrupted; never read, safe to delete")
         }
         let channelIDs = Set(library.channels.map(\.id))
         let orphans = library.videos.filter { !channelIDs.contains($0.channelID) }.count

@@ -2,8 +2,9 @@ import Foundation
 import MeTubeCore
 
 /// Reads a store directory into a ``StoreState``: snapshots, then the journals they do not include.
-/// A snapshot that does not parse is moved aside and recovered from the newest backup that does,
-/// plus the journals; every such step leaves a notice for the user.
+/// It never writes: a snapshot that does not parse is recovered from the newest backup that does,
+/// plus the journals, and listed in ``StoreState/damagedInputs`` so the next write keeps a
+/// `.corrupt-<time>` copy and replaces it; every such step leaves a notice for the user.
 struct StoreLoader {
     let directory: String
     let journal: Journal
@@ -19,31 +20,38 @@ struct StoreLoader {
         var marks = MarkTable()
         var sync: SyncSnapshot?
 
+        var libraryNotes = FieldNotes()
         if let (file, identity) = try loadPart(.library, state: &state, decode: { data throws(StoreError) in
-            try Self.decodeFast(path: "library.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.library(data) }
+            libraryNotes = FieldNotes()
+            return try Self.decodeFast(path: "library.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.library(data, notes: &libraryNotes) }
         }) {
             channels = file.channels
             videos = file.videos
             note(file.schemaVersion, file.generation, .library, identity, &state)
         }
+        note(libraryNotes, in: .library, &state)
+        var marksNotes = FieldNotes()
         if let ((table, header), identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
-            try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
+            marksNotes = FieldNotes()
+            return try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
                 var table = MarkTable()
-                let header = try SnapshotDecoding.scanMarks(data) { table[$0.videoID] = $0 }
+                let header = try SnapshotDecoding.scanMarks(data, notes: &marksNotes) { table[$0.videoID] = $0 }
                 return (table, header)
             }
         }) {
             marks = table
             note(header.schemaVersion, header.generation, .marks, identity, &state)
         }
+        note(marksNotes, in: .marks, &state)
+        var syncNotes = FieldNotes()
         if let (file, identity) = try loadPart(.sync, state: &state, decode: { data throws(StoreError) in
-            do { return try StoreCoding.decoder().decode(SyncFile.self, from: data) } catch {
-                throw .corrupt(path: "sync.json", reason: "\(error)")
-            }
+            syncNotes = FieldNotes()
+            return try Self.decodeSyncFile(data, notes: &syncNotes)
         }) {
             sync = file.sync
             note(file.schemaVersion, file.generation, .sync, identity, &state)
         }
+        note(syncNotes, in: .sync, &state)
 
         state.library = Library(channels: channels, videos: videos, markTable: marks)
         if let sync { state.sync = sync }
@@ -51,12 +59,18 @@ struct StoreLoader {
 
         let oldest = state.generations.values.min() ?? 0
         for generation in journal.generations() where generation >= oldest {
+            state.newestJournal = max(state.newestJournal, generation)
             let result = try journal.read(generation, from: 0)
             state.apply(result.changes, journalGeneration: generation)
             state.journalOffsets[generation] = result.endOffset
             let name = "journal-\(generation).jsonl"
             if !result.damagedLines.isEmpty {
-                state.notices.append("\(name): skipped \(result.damagedLines.count) damaged line(s) (line \(result.damagedLines.map(String.init).joined(separator: ", ")))")
+                state.notices.append("\(name): skipped \(result.damagedLines.count) damaged line(s) (line \(result.damagedLines.map(String.init).joined(separator: ", "))); \(Self.keptAside)")
+                state.damagedInputs.insert(journal.path(generation))
+            }
+            if !result.notes.isEmpty {
+                state.notices.append("\(name): \(result.notes.summary); \(Self.keptAside)")
+                state.damagedInputs.insert(journal.path(generation))
             }
             if holdingLock, result.incompleteTailBytes > 0 {
                 state.notices.append("\(name): ignored a torn last line (\(result.incompleteTailBytes) bytes) left by a process that stopped mid-write; every completed mark is intact")
@@ -66,6 +80,34 @@ struct StoreLoader {
             }
         }
         return state
+    }
+
+    /// The promise every notice about a damaged input ends with.
+    static let keptAside = "the file is kept as a .corrupt-<time> copy at the next write"
+
+    private func note(_ notes: FieldNotes, in part: StorePart, _ state: inout StoreState) {
+        guard !notes.isEmpty else { return }
+        state.notices.append("\(part.fileName): \(notes.summary); \(Self.keptAside)")
+        state.damagedInputs.insert("\(directory)/\(part.fileName)")
+    }
+
+    /// Reads `sync.json`: with `JSONDecoder` (every field), else field by field with defaults.
+    private static func decodeSyncFile(_ data: Data, notes: inout FieldNotes) throws(StoreError) -> SyncFile {
+        if let file = try? StoreCoding.decoder().decode(SyncFile.self, from: data) { return file }
+        return try decodeFast(path: "sync.json") { () throws(JSONScanner.Failure) in
+            try SnapshotDecoding.scan(data) { (scanner: inout JSONScanner) throws(JSONScanner.Failure) in
+                var file = SyncFile(schemaVersion: 0, generation: 0, sync: SyncSnapshot(deviceID: ""))
+                try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONScanner.Failure) in
+                    switch key {
+                    case "schemaVersion": file.schemaVersion = Int(try scanner.readInt())
+                    case "generation": file.generation = Int(try scanner.readInt())
+                    case "sync": file.sync = try SnapshotDecoding.lenientSyncSnapshot(&scanner, &notes)
+                    default: try scanner.skipValue()
+                    }
+                }
+                return file
+            }
+        }
     }
 
     private func note(_ schemaVersion: Int, _ generation: Int, _ part: StorePart, _ identity: FileIdentity?, _ state: inout StoreState) {
@@ -81,8 +123,10 @@ struct StoreLoader {
         do { return try body() } catch { throw .corrupt(path: path, reason: error.description) }
     }
 
-    /// Reads one part's snapshot; on damage, moves it aside and falls back to the newest backup
-    /// that parses. `nil` when neither exists (a new store, or nothing to recover from).
+    /// Reads one part's snapshot; on damage, falls back to the newest backup that parses and
+    /// lists the damaged file for the next write to keep aside and replace. `nil` when neither
+    /// exists (a new store, or nothing to recover from). The identity is always the file's own,
+    /// so a refresh does not mistake the damaged file for a replaced one.
     private func loadPart<T>(
         _ part: StorePart, state: inout StoreState, decode: (Data) throws(StoreError) -> T
     ) throws(StoreError) -> (T, FileIdentity?)? {
@@ -92,15 +136,15 @@ struct StoreLoader {
         do {
             return (try decode(data), identity)
         } catch {
-            let aside = "\(path).corrupt-\(Self.timestamp())"
-            rename(path, aside)
-            var message = "\(part.fileName) was damaged (\(error)); it was moved to \((aside as NSString).lastPathComponent)"
+            state.damagedInputs.insert(path)
+            if let identity { state.identities[part] = identity }
+            var message = "\(part.fileName) is damaged (\(error)); \(Self.keptAside)"
             for backup in backupGenerations().reversed() {
                 guard let backupData = try? FileIO.read("\(backupsDirectory)/\(backup)/\(part.fileName)"),
                       let value = try? decode(backupData) else { continue }
-                message += " and recovered from backup \(backup) plus the journal"
+                message += "; recovered from backup \(backup) plus the journal"
                 state.notices.append(message)
-                return (value, nil)
+                return (value, identity)
             }
             state.notices.append(message + "; no usable backup, so it was rebuilt from the journal alone")
             return nil

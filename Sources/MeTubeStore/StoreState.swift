@@ -16,9 +16,24 @@ struct StoreState: Sendable {
     var readOnlyReason: String?
     /// Messages for the user about recovery, not yet shown.
     var notices: [String] = []
+    /// Messages already shown, so a reload that finds the same damage again does not repeat them.
+    var shownNotices: Set<String> = []
+    /// Files that were damaged or held fields that had to be defaulted: kept as `.corrupt-<time>`
+    /// copies and replaced by fresh snapshots at the next write (reading never writes).
+    var damagedInputs: Set<String> = []
+    /// Whether ``sync``'s device id was made in memory and is not on disk yet.
+    var deviceIDUnsaved = false
 
-    /// The journal generation new lines go to: the newest snapshot generation.
-    var appendGeneration: Int { generations.values.max() ?? 0 }
+    /// Whether the next write must first fold everything into fresh snapshots.
+    var needsRepair: Bool { !damagedInputs.isEmpty || deviceIDUnsaved }
+
+    /// The newest journal on disk. Newer than every snapshot only when a compaction stopped after
+    /// carrying the lines written during it into the next journal (which then stays the one to
+    /// append to, so lines keep their order).
+    var newestJournal = 0
+
+    /// The journal generation new lines go to: the newest snapshot generation, or a newer journal.
+    var appendGeneration: Int { max(generations.values.max() ?? 0, newestJournal) }
 
     /// The parts a line of journal `generation` applies to: those whose snapshot does not include it.
     func parts(forJournal generation: Int) -> Set<StorePart> {

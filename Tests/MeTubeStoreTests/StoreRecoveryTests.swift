@@ -17,24 +17,32 @@ import TestSupport
     }
 
     @Test(arguments: ["library.json", "marks.json", "sync.json"])
-    func aTruncatedSnapshotIsMovedAsideAndRecoveredFromBackupAndJournal(file: String) throws {
+    func aTruncatedSnapshotIsRecoveredFromBackupAndJournalAndKeptAsideAtTheNextWrite(file: String) throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let expected = try storeWithHistory(directory)
         let deviceID = try Store.open(at: directory.url).deviceID
         // Given a snapshot cut in half
         let data = try Data(contentsOf: URL(fileURLWithPath: directory.path(file)))
-        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: directory.path(file)))
+        let damaged = data.prefix(data.count / 2)
+        try damaged.write(to: URL(fileURLWithPath: directory.path(file)))
         // When the store opens
         let store = try Store.open(at: directory.url)
-        // Then nothing is lost, the damaged file is kept aside, and the user is told
+        // Then nothing is lost, and the user is told
         #expect(store.library() == expected)
         #expect(store.deviceID == deviceID)
         let notices = store.takeNotices()
         #expect(notices.contains { $0.contains(file) && $0.contains("recovered from backup") })
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-        #expect(names.contains { $0.hasPrefix("\(file).corrupt-") })
         #expect(store.takeNotices().isEmpty)
+        // And the next write keeps the damaged file aside, byte for byte, and writes a good one
+        try store.mark(SyntheticLibrary.videoID(7), as: .skipped)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        let copy = try #require(names.first { $0.hasPrefix("\(file).corrupt-") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.path(copy))) == damaged)
+        let reopened = try Store.open(at: directory.url)
+        #expect(reopened.takeNotices().isEmpty)
+        #expect(reopened.library().marks[SyntheticLibrary.videoID(7)]?.status == .skipped)
+        #expect(reopened.deviceID == deviceID)
     }
 
     @Test func garbageWithoutABackupIsRebuiltFromTheJournal() throws {
