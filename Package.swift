@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MeTubeCore", "MeTubeStore"], path: "Tests/TestSupport"),
         .testTarget(name: "MeTubeCoreTests", dependencies: ["MeTubeCore", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeStore", "TestSupport"]),
-        .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"]),
+        .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
