@@ -79,7 +79,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeStore", "TestSupport"]),
-        .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"]),
+        .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [

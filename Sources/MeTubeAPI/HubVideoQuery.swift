@@ -20,6 +20,16 @@ public struct HubVideoQuery: Codable, Sendable, Equatable {
         case afterSeq
         case limit
     }
+
+    /// Decodes a query, refusing an `afterSeq` outside `0...HubAPI.maxAfterSeq` and a `limit`
+    /// outside `HubAPI.queryLimitRange`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let limits = HubAPI.queryLimitRange
+        channelIDs = try container.decodeIfPresent([String].self, forKey: .channelIDs)
+        afterSeq = try container.decodeWholeNumberIfPresent(Int64.self, forKey: .afterSeq, in: 0...HubAPI.maxAfterSeq)
+        limit = try container.decodeWholeNumberIfPresent(Int.self, forKey: .limit, in: limits.lowerBound...limits.upperBound)
+    }
 }
 
 /// The answer to `POST /api/videos/query`.
@@ -34,6 +44,16 @@ public struct HubVideoPage: Codable, Sendable, Equatable {
     public init(videos: [HubVideo], maxSeqReturned: Int64) {
         self.videos = videos
         self.maxSeqReturned = maxSeqReturned
+    }
+
+    private enum CodingKeys: String, CodingKey { case videos, maxSeqReturned }
+
+    /// Decodes a page, refusing a `maxSeqReturned` outside `0...HubAPI.maxAfterSeq`: the client
+    /// sends it back as the next `afterSeq`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        videos = try container.decode([HubVideo].self, forKey: .videos)
+        maxSeqReturned = try container.decodeWholeNumber(Int64.self, forKey: .maxSeqReturned, in: 0...HubAPI.maxAfterSeq)
     }
 }
 
@@ -76,6 +96,19 @@ public struct HubVideo: Codable, Sendable, Equatable {
         case title
         case url
         case durationSeconds
+    }
+
+    /// Decodes a row, refusing a `seq` outside `1...HubAPI.maxAfterSeq` (it becomes the next
+    /// `afterSeq`) and a `durationSeconds` that is not a whole number.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try container.decodeWholeNumber(Int64.self, forKey: .seq, in: 1...HubAPI.maxAfterSeq)
+        videoID = try container.decode(String.self, forKey: .videoID)
+        channelID = try container.decode(String.self, forKey: .channelID)
+        publishedAt = try container.decode(String.self, forKey: .publishedAt)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        url = try container.decode(String.self, forKey: .url)
+        durationSeconds = try container.decodeWholeNumberIfPresent(Int.self, forKey: .durationSeconds, in: Int.min...Int.max)
     }
 
     /// Encodes every key, writing `null` for unknown values as the hub does.

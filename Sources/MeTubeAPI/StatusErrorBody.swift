@@ -17,6 +17,10 @@ public struct StatusErrorBody: Error, Codable, Sendable, Hashable {
     /// The prefix of `reason` when a request is over a size or count limit.
     public static let limitExceededPrefix = "LIMIT_EXCEEDED: "
 
+    /// The `retryAfter` values accepted from a peer, in seconds: up to a year. A negative wait or a
+    /// longer one is no wait a client can honour, and is refused when decoded.
+    public static let retryAfterRange: ClosedRange<Double> = 0...31_536_000
+
     /// Creates an error body with a fresh uuid.
     public init(_ code: StatusErrorCode, _ reason: String, retryAfter: Double? = nil, redirectURL: String? = nil) {
         self.uuid = StatusIdentifier.random()
@@ -24,6 +28,16 @@ public struct StatusErrorBody: Error, Codable, Sendable, Hashable {
         self.reason = reason
         self.retryAfter = retryAfter
         self.redirectURL = redirectURL
+    }
+
+    /// Decodes an error body, refusing a `retryAfter` outside ``retryAfterRange``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        uuid = try container.decode(String.self, forKey: .uuid)
+        serverErrorCode = try container.decode(StatusErrorCode.self, forKey: .serverErrorCode)
+        reason = try container.decode(String.self, forKey: .reason)
+        retryAfter = try container.decodeNumberIfPresent(forKey: .retryAfter, in: Self.retryAfterRange)
+        redirectURL = try container.decodeIfPresent(String.self, forKey: .redirectURL)
     }
 
     /// A `BAD_REQUEST` whose reason starts with `LIMIT_EXCEEDED: `, the answer to a request over a

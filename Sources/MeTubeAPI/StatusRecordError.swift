@@ -23,6 +23,17 @@ public struct StatusRecordError: Error, Codable, Sendable, Hashable {
         self.uuid = StatusIdentifier.random()
         self.serverRecord = serverRecord
     }
+
+    /// Decodes a per-record error, refusing a `retryAfter` outside `StatusErrorBody.retryAfterRange`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try container.decodeIfPresent(String.self, forKey: .recordName)
+        reason = try container.decode(String.self, forKey: .reason)
+        serverErrorCode = try container.decode(StatusErrorCode.self, forKey: .serverErrorCode)
+        retryAfter = try container.decodeNumberIfPresent(forKey: .retryAfter, in: StatusErrorBody.retryAfterRange)
+        uuid = try container.decodeIfPresent(String.self, forKey: .uuid)
+        serverRecord = try container.decodeIfPresent(StatusRecord.self, forKey: .serverRecord)
+    }
 }
 
 /// One entry of a `records` array in a response: a record, or the error for that operation.

@@ -33,6 +33,15 @@ public struct StatusZoneError: Error, Codable, Sendable, Hashable {
         self.reason = reason
         self.retryAfter = retryAfter
     }
+
+    /// Decodes a zone error, refusing a `retryAfter` outside `StatusErrorBody.retryAfterRange`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zoneID = try container.decodeIfPresent(StatusZoneID.self, forKey: .zoneID)
+        serverErrorCode = try container.decode(StatusErrorCode.self, forKey: .serverErrorCode)
+        reason = try container.decode(String.self, forKey: .reason)
+        retryAfter = try container.decodeNumberIfPresent(forKey: .retryAfter, in: StatusErrorBody.retryAfterRange)
+    }
 }
 
 /// One entry of a `zones` array in a response: what was asked for about the zone, or the zone's
