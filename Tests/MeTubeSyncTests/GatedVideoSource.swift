@@ -30,6 +30,8 @@ final class GatedVideoSource: VideoSource {
 
     var kind: SyncSource { .hub }
 
+    /// How many syncs were started.
+    var started: Int { state.withLock { $0.started } }
     /// The most syncs that were in progress at the same time.
     var mostActive: Int { state.withLock { $0.mostActive } }
     /// How many syncs are waiting for an outcome.

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import MeTubeStore
 import Synchronization
 import Testing
@@ -79,19 +80,4 @@ import TestSupport
 /// The reports requests got so far, by request index.
 final class ReportsByRequest: Sendable {
     let value = Mutex<[Int: SyncReport]>([:])
-}
-
-/// A small seeded generator (SplitMix64), so a failing seed can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
