@@ -115,3 +115,16 @@ struct SyncEventBridgeFailingChannelTests {
         ])
     }
 }
+
+@Suite("The video source on the status line")
+struct VideoSourceStatusLineTests {
+    @Test("direct mode is named youtube, with its failing channels counted")
+    func directModeIsNamedYouTube() {
+        var model = Fixture.model(size: TerminalSize(width: 140, height: 12))
+        model.videoSourceName = SyncSource.direct.displayName
+        _ = model.apply(.sync(.service(.hub, .failing(failing: 3, channels: 216, lastSynced: Fixture.now.addingTimeInterval(-120)))))
+        #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: 3 of 216 channels failing, synced 2 min ago │"))
+        _ = model.apply(.sync(.service(.hub, .probing(offlineSince: Fixture.now.addingTimeInterval(-3_600)))))
+        #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: offline since 13:13, checking │"))
+    }
+}
