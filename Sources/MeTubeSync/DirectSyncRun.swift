@@ -77,13 +77,14 @@ struct DirectSyncRun {
             }
             let added = videos.filter { transaction.library.video($0.id) == nil }.count
             transaction.change.videos = videos
-            if !Task.isCancelled { transaction.sync.lastHubSync = now }
+            let answered = fetches.contains { if case .success = $0.result { true } else { false } }
+            if !Task.isCancelled, answered || channelIDs.isEmpty { transaction.sync.lastHubSync = now }
             return (added, videos.count)
         }
         report.newVideos = added.0
         report.videosReceived = added.1
         for fetch in fetches {
-            if case .failure(let error) = fetch.result { report.failedChannels[fetch.channelID] = error.description }
+            if case .failure(let error) = fetch.result { report.failedChannels[fetch.channelID] = error }
         }
         return report
     }

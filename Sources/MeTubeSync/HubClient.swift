@@ -11,11 +11,11 @@ public struct HubClient: Sendable {
     /// How long one request may take.
     public var timeout: Duration
     /// When to retry.
-    public var retryPolicy: HubRetryPolicy
+    public var retryPolicy: RetryPolicy
     private let httpClient: HTTPClient
 
     /// Creates a client for the hub at `baseURL` (a trailing slash is ignored).
-    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: HubRetryPolicy = HubRetryPolicy(), httpClient: HTTPClient = .sync) {
+    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: RetryPolicy = RetryPolicy(), httpClient: HTTPClient = .sync) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.timeout = timeout
         self.retryPolicy = retryPolicy
@@ -64,19 +64,9 @@ public struct HubClient: Sendable {
         method: HTTPMethod, path: String, body: ByteBuffer?, retrying: Bool,
         read: (ByteBuffer) throws(SyncError) -> Answer
     ) async throws(SyncError) -> Answer {
-        var attempt = 0
-        while true {
-            do {
-                return try read(try await sendOnce(method: method, path: path, body: body))
-            } catch {
-                guard retrying, let delay = retryPolicy.delay(after: error, attempt: attempt) else { throw error }
-                attempt += 1
-                do {
-                    try await Task.sleep(for: delay)
-                } catch {
-                    throw .cancelled
-                }
-            }
+        let policy = retrying ? retryPolicy : .none
+        return try await policy.perform { () async throws(SyncError) -> Answer in
+            try read(try await sendOnce(method: method, path: path, body: body))
         }
     }
 

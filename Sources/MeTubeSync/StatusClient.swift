@@ -11,7 +11,7 @@ public struct StatusClient: Sendable {
     private let userToken: String
     private let httpClient: HTTPClient
     private let timeout: TimeAmount
-    private let retryPolicy: HubRetryPolicy
+    private let retryPolicy: RetryPolicy
     private let maxResponseBytes = 64 * 1024 * 1024
 
     /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
@@ -19,7 +19,7 @@ public struct StatusClient: Sendable {
     /// server's `retryAfter` is honoured when it asks for longer). By default requests go
     /// through `HTTPClient.sync`, where a refused connection fails at once rather than at the
     /// deadline, so an unreachable server is noticed quickly.
-    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .sync, timeoutSeconds: Int64 = 30, retryPolicy: HubRetryPolicy = HubRetryPolicy()) {
+    public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .sync, timeoutSeconds: Int64 = 30, retryPolicy: RetryPolicy = RetryPolicy()) {
         self.endpoint = endpoint
         self.userToken = userToken
         self.httpClient = httpClient
@@ -61,26 +61,14 @@ public struct StatusClient: Sendable {
     /// server's `retryAfter` when longer). Every request of the protocol is safe to repeat: a
     /// repeated write answers CONFLICT or EXISTS carrying the server's record.
     private func send<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
-        var attempt = 0
-        while true {
-            do {
-                return try await sendOnce(operation, body: body)
-            } catch {
-                guard error.isRetryable, attempt < retryPolicy.delays.count, !Task.isCancelled else { throw error }
-                var wait = retryPolicy.delays[attempt] * (1 + Double.random(in: 0...max(0, retryPolicy.jitter)))
-                if let retryAfter = error.retryAfter {
-                    let asked = Duration.milliseconds(Int64((retryAfter * 1000).rounded(.up)))
-                    guard asked <= retryPolicy.maxRetryAfter else { throw error }
-                    wait = max(wait, asked)
-                }
-                do { try await Task.sleep(for: wait) } catch { throw .unreachable("cancelled while waiting to retry") }
-                attempt += 1
-            }
+        try await retryPolicy.perform { () async throws(StatusRequestFailure) -> Answer in
+            try await sendOnce(operation, body: body)
         }
     }
 
     /// POSTs `body` as JSON (or GETs when it is nil) once and decodes the answer.
     private func sendOnce<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
+        if Task.isCancelled { throw .cancelled }
         var request = HTTPClientRequest(url: endpoint.url(operation, userToken: userToken))
         if let body {
             request.method = .POST
@@ -97,6 +85,10 @@ public struct StatusClient: Sendable {
             let response = try await httpClient.execute(request, timeout: timeout)
             status = Int(response.status.code)
             bytes = try await response.body.collect(upTo: maxResponseBytes)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch let error as HTTPClientError where error == .cancelled {
+            throw .cancelled
         } catch {
             throw .unreachable(String(describing: error))
         }

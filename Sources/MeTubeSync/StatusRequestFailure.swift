@@ -1,13 +1,16 @@
 import MeTubeAPI
 
 /// Why a request to the status service failed.
-public enum StatusRequestFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public enum StatusRequestFailure: RetryableFailure, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with an error body.
     case server(StatusErrorBody, httpStatus: Int)
     /// The server could not be reached, or the connection broke.
     case unreachable(String)
     /// The server answered something that is not the documented shape.
     case unreadable(httpStatus: Int, String)
+    /// The request was cancelled by this device (a sync stopped, the program quit); says nothing
+    /// about the server.
+    case cancelled
 
     /// Whether trying again later may succeed.
     public var isRetryable: Bool {
@@ -15,12 +18,15 @@ public enum StatusRequestFailure: Error, Sendable, Equatable, CustomStringConver
         case .server(let body, let status): body.serverErrorCode.isRetryable || status >= 500 || status == 429
         case .unreachable: true
         case .unreadable(let status, _): status >= 500 || status == 429 || status == 200
+        case .cancelled: false
         }
     }
 
-    /// The wait the server asked for, in seconds.
-    public var retryAfter: Double? {
-        if case .server(let body, _) = self { body.retryAfter } else { nil }
+    /// The wait the server asked for in its error body, when it is a usable number of seconds
+    /// (at most a day; anything else counts as no wait asked for).
+    public var retryAfter: Duration? {
+        guard case .server(let body, _) = self, let seconds = body.retryAfter, seconds.isFinite, (0...86_400).contains(seconds) else { return nil }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
     }
 
     /// Whether the server could not be reached at all (the client is offline).
@@ -34,6 +40,7 @@ public enum StatusRequestFailure: Error, Sendable, Equatable, CustomStringConver
         case .server(let body, let status): "status server answered \(status) \(body.serverErrorCode.rawValue): \(body.reason)"
         case .unreachable(let reason): "status server unreachable: \(reason)"
         case .unreadable(let status, let reason): "status server answered \(status) with an unreadable body: \(reason)"
+        case .cancelled: "status sync cancelled"
         }
     }
 }

@@ -79,12 +79,12 @@ public struct StatusSync: Sendable {
         return report
     }
 
-    /// Asks the server for its zones once; throws only when it cannot be reached (any answer,
-    /// even an error, shows it is there).
+    /// Asks the server for its zones once; throws only when it cannot be reached or the probe
+    /// was cancelled (any answer, even an error, shows it is there).
     public func probe() async throws(StatusRequestFailure) {
         do {
             _ = try await client.listZones()
-        } catch where error.isUnreachable {
+        } catch where error.isUnreachable || error == .cancelled {
             throw error
         } catch {
             return

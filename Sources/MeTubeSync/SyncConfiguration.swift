@@ -19,7 +19,7 @@ public struct SyncConfiguration: Sendable {
     /// How long one request may take.
     public var requestTimeout: Duration
     /// When to retry failed hub requests.
-    public var retryPolicy: HubRetryPolicy
+    public var retryPolicy: RetryPolicy
     /// The wait after the source becomes reachable again before a sync starts.
     public var reconnectDebounce: Duration
     /// The waits between health probes while offline (the last one repeats).
@@ -38,7 +38,7 @@ public struct SyncConfiguration: Sendable {
     public init(
         source: SyncSource = .hub, hubURL: String? = nil, feedURLTemplate: String = DirectFeedClient.youTubeTemplate,
         pageSize: Int = 100, followHubChannels: Bool = false, directConcurrency: Int = 8, requestTimeout: Duration = .seconds(15),
-        retryPolicy: HubRetryPolicy = HubRetryPolicy(), reconnectDebounce: Duration = .milliseconds(2500),
+        retryPolicy: RetryPolicy = RetryPolicy(), reconnectDebounce: Duration = .milliseconds(2500),
         probeDelays: [Duration] = [.seconds(2), .seconds(5), .seconds(15), .seconds(30), .seconds(60)],
         hubInterval: Duration? = .seconds(3600), statusInterval: Duration? = .seconds(300)
     ) {

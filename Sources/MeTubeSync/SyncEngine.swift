@@ -3,102 +3,164 @@ import MeTubeStore
 
 /// Runs every sync of one store, one at a time.
 ///
-/// A request that arrives while a run is in progress is coalesced into exactly one follow-up run,
-/// which every such request awaits ("already syncing" is never an error); the follow-up covers
-/// everything its requests asked for. Progress and results are published on `events`.
-/// Connectivity follows the outcomes, for the video source and the status service apart: a run
-/// that cannot reach one marks it offline and starts health probes with backoff; when a probe
-/// succeeds, a sync starts after `reconnectDebounce`. Once ``start()`` is called, runs also
-/// follow the configured intervals.
+/// Runs are started only by the engine's request loop, one after the other, so two never
+/// overlap. A request that arrives while a run is in progress joins the one follow-up run,
+/// whose scope is the union of everything asked for since that run started; every request gets
+/// the report of the first run that started after it ("already syncing" is never an error).
+/// Progress, results and health changes are published on `events`. Each service (the video
+/// source, the status service) has one health: a run that cannot reach it makes it offline and
+/// starts health probes with backoff; when a probe is answered, a sync follows after
+/// `reconnectDebounce`. Once ``start()`` is called, runs also follow the configured intervals.
+/// Every wait goes through the injected clock.
 public actor SyncEngine {
-    /// Progress, results and connectivity changes, in order.
+    /// Progress, results and health changes, in order.
     public nonisolated let events: AsyncStream<SyncEvent>
-    /// Whether the video source is reachable, as far as the engine knows.
-    public private(set) var connectivity: Connectivity = .unknown
-    /// Whether the status service is reachable, as far as the engine knows.
-    public private(set) var statusConnectivity: Connectivity = .unknown
 
-    private let store: Store
-    private let configuration: SyncConfiguration
-    private let status: StatusSync?
-    private let continuation: AsyncStream<SyncEvent>.Continuation
+    let store: Store
+    let source: (any VideoSource)?
+    let status: StatusSync?
+    let configuration: SyncConfiguration
+    let sourceKind: SyncSource
+    let continuation: AsyncStream<SyncEvent>.Continuation
+    let sleep: @Sendable (Duration) async throws -> Void
+    let stopwatch: @Sendable () -> @Sendable () -> Duration
+    var health: [RemoteService: ServiceHealth] = [:]
+    var probers: [RemoteService: Task<Void, Never>] = [:]
+    var isShutDown = false
+    private var runs = 0
+    private var next: PlannedRun?
+    private var loop: Task<Void, Never>?
     private var current: Task<SyncReport, Never>?
-    private var followUp: Task<SyncReport, Never>?
-    private var followUpScope = SyncScope.status
-    private var prober: Task<Void, Never>?
-    private var statusProber: Task<Void, Never>?
     private var schedules: [Task<Void, Never>] = []
 
-    /// Creates an engine for `store`; with `status`, runs also sync marks with the status service
-    /// (after the videos, when a video source is configured).
-    public init(store: Store, configuration: SyncConfiguration, status: StatusSync? = nil) {
+    /// Creates an engine syncing `store` with `source` (videos) and `status` (marks; after the
+    /// videos in a full run); `configuration` gives the intervals, probe delays and reconnect
+    /// debounce, and `clock` measures every wait.
+    public init<C: Clock<Duration>>(store: Store, source: (any VideoSource)?, status: StatusSync? = nil, configuration: SyncConfiguration, clock: C) {
         self.store = store
-        self.configuration = configuration
+        self.source = source
         self.status = status
+        self.configuration = configuration
+        self.sourceKind = source?.kind ?? configuration.source
+        self.sleep = { try await clock.sleep(for: $0) }
+        self.stopwatch = {
+            let start = clock.now
+            return { start.duration(to: clock.now) }
+        }
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
+    /// Creates an engine syncing `store` with the video source `configuration` names (none in
+    /// hub mode without a hub URL) and `status`, on the continuous clock.
+    public init(store: Store, configuration: SyncConfiguration, status: StatusSync? = nil) {
+        self.init(store: store, source: configuration.videoSource(for: store), status: status, configuration: configuration, clock: ContinuousClock())
+    }
+
     deinit {
-        prober?.cancel()
-        statusProber?.cancel()
+        for prober in probers.values { prober.cancel() }
         for schedule in schedules { schedule.cancel() }
         continuation.finish()
     }
 
     /// Whether the engine has anything to sync: a video source or a status service.
-    public nonisolated var hasWork: Bool { configuration.hasVideoSource || status != nil }
+    public nonisolated var hasWork: Bool { source != nil || status != nil }
 
     /// Starts the periodic runs: everything every `hubInterval` (with a video source), marks only
     /// every `statusInterval` (with a status service). Calling it again changes nothing.
     public func start() {
-        guard schedules.isEmpty else { return }
-        if configuration.hasVideoSource, let interval = configuration.hubInterval { schedules.append(schedule(.all, every: interval)) }
+        guard schedules.isEmpty, !isShutDown else { return }
+        if source != nil, let interval = configuration.hubInterval { schedules.append(schedule(.all, every: interval)) }
         if status != nil, let interval = configuration.statusInterval { schedules.append(schedule(.status, every: interval)) }
     }
 
-    /// Syncs `scope` now, or joins the follow-up run when one is in progress (widening it to
-    /// `scope`); returns that run's report.
+    /// Syncs `scope` in the next run to start (now, when none is in progress) and returns that
+    /// run's report.
     @discardableResult
     public func sync(_ scope: SyncScope = .all) async -> SyncReport {
-        if let followUp {
-            followUpScope = followUpScope.union(scope)
-            return await followUp.value
-        }
-        if let running = current {
-            followUpScope = scope
-            let next = Task { [weak self] () -> SyncReport in
-                _ = await running.value
-                guard let self else { return SyncReport(source: .hub) }
-                return await self.startFollowUp()
-            }
-            followUp = next
-            return await next.value
-        }
-        return await startRun(scope)
+        await request(scope).report.value
     }
 
-    /// Cancels the run in progress (it stops between pages and reports `cancelled`) and any
-    /// follow-up run.
+    /// Cancels the run in progress (it stops between pages and reports `cancelled`) and the
+    /// follow-up run, whose requests get a cancelled report.
     public func cancel() {
-        followUp?.cancel()
         current?.cancel()
+        next?.cancelled = true
     }
 
-    /// Stops the periodic runs and health probing, and ends `events`.
+    /// Cancels every run, stops the periodic runs and health probing, and ends `events`; later
+    /// requests get a cancelled report at once.
     public func shutdown() {
+        isShutDown = true
         cancel()
         for schedule in schedules { schedule.cancel() }
         schedules = []
-        prober?.cancel()
-        statusProber?.cancel()
+        for prober in probers.values { prober.cancel() }
+        probers = [:]
         continuation.finish()
     }
 
+    /// A request accepted by the engine: the number of runs started before it, and its report.
+    struct RunTicket: Sendable {
+        /// Runs started before the request; its run is the next one.
+        let after: Int
+        /// Ends with the report of that run.
+        let report: Task<SyncReport, Never>
+    }
+
+    /// Plans `scope` into the next run and returns the ticket for that run's report.
+    func request(_ scope: SyncScope) -> RunTicket {
+        let (reports, waiter) = AsyncStream.makeStream(of: SyncReport.self, bufferingPolicy: .bufferingNewest(1))
+        let after = runs
+        enqueue(scope, waiter: waiter)
+        let fallback = SyncReport(source: sourceKind)
+        return RunTicket(after: after, report: Task {
+            for await report in reports { return report }
+            return fallback
+        })
+    }
+
+    /// Plans `scope` into the next run (`waiter` gets its report) and starts the request loop
+    /// when it is idle. After shutdown the waiter gets a cancelled report of no run at once.
+    func enqueue(_ scope: SyncScope, waiter: AsyncStream<SyncReport>.Continuation?) {
+        guard !isShutDown else {
+            var report = SyncReport(source: sourceKind)
+            report.cancelled = true
+            waiter?.yield(report)
+            waiter?.finish()
+            return
+        }
+        var planned = next ?? PlannedRun(scope: scope)
+        planned.scope = planned.scope.union(scope)
+        if let waiter { planned.waiters.append(waiter) }
+        next = planned
+        if loop == nil { loop = Task { await self.drain() } }
+    }
+
+    /// The request loop: runs the planned run, hands its report to its requests, and goes on
+    /// while requests keep coming; the only place a run starts.
+    private func drain() async {
+        while let planned = next {
+            next = nil
+            runs += 1
+            let number = runs
+            let run = Task { await self.perform(planned.scope, number: number) }
+            if planned.cancelled { run.cancel() }
+            current = run
+            let report = await run.value
+            current = nil
+            for waiter in planned.waiters {
+                waiter.yield(report)
+                waiter.finish()
+            }
+        }
+        loop = nil
+    }
+
     private func schedule(_ scope: SyncScope, every interval: Duration) -> Task<Void, Never> {
-        Task { [weak self] in
+        Task { [weak self, sleep] in
             while true {
                 do {
-                    try await Task.sleep(for: interval)
+                    try await sleep(interval)
                 } catch {
                     return
                 }
@@ -107,167 +169,11 @@ public actor SyncEngine {
             }
         }
     }
-
-    private func startFollowUp() async -> SyncReport {
-        let scope = followUpScope
-        followUpScope = .status
-        return await startRun(scope)
-    }
-
-    private func startRun(_ scope: SyncScope) async -> SyncReport {
-        followUp = nil
-        let task = Task { await self.perform(scope) }
-        current = task
-        let report = await task.value
-        current = nil
-        return report
-    }
-
-    private func perform(_ scope: SyncScope) async -> SyncReport {
-        let start = ContinuousClock.now
-        var report = SyncReport(source: configuration.source)
-        if scope == .all, configuration.hasVideoSource || status == nil {
-            report = await syncVideos()
-        } else {
-            report.includesVideos = false
-        }
-        if let status, !report.cancelled {
-            continuation.yield(.statusStarted)
-            do {
-                report.status = try await status.run()
-                statusProber?.cancel()
-                statusProber = nil
-                setStatusConnectivity(.online)
-            } catch {
-                report.statusError = String(describing: error)
-                if let failure = error as? StatusRequestFailure, failure.isUnreachable { goStatusOffline() }
-            }
-        }
-        report.seconds = (ContinuousClock.now - start).seconds
-        continuation.yield(.finished(report))
-        return report
-    }
-
-    private func syncVideos() async -> SyncReport {
-        let source = configuration.source
-        continuation.yield(.started(source))
-        let progress: @Sendable (String) -> Void = { [continuation] message in continuation.yield(.progress(source, message)) }
-        var report: SyncReport
-        do {
-            switch source {
-            case .hub:
-                guard let url = configuration.hubURL, !url.isEmpty else { throw SyncError.notConfigured("no hub URL; set [hub] url in the config file") }
-                let client = HubClient(baseURL: url, timeout: configuration.requestTimeout, retryPolicy: configuration.retryPolicy)
-                report = try await HubSyncRun(
-                    store: store, client: client, pageSize: configuration.pageSize,
-                    followHubChannels: configuration.followHubChannels, progress: progress
-                ).run()
-            case .direct:
-                let client = DirectFeedClient(urlTemplate: configuration.feedURLTemplate, timeout: configuration.requestTimeout)
-                report = try await DirectSyncRun(store: store, client: client, concurrency: configuration.directConcurrency, progress: progress).run()
-            }
-            let reachedSource = report.requests > report.failedChannels.count || report.requests == 0
-            if reachedSource { setConnectivity(.online) }
-        } catch let error as SyncError {
-            report = SyncReport(source: source)
-            if error == .cancelled {
-                report.cancelled = true
-            } else {
-                report.error = error.description
-                report.errorIsRetryable = error.isRetryable
-                if error.isOffline { goOffline() }
-            }
-        } catch {
-            report = SyncReport(source: source)
-            report.error = String(describing: error)
-        }
-        return report
-    }
-
-    private func setConnectivity(_ state: Connectivity) {
-        switch (connectivity, state) {
-        case (.offline, .offline), (.online, .online): return
-        default: break
-        }
-        connectivity = state
-        continuation.yield(.connectivity(state))
-    }
-
-    /// Marks the video source offline and probes its health with backoff until it answers, then
-    /// syncs after `reconnectDebounce`.
-    private func goOffline() {
-        setConnectivity(.offline(since: Date()))
-        guard prober == nil, configuration.source == .hub, let url = configuration.hubURL else { return }
-        let client = HubClient(baseURL: url, timeout: configuration.requestTimeout, retryPolicy: .none)
-        prober = probe({ try await client.health() }, then: .all)
-    }
-
-    /// Records the status service's reachability in the store (so `metube status` can show it)
-    /// and on `events`.
-    private func setStatusConnectivity(_ state: Connectivity) {
-        switch (statusConnectivity, state) {
-        case (.offline, .offline), (.online, .online): return
-        default: break
-        }
-        statusConnectivity = state
-        let since: Date? = if case .offline(let since) = state { since } else { nil }
-        if store.syncSnapshot().statusOfflineSince != since { _ = try? store.transaction { $0.sync.statusOfflineSince = since } }
-        continuation.yield(.statusConnectivity(state))
-    }
-
-    /// Marks the status service offline (since the time already saved, when it was) and probes
-    /// it with backoff until it answers, then syncs marks after `reconnectDebounce`.
-    private func goStatusOffline() {
-        setStatusConnectivity(.offline(since: store.syncSnapshot().statusOfflineSince ?? Date()))
-        guard statusProber == nil, let status else { return }
-        statusProber = probe({ try await status.probe() }, then: .status)
-    }
-
-    /// A task that runs `check` after each of the probe delays (the last one repeating) until
-    /// a check passes, then reports the service of `scope` reachable.
-    private func probe(_ check: @escaping @Sendable () async throws -> Void, then scope: SyncScope) -> Task<Void, Never> {
-        let delays = configuration.probeDelays.isEmpty ? [Duration.seconds(30)] : configuration.probeDelays
-        return Task { [weak self] in
-            var attempt = 0
-            while true {
-                do {
-                    try await Task.sleep(for: delays[min(attempt, delays.count - 1)])
-                } catch {
-                    return
-                }
-                attempt += 1
-                do {
-                    try await check()
-                } catch {
-                    continue
-                }
-                await self?.reconnected(scope)
-                return
-            }
-        }
-    }
-
-    /// The service of `scope` (the video source for `.all`, the status service for `.status`)
-    /// answers again: online, and a sync of `scope` after `reconnectDebounce`.
-    private func reconnected(_ scope: SyncScope) async {
-        switch scope {
-        case .all:
-            prober = nil
-            setConnectivity(.online)
-        case .status:
-            statusProber = nil
-            setStatusConnectivity(.online)
-        }
-        try? await Task.sleep(for: configuration.reconnectDebounce)
-        guard !Task.isCancelled else { return }
-        Task { await self.sync(scope) }
-    }
 }
 
-extension Duration {
-    /// This duration in seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
+/// The run the next requests join: its scope and who waits for its report.
+struct PlannedRun {
+    var scope: SyncScope
+    var waiters: [AsyncStream<SyncReport>.Continuation] = []
+    var cancelled = false
 }

@@ -2,7 +2,7 @@ import Foundation
 import MeTubeStore
 
 /// Every way a sync can fail, and whether trying again may help.
-public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConvertible {
     /// The server could not be reached or the connection broke (refused, reset, DNS).
     case connection(String)
     /// The server did not answer within the timeout.
@@ -15,6 +15,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case notConfigured(String)
     /// The local store refused the change.
     case store(StoreError)
+    /// The status service failed the request.
+    case status(StatusRequestFailure)
     /// The run was cancelled.
     case cancelled
 
@@ -24,7 +26,17 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .connection, .timeout, .invalidResponse: true
         case .http(let status, _, _): status == 429 || status >= 500
+        case .status(let failure): failure.isRetryable
         case .notConfigured, .store, .cancelled: false
+        }
+    }
+
+    /// The wait the server asked for: its Retry-After header, or the status service's `retryAfter`.
+    public var retryAfter: Duration? {
+        switch self {
+        case .http(_, _, let retryAfter): retryAfter
+        case .status(let failure): failure.retryAfter
+        default: nil
         }
     }
 
@@ -32,6 +44,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isOffline: Bool {
         switch self {
         case .connection, .timeout: true
+        case .status(let failure): failure.isUnreachable
         default: false
         }
     }
@@ -45,6 +58,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidResponse(let detail): "unreadable answer from the server: \(detail)"
         case .notConfigured(let detail): "not configured: \(detail)"
         case .store(let error): "store: \(error)"
+        case .status(let failure): failure.description
         case .cancelled: "cancelled"
         }
     }

@@ -136,6 +136,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var newCount = 0
     /// Where each sync service stands.
     public internal(set) var services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured]
+    /// The name of the video source on the status line: `hub` or `youtube`.
+    public internal(set) var videoSourceName = "hub"
     /// Marks waiting to reach the status service.
     public internal(set) var pendingCount = 0
     /// Marks in conflict with another device.

@@ -94,19 +94,9 @@ public struct ScreenRenderer: Sendable {
             parts.append("\(SyncState.pending.displayed(serviceReachable: statusReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
         }
         if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount, "conflict"))") }
-        parts.append("hub: " + serviceText(model.services[.hub] ?? .notConfigured))
-        parts.append("status: " + serviceText(model.services[.status] ?? .notConfigured))
+        parts.append("\(model.videoSourceName): " + (model.services[.hub] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
+        parts.append("status: " + (model.services[.status] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
         field(" " + parts.joined(separator: model.unicode ? " │ " : " | "), into: &grid, row: row, column: 0, width: grid.width, style: .status)
-    }
-
-    private func serviceText(_ state: ServiceState) -> String {
-        switch state {
-        case .notConfigured: "not configured"
-        case .idle(let last?): "synced \(Formatting.ago(last, now: model.now))"
-        case .idle(nil): "idle"
-        case .syncing(let progress): progress.isEmpty ? "syncing" : progress
-        case .offline(let since): "offline since \(Formatting.clock(since, timeZone: model.timeZone))"
-        }
     }
 
     private func drawMessageLine(into grid: inout CellGrid) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The two background syncs the status line reports on.
 public enum SyncService: String, CaseIterable, Sendable {
-    /// The hub that aggregates channel uploads.
+    /// The video source: the hub that aggregates channel uploads, or YouTube's feeds directly.
     case hub
     /// The status service that shares marks between devices.
     case status
@@ -12,17 +12,40 @@ public enum SyncService: String, CaseIterable, Sendable {
 public enum ServiceState: Sendable, Equatable {
     /// No server is configured for this service.
     case notConfigured
-    /// Idle; `lastSynced` is when the last run finished, when there was one.
+    /// Idle; `lastSynced` is when the service last answered a run, when it has.
     case idle(lastSynced: Date?)
     /// A run is under way; `progress` says how far, e.g. "page 3, 1,200 new".
     case syncing(progress: String)
     /// The service cannot be reached, since `since`.
     case offline(since: Date)
+    /// The service cannot be reached since `offlineSince`, and a health probe is asking it now.
+    case probing(offlineSince: Date)
+    /// The last run reached the source, but the feeds of `failing` of its `channels` channels
+    /// failed; `lastSynced` is when the source last answered (nil when every feed failed and
+    /// it never has).
+    case failing(failing: Int, channels: Int, lastSynced: Date?)
 
     /// Whether marks can reach this service now (anything but offline).
     public var isReachable: Bool {
-        if case .offline = self { return false }
-        return true
+        switch self {
+        case .offline, .probing: false
+        default: true
+        }
+    }
+
+    /// The status line's text for this state at `now`, e.g. "synced 2 min ago" or
+    /// "3 of 216 channels failing, synced just now".
+    public func text(now: Date, timeZone: TimeZone) -> String {
+        switch self {
+        case .notConfigured: "not configured"
+        case .idle(let last?): "synced \(Formatting.ago(last, now: now))"
+        case .idle(nil): "idle"
+        case .syncing(let progress): progress.isEmpty ? "syncing" : progress
+        case .offline(let since): "offline since \(Formatting.clock(since, timeZone: timeZone))"
+        case .probing(let since): "offline since \(Formatting.clock(since, timeZone: timeZone)), checking"
+        case .failing(let failing, let channels, let last):
+            "\(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing" + (last.map { ", synced \(Formatting.ago($0, now: now))" } ?? "")
+        }
     }
 }
 

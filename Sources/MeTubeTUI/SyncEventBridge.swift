@@ -2,7 +2,7 @@ import Foundation
 import MeTubeSync
 
 /// Turns the sync engine's events into what the TUI's status line shows, remembering what it
-/// needs across events (when the last runs succeeded, whether the services are offline).
+/// needs across events (when each service last answered, whether it is offline).
 public struct SyncEventBridge: Sendable {
     /// Whether the engine's runs also sync marks with the status service.
     public let hasStatusSync: Bool
@@ -28,52 +28,58 @@ public struct SyncEventBridge: Sendable {
             return [.service(.hub, .syncing(progress: "syncing"))]
         case .progress(_, let message):
             return [.service(.hub, .syncing(progress: message))]
-        case .connectivity(.offline(let since)):
-            offlineSince = since
-            return [.service(.hub, .offline(since: since))]
-        case .connectivity:
-            offlineSince = nil
-            return [.service(.hub, .idle(lastSynced: lastSynced))]
         case .statusStarted:
             return [.service(.status, .syncing(progress: "syncing"))]
-        case .statusConnectivity(.offline(let since)):
-            statusOfflineSince = since
-            return [.service(.status, .offline(since: since))]
-        case .statusConnectivity:
-            statusOfflineSince = nil
-            return [.service(.status, .idle(lastSynced: lastStatusSynced))]
+        case .health(.videoSource, let health):
+            offlineSince = health.offlineSince
+            return [.service(.hub, Self.state(health, lastSynced: lastSynced))]
+        case .health(.statusService, let health):
+            statusOfflineSince = health.offlineSince
+            return [.service(.status, Self.state(health, lastSynced: lastStatusSynced))]
         case .finished(let report):
-            return finished(report, now: now)
+            var events: [TUISyncEvent] = [.storeChanged]
+            if report.includesVideos { events += videosFinished(report, now: now) }
+            if hasStatusSync { events += statusFinished(report, now: now) }
+            return events
         }
     }
 
-    private mutating func finished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
-        var events: [TUISyncEvent] = [.storeChanged]
-        if report.includesVideos { events += videosFinished(report, now: now) }
-        if hasStatusSync { events += statusFinished(report, now: now) }
-        return events
+    private static func state(_ health: ServiceHealth, lastSynced: Date?) -> ServiceState {
+        switch health {
+        case .offline(let since): .offline(since: since)
+        case .probing(let since): .probing(offlineSince: since)
+        case .unknown, .online: .idle(lastSynced: lastSynced)
+        }
     }
 
+    /// The video source's line after a run. Only a run the source answered counts as synced;
+    /// failing channels are counted on the line and named in a message.
     private mutating func videosFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
+        let resting: ServiceState = offlineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastSynced)
         if let error = report.error {
-            return [.service(.hub, offlineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastSynced)), .message("sync failed: \(error)", isError: true)]
+            return [.service(.hub, resting), .message("\(report.source.displayName) sync failed: \(error)", isError: true)]
         }
-        lastSynced = now
-        var events: [TUISyncEvent] = [.service(.hub, .idle(lastSynced: now))]
-        if !report.failedChannels.isEmpty {
-            events.append(.message("sync: \(report.failedChannels.count) channel(s) failed", isError: true))
+        if report.sourceAnswered { lastSynced = now }
+        guard !report.failedChannels.isEmpty, !report.cancelled else {
+            return [.service(.hub, report.sourceAnswered ? .idle(lastSynced: now) : resting)]
         }
-        return events
+        let failing = report.failedChannels.count
+        let state: ServiceState = offlineSince.map { .offline(since: $0) } ?? .failing(failing: failing, channels: report.requests, lastSynced: lastSynced)
+        let text = failing == report.requests
+            ? "\(report.source.displayName) sync: all \(Formatting.count(report.requests, "channel")) failing"
+            : "\(report.source.displayName) sync: \(Formatting.count(failing)) of \(Formatting.count(report.requests, "channel")) failing"
+        return [.service(.hub, state), .message(text, isError: true)]
     }
 
-    /// While the service is offline, a failed run keeps it offline without a message: the status
-    /// line already says so.
+    /// The status service's line after a run. While the service is offline, a failed run keeps
+    /// it offline without a message: the status line already says so.
     private mutating func statusFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
+        let resting: ServiceState = statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastStatusSynced)
         if let error = report.statusError {
-            if let since = statusOfflineSince { return [.service(.status, .offline(since: since))] }
-            return [.service(.status, .idle(lastSynced: lastStatusSynced)), .message("status sync failed: \(error)", isError: true)]
+            if statusOfflineSince != nil { return [.service(.status, resting)] }
+            return [.service(.status, resting), .message("status sync failed: \(error)", isError: true)]
         }
-        guard report.status != nil else { return [] }
+        guard report.status != nil else { return [.service(.status, resting)] }
         lastStatusSynced = now
         return [.service(.status, .idle(lastSynced: now)), .statusesKnown(true)]
     }

@@ -23,6 +23,7 @@ struct TUILoop<Source: LibrarySource> {
         self.options = options
         opener = VideoOpener(command: config.openCommand)
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
+        model.videoSourceName = options.videoSourceName
         for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
         _ = model.apply(.channelFetchesChanged(source.channelFetches()))
         showNotices()

@@ -20,6 +20,8 @@ public struct TUIOptions: Sendable {
     public var markDidChange: (@Sendable () -> Void)?
     /// The sync services' states before the first event.
     public var services: [SyncService: ServiceState]
+    /// The video source's name on the status line: `hub` or `youtube`.
+    public var videoSourceName: String
     /// Whether the statuses of all videos are known at start (a status pull has finished).
     public var statusesKnown: Bool
     /// Where to write timing figures, `nil` for none.
@@ -33,7 +35,7 @@ public struct TUIOptions: Sendable {
     public init(
         syncEvents: AsyncStream<TUISyncEvent>? = nil, requestSync: (@Sendable () -> Void)? = nil,
         syncAtStart: Bool = false, markDidChange: (@Sendable () -> Void)? = nil,
-        services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured],
+        services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured], videoSourceName: String = "hub",
         statusesKnown: Bool = false, timingOutput: TimingOutput? = nil,
         startedAt: ContinuousClock.Instant = .now, refreshInterval: Duration = .milliseconds(250)
     ) {
@@ -42,6 +44,7 @@ public struct TUIOptions: Sendable {
         self.syncAtStart = syncAtStart
         self.markDidChange = markDidChange
         self.services = services
+        self.videoSourceName = videoSourceName
         self.statusesKnown = statusesKnown
         self.timingOutput = timingOutput
         self.startedAt = startedAt

@@ -66,6 +66,7 @@ struct TUICommand: ParsableCommand {
             let debouncer = Debouncer(delay: .seconds(2)) { await engine.sync(.status) }
             options.markDidChange = { Task { await debouncer.poke() } }
         }
+        options.videoSourceName = sync.source.displayName
         options.services = [
             .hub: sync.hasVideoSource ? .idle(lastSynced: snapshot.lastHubSync) : .notConfigured,
             .status: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: snapshot.lastStatusSync),

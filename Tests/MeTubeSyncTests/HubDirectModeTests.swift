@@ -51,7 +51,7 @@ import TestSupport
         // Then the first run stores every entry of the followed channels and names the failing channel
         #expect(first.newVideos == 15 + 15 + 15 + 1 + 15)
         #expect(first.failedChannels.keys.sorted() == [Self.brokenChannel])
-        #expect(first.failedChannels[Self.brokenChannel] == "the server answered HTTP 500: Internal Server Error")
+        #expect(first.failedChannels[Self.brokenChannel]?.description == "the server answered HTTP 500: Internal Server Error")
         #expect(store.library().channels["UC9PBzalIcEQCsiIkq36PyUA"]?.title == "Digital Foundry")
         #expect(store.library().videos.filter(\.isShortLink).count == 13)
         let fetches = store.syncSnapshot().channelFetches

@@ -99,7 +99,7 @@ struct FaultInjector: RouterMiddleware {
         let report = await SyncEngine(store: store, configuration: Support.configuration(hub.url)).sync()
 
         // Then it reports a retryable HTTP error after four attempts, and no video or watermark changed
-        #expect(report.error == "the server answered HTTP 503: injected")
+        #expect(report.error?.description == "the server answered HTTP 503: injected")
         #expect(report.errorIsRetryable)
         #expect(injector.seenQueries == 4)
         #expect(store.library().videos.isEmpty)
@@ -113,7 +113,7 @@ struct FaultInjector: RouterMiddleware {
         let (hub, store) = try await setUp(injector, directory: directory)
         defer { hub.stop() }
         let report = await SyncEngine(store: store, configuration: Support.configuration(hub.url)).sync()
-        #expect(report.error == "the server answered HTTP 400: injected")
+        #expect(report.error?.description == "the server answered HTTP 400: injected")
         #expect(!report.errorIsRetryable)
         #expect(injector.seenQueries == 1)
     }
@@ -150,13 +150,13 @@ struct FaultInjector: RouterMiddleware {
         let failed = await engine.sync()
 
         // Then the engine goes offline, a health probe finds the hub, and a sync follows by itself
-        #expect(failed.error?.contains("did not answer") == true)
+        #expect(failed.error?.description.contains("did not answer") == true)
         var sawOffline = false
         var sawOnline = false
         for await event in engine.events {
             switch event {
-            case .connectivity(.offline): sawOffline = true
-            case .connectivity(.online): sawOnline = true
+            case .health(.videoSource, .offline): sawOffline = true
+            case .health(.videoSource, .online): sawOnline = true
             case .finished(let report) where report.error == nil && sawOnline:
                 #expect(report.newVideos == 300)
                 await engine.shutdown()
@@ -180,10 +180,10 @@ struct FaultInjector: RouterMiddleware {
         let report = await engine.sync()
 
         // Then the error says the server cannot be reached, it is retryable, and the engine is offline
-        #expect(report.error?.hasPrefix("cannot reach the server") == true)
+        #expect(report.error?.description.hasPrefix("cannot reach the server") == true)
         #expect(report.errorIsRetryable)
-        guard case .offline = await engine.connectivity else {
-            Issue.record("expected offline, got \(await engine.connectivity)")
+        guard await engine.health(of: .videoSource).offlineSince != nil else {
+            Issue.record("expected offline, got \(await engine.health(of: .videoSource))")
             return
         }
         await engine.shutdown()

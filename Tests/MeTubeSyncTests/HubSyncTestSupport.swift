@@ -67,7 +67,7 @@ enum HubSyncTestSupport {
     static func configuration(_ hubURL: String, pageSize: Int = 100, timeout: Duration = .seconds(10)) -> SyncConfiguration {
         SyncConfiguration(
             source: .hub, hubURL: hubURL, pageSize: pageSize, requestTimeout: timeout,
-            retryPolicy: HubRetryPolicy(delays: [.milliseconds(20), .milliseconds(40), .milliseconds(80)]),
+            retryPolicy: RetryPolicy(delays: [.milliseconds(20), .milliseconds(40), .milliseconds(80)]),
             reconnectDebounce: .milliseconds(50), probeDelays: [.milliseconds(50)]
         )
     }

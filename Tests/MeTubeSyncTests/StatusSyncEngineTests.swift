@@ -68,7 +68,7 @@ struct StatusSyncEngineTests {
         let failed = await engine.sync(.status)
         // Then the service is offline, persisted in the store, and the mark displays offline
         #expect(failed.statusError != nil)
-        guard case .offline = await engine.statusConnectivity else {
+        guard await engine.health(of: .statusService).offlineSince != nil else {
             Issue.record("the status service should be offline")
             return
         }
@@ -82,7 +82,7 @@ struct StatusSyncEngineTests {
         let report = await flushed.value
         await engine.shutdown()
         #expect(report?.status?.pushed == 1)
-        #expect(await engine.statusConnectivity == .online)
+        #expect(await engine.health(of: .statusService) == .online)
         #expect(store.syncSnapshot().statusOfflineSince == nil)
         #expect(store.library().marks["v3"]?.syncState == .synced)
         await again.stop()

@@ -79,7 +79,7 @@ struct StatusTestServer {
     let token: String
 
     /// Short waits, so tests that meet faults do not sleep for seconds.
-    static let fastRetries = HubRetryPolicy(delays: [.milliseconds(5), .milliseconds(10), .milliseconds(20)], jitter: 0)
+    static let fastRetries = RetryPolicy(delays: [.milliseconds(5), .milliseconds(10), .milliseconds(20)], jitter: 0)
 
     static func start(
         configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil),

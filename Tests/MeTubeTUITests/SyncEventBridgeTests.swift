@@ -23,22 +23,23 @@ struct SyncEventBridgeTests {
     func offlineRun() {
         var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: now.addingTimeInterval(-600))
         let since = now.addingTimeInterval(-60)
-        #expect(bridge.translate(.connectivity(.offline(since: since)), now: now) == [.service(.hub, .offline(since: since))])
+        #expect(bridge.translate(.health(.videoSource, .offline(since: since)), now: now) == [.service(.hub, .offline(since: since))])
         var report = SyncReport(source: .hub)
-        report.error = "connection refused"
+        report.error = .connection("connection refused")
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.hub, .offline(since: since)), .message("sync failed: connection refused", isError: true),
+            .storeChanged, .service(.hub, .offline(since: since)), .message("hub sync failed: cannot reach the server: connection refused", isError: true),
         ])
-        #expect(bridge.translate(.connectivity(.online), now: now) == [.service(.hub, .idle(lastSynced: now.addingTimeInterval(-600)))])
+        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: since)), now: now) == [.service(.hub, .probing(offlineSince: since))])
+        #expect(bridge.translate(.health(.videoSource, .online), now: now) == [.service(.hub, .idle(lastSynced: now.addingTimeInterval(-600)))])
     }
 
     @Test("a status sync failure is an error message; statuses stay unknown")
     func statusFailure() {
         var bridge = SyncEventBridge(hasStatusSync: true)
         var report = SyncReport(source: .hub)
-        report.statusError = "unauthorized"
+        report.statusError = .status(.unreadable(httpStatus: 401, "unauthorized"))
         let events = bridge.translate(.finished(report), now: now)
-        #expect(events.contains(.message("status sync failed: unauthorized", isError: true)))
+        #expect(events.contains(.message("status sync failed: status server answered 401 with an unreadable body: unauthorized", isError: true)))
         #expect(!events.contains(.statusesKnown(true)))
     }
 
@@ -47,15 +48,83 @@ struct SyncEventBridgeTests {
         var bridge = SyncEventBridge(hasStatusSync: true)
         let since = now.addingTimeInterval(-30)
         #expect(bridge.translate(.statusStarted, now: now) == [.service(.status, .syncing(progress: "syncing"))])
-        #expect(bridge.translate(.statusConnectivity(.offline(since: since)), now: now) == [.service(.status, .offline(since: since))])
+        #expect(bridge.translate(.health(.statusService, .offline(since: since)), now: now) == [.service(.status, .offline(since: since))])
         var failed = SyncReport(source: .hub)
         failed.includesVideos = false
-        failed.statusError = "status server unreachable"
+        failed.statusError = .status(.unreachable("connection refused"))
         #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.status, .offline(since: since))])
-        #expect(bridge.translate(.statusConnectivity(.online), now: now) == [.service(.status, .idle(lastSynced: nil))])
+        #expect(bridge.translate(.health(.statusService, .online), now: now) == [.service(.status, .idle(lastSynced: nil))])
         var succeeded = SyncReport(source: .hub)
         succeeded.includesVideos = false
         succeeded.status = StatusSync.Report()
         #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.status, .idle(lastSynced: now)), .statusesKnown(true)])
+    }
+}
+
+@Suite("Failing channels and cancelled runs on the status line")
+struct SyncEventBridgeFailingChannelTests {
+    let now = Fixture.now
+
+    /// A direct-mode report of `channels` feeds of which `failing` failed with `error`.
+    private func directReport(channels: Int, failing: Int, error: SyncError = .http(status: 500, message: "", retryAfter: nil)) -> SyncReport {
+        var report = SyncReport(source: .direct)
+        report.requests = channels
+        for index in 0..<failing { report.failedChannels["UC\(index)"] = error }
+        return report
+    }
+
+    @Test("a run in which every channel failed is not a sync: the line counts the failures and keeps the last sync")
+    func everyChannelFailed() {
+        let earlier = now.addingTimeInterval(-7_200)
+        var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: earlier)
+        #expect(bridge.translate(.finished(directReport(channels: 216, failing: 216)), now: now) == [
+            .storeChanged, .service(.hub, .failing(failing: 216, channels: 216, lastSynced: earlier)),
+            .message("youtube sync: all 216 channels failing", isError: true),
+        ])
+    }
+
+    @Test("every channel unreachable shows offline, with the count in the message")
+    func everyChannelUnreachable() {
+        let since = now.addingTimeInterval(-5)
+        var bridge = SyncEventBridge(hasStatusSync: false)
+        _ = bridge.translate(.health(.videoSource, .offline(since: since)), now: now)
+        #expect(bridge.translate(.finished(directReport(channels: 3, failing: 3, error: .connection("refused"))), now: now) == [
+            .storeChanged, .service(.hub, .offline(since: since)), .message("youtube sync: all 3 channels failing", isError: true),
+        ])
+    }
+
+    @Test("a partial run is a sync, and the line says how many channels fail")
+    func partialRun() {
+        var bridge = SyncEventBridge(hasStatusSync: false)
+        #expect(bridge.translate(.finished(directReport(channels: 216, failing: 3)), now: now) == [
+            .storeChanged, .service(.hub, .failing(failing: 3, channels: 216, lastSynced: now)),
+            .message("youtube sync: 3 of 216 channels failing", isError: true),
+        ])
+        #expect(ServiceState.failing(failing: 3, channels: 216, lastSynced: now).text(now: now, timeZone: .gmt) == "3 of 216 channels failing, synced just now")
+    }
+
+    @Test("a cancelled run is not a sync, and a cancelled status part does not leave the line syncing")
+    func cancelledRun() {
+        let earlier = now.addingTimeInterval(-600)
+        var bridge = SyncEventBridge(hasStatusSync: true, lastSynced: earlier, lastStatusSynced: earlier)
+        _ = bridge.translate(.statusStarted, now: now)
+        var report = SyncReport(source: .hub)
+        report.cancelled = true
+        #expect(bridge.translate(.finished(report), now: now) == [
+            .storeChanged, .service(.hub, .idle(lastSynced: earlier)), .service(.status, .idle(lastSynced: earlier)),
+        ])
+    }
+}
+
+@Suite("The video source on the status line")
+struct VideoSourceStatusLineTests {
+    @Test("direct mode is named youtube, with its failing channels counted")
+    func directModeIsNamedYouTube() {
+        var model = Fixture.model(size: TerminalSize(width: 140, height: 12))
+        model.videoSourceName = SyncSource.direct.displayName
+        _ = model.apply(.sync(.service(.hub, .failing(failing: 3, channels: 216, lastSynced: Fixture.now.addingTimeInterval(-120)))))
+        #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: 3 of 216 channels failing, synced 2 min ago │"))
+        _ = model.apply(.sync(.service(.hub, .probing(offlineSince: Fixture.now.addingTimeInterval(-3_600)))))
+        #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: offline since 13:13, checking │"))
     }
 }

@@ -1,0 +1,17 @@
+import MeTubeStore
+
+extension SyncConfiguration {
+    /// The video source this configuration names for `store`: the hub at `hubURL`, or the
+    /// channels' feeds directly; `nil` in hub mode without a hub URL.
+    public func videoSource(for store: Store) -> (any VideoSource)? {
+        switch source {
+        case .hub:
+            guard let hubURL, !hubURL.isEmpty else { return nil }
+            let client = HubClient(baseURL: hubURL, timeout: requestTimeout, retryPolicy: retryPolicy)
+            return HubVideoSource(store: store, client: client, pageSize: pageSize, followHubChannels: followHubChannels)
+        case .direct:
+            let client = DirectFeedClient(urlTemplate: feedURLTemplate, timeout: requestTimeout)
+            return DirectVideoSource(store: store, client: client, concurrency: directConcurrency)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import MeTubeStore
+
+extension SyncEngine {
+    /// One run of `scope`: the videos (for `.all`, when a source is set up), then the marks.
+    func perform(_ scope: SyncScope, number: Int) async -> SyncReport {
+        let elapsed = stopwatch()
+        var report = SyncReport(source: source?.kind ?? sourceKind)
+        if Task.isCancelled {
+            report.cancelled = true
+        } else if scope == .all, let source {
+            report = await syncVideos(from: source)
+        } else if scope == .all, status == nil {
+            report.error = .notConfigured("no hub URL; set [hub] url in the config file")
+        } else {
+            report.includesVideos = false
+        }
+        if let status, !report.cancelled {
+            await syncMarks(with: status, into: &report)
+        }
+        report.run = number
+        report.seconds = elapsed().seconds
+        continuation.yield(.finished(report))
+        return report
+    }
+
+    /// The video part of a run. The source counts as online when it answered, and offline when
+    /// it could not be reached at all (the run failed for that reason, or every channel's feed
+    /// did); a cancelled run says nothing about it.
+    private func syncVideos(from source: any VideoSource) async -> SyncReport {
+        continuation.yield(.started(source.kind))
+        let progress: @Sendable (String) -> Void = { [continuation] message in continuation.yield(.progress(source.kind, message)) }
+        var report = SyncReport(source: source.kind)
+        do {
+            report = try await source.sync(progress: progress)
+        } catch .cancelled {
+            report.cancelled = true
+        } catch {
+            report.error = error
+        }
+        if report.sourceAnswered {
+            reachable(.videoSource)
+        } else if let error = report.error, error.isOffline {
+            unreachable(.videoSource)
+        } else if !report.cancelled, report.requests > 0, report.failedChannels.values.allSatisfy(\.isOffline) {
+            unreachable(.videoSource)
+        }
+        return report
+    }
+
+    /// The status part of a run: push, then pull.
+    private func syncMarks(with status: StatusSync, into report: inout SyncReport) async {
+        continuation.yield(.statusStarted)
+        do {
+            report.status = try await status.run()
+            reachable(.statusService)
+        } catch {
+            let failure = Self.syncError(error)
+            if failure == .cancelled {
+                report.cancelled = true
+            } else {
+                report.statusError = failure
+                if failure.isOffline { unreachable(.statusService) }
+            }
+        }
+    }
+
+    /// A status sync's failure as a ``SyncError``.
+    private static func syncError(_ error: any Error) -> SyncError {
+        switch error {
+        case StatusRequestFailure.cancelled, is CancellationError: .cancelled
+        case let failure as StatusRequestFailure: .status(failure)
+        case let failure as StoreError: .store(failure)
+        case let failure as SyncError: failure
+        default: .invalidResponse(String(describing: error))
+        }
+    }
+}
+
+extension Duration {
+    /// This duration in seconds.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

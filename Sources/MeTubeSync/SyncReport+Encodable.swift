@@ -1,0 +1,27 @@
+extension SyncReport: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case source, run, includesVideos, channelsRegistered, newVideos, videosReceived, requests, failedChannels
+        case hubWasReset, cancelled, error, errorIsRetryable, seconds, status, statusError
+    }
+
+    /// Writes the report as `metube sync --json` prints it: errors as their one-line
+    /// descriptions.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(source, forKey: .source)
+        try container.encode(run, forKey: .run)
+        try container.encode(includesVideos, forKey: .includesVideos)
+        try container.encode(channelsRegistered, forKey: .channelsRegistered)
+        try container.encode(newVideos, forKey: .newVideos)
+        try container.encode(videosReceived, forKey: .videosReceived)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(failedChannels.mapValues(\.description), forKey: .failedChannels)
+        try container.encode(hubWasReset, forKey: .hubWasReset)
+        try container.encode(cancelled, forKey: .cancelled)
+        try container.encodeIfPresent(error?.description, forKey: .error)
+        try container.encode(errorIsRetryable, forKey: .errorIsRetryable)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encodeIfPresent(statusError?.description, forKey: .statusError)
+    }
+}

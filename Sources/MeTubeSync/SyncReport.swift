@@ -1,0 +1,49 @@
+/// The result of one sync run.
+public struct SyncReport: Sendable, Equatable {
+    /// Where the videos came from.
+    public var source: SyncSource
+    /// Which run of its engine this was (1 for the first); every request joined into one run
+    /// gets the same number. 0 for a report of no run (the engine was shut down).
+    public var run = 0
+    /// Whether the run synced videos (a marks-only run does not).
+    public var includesVideos = true
+    /// Channels newly acknowledged by the hub.
+    public var channelsRegistered = 0
+    /// Videos not in the store before.
+    public var newVideos = 0
+    /// Videos received (new or updated).
+    public var videosReceived = 0
+    /// Pages (hub) or feeds (direct) fetched.
+    public var requests = 0
+    /// Channels whose feed failed (direct mode), with the reason.
+    public var failedChannels: [String: SyncError] = [:]
+    /// Whether the hub had lost this device's channels and they were registered again.
+    public var hubWasReset = false
+    /// Whether the run stopped early because it was cancelled.
+    public var cancelled = false
+    /// The error that ended the video part of the run, if it failed.
+    public var error: SyncError?
+    /// How long the run took, in seconds.
+    public var seconds = 0.0
+    /// What the status sync of this run did, when one ran and completed.
+    public var status: StatusSync.Report?
+    /// Why the status sync of this run failed, if it did (never for a cancellation, which sets
+    /// ``cancelled``).
+    public var statusError: SyncError?
+
+    /// Creates an empty report for `source`.
+    public init(source: SyncSource) { self.source = source }
+
+    /// Whether that error was retryable.
+    public var errorIsRetryable: Bool { error?.isRetryable ?? false }
+
+    /// Whether the run completed without error, cancellation or failing channels.
+    public var isComplete: Bool { error == nil && !cancelled && failedChannels.isEmpty }
+
+    /// Whether the video source answered: the run synced videos, was not cancelled, ended
+    /// without error, and at least one feed arrived (or there was nothing to fetch). Only such
+    /// a run counts as synced.
+    public var sourceAnswered: Bool {
+        includesVideos && !cancelled && error == nil && (requests == 0 || failedChannels.count < requests)
+    }
+}
