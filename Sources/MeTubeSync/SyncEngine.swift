@@ -28,6 +28,7 @@ public actor SyncEngine {
     private var prober: Task<Void, Never>?
     private var statusProber: Task<Void, Never>?
     private var schedules: [Task<Void, Never>] = []
+    private var fullResyncRequested = false
 
     /// Creates an engine for `store`; with `status`, runs also sync marks with the status service
     /// (after the videos, when a video source is configured).
@@ -57,9 +58,11 @@ public actor SyncEngine {
     }
 
     /// Syncs `scope` now, or joins the follow-up run when one is in progress (widening it to
-    /// `scope`); returns that run's report.
+    /// `scope`); returns that run's report. With `full`, the run first forgets where the syncs
+    /// stopped (``MeTubeStore/Store/forgetSyncPositions()``) and fetches and merges everything.
     @discardableResult
-    public func sync(_ scope: SyncScope = .all) async -> SyncReport {
+    public func sync(_ scope: SyncScope = .all, full: Bool = false) async -> SyncReport {
+        if full { fullResyncRequested = true }
         if let followUp {
             followUpScope = followUpScope.union(scope)
             return await followUp.value
@@ -126,6 +129,16 @@ public actor SyncEngine {
     private func perform(_ scope: SyncScope) async -> SyncReport {
         let start = ContinuousClock.now
         var report = SyncReport(source: configuration.source)
+        if fullResyncRequested {
+            fullResyncRequested = false
+            do throws(SyncError) {
+                try store.forgetSyncPositions()
+            } catch {
+                report.error = error.description
+                continuation.yield(.finished(report))
+                return report
+            }
+        }
         if scope == .all, configuration.hasVideoSource || status == nil {
             report = await syncVideos()
         } else {
