@@ -22,8 +22,14 @@ struct HubPageBudget {
         maxPages = maxRows / max(1, pageSize) + 10
     }
 
+    /// Starts a new pass through the pages (a channel backlog from seq 0, or the main pass from
+    /// the watermark); passes may legitimately overlap each other, pages within one may not.
+    mutating func startPass() {
+        seenVideoIDs = []
+    }
+
     /// Counts `page`, asked for after `afterSeq`; throws when it overlaps what came before,
-    /// repeats it, or goes over the budget.
+    /// repeats a full page of this pass, or goes over the budget.
     mutating func spend(on page: ScreenedHubPage, after afterSeq: Int64, pageSize: Int) throws(SyncError) {
         pages += 1
         rows += page.rowCount
@@ -32,7 +38,7 @@ struct HubPageBudget {
         }
         let ids = page.videos.map(\.videoID)
         if page.rowCount >= pageSize, !ids.isEmpty, ids.allSatisfy(seenVideoIDs.contains) {
-            throw .limitExceeded("the hub's page \(pages) repeats \(ids.count) videos it already sent in this run")
+            throw .limitExceeded("the hub's page \(pages) repeats \(ids.count) videos it already sent")
         }
         seenVideoIDs.formUnion(ids)
         guard pages <= maxPages, rows <= maxRows else {

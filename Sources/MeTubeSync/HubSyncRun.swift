@@ -133,6 +133,7 @@ struct HubSyncRun {
     /// prove, never to what the hub merely claims.
     private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport) async throws(SyncError) {
         var afterSeq = start
+        budget.startPass()
         try checkCancellation()
         var answer = try await client.videos(HubVideoQuery(channelIDs: channelIDs, afterSeq: afterSeq, limit: pageSize))
         while true {
