@@ -31,31 +31,29 @@ public struct DirectFeedClient: Sendable {
         self.httpClient = httpClient
     }
 
-    /// Fetches the feed of `channelID`, sending the validators of the previous fetch.
+    /// Fetches the feed of `channelID`, sending the validators of the previous fetch. The fetch
+    /// is bounded like every peer request (``TransferLimits``, 4 MiB at most), and validators
+    /// longer than a URL are not kept.
     public func fetch(channelID: String, etag: String?, lastModified: String?) async throws(SyncError) -> Outcome {
         var request = HTTPClientRequest(url: urlTemplate.replacingOccurrences(of: "{channelId}", with: channelID))
         request.headers.add(name: "User-Agent", value: "metube")
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
-        let body: ByteBuffer
-        let response: HTTPClientResponse
-        do {
-            response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000))
-            if response.status == .notModified { return .notModified }
-            body = try await response.body.collect(upTo: 16 << 20)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw .timeout(seconds: Double(timeout.components.seconds))
-        } catch is CancellationError {
-            throw .cancelled
+        let response: PeerResponse
+        do throws(TransferFailure) {
+            response = try await httpClient.transfer(request, limits: TransferLimits(total: timeout, maxBodyBytes: 4 << 20))
         } catch {
-            throw .connection(HubClient.describe(error))
+            throw SyncError(error, path: "feed of \(channelID)")
         }
-        guard response.status == .ok else {
-            throw .http(status: Int(response.status.code), message: response.status.reasonPhrase, retryAfter: nil)
+        if response.status == 304 { return .notModified }
+        guard response.status == 200 else {
+            throw .http(status: response.status, message: HTTPResponseStatus(statusCode: response.status).reasonPhrase, retryAfter: nil)
         }
         do {
-            let feed = try AtomFeedParser.parse(Data(body.readableBytesView))
-            return .feed(feed, etag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+            let feed = try AtomFeedParser.parse(Data(response.body.readableBytesView))
+            return .feed(
+                feed, etag: PeerInput.shortText(response.headers.first(name: "ETag")),
+                lastModified: PeerInput.shortText(response.headers.first(name: "Last-Modified")))
         } catch {
             throw .invalidResponse(error.description)
         }

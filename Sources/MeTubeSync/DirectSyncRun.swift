@@ -49,7 +49,9 @@ struct DirectSyncRun {
         report.cancelled = fetches.count < channelIDs.count
         report.requests = fetches.count
         let now = Date()
+        var invalid = 0
         let added = try store.syncTransaction { transaction in
+            invalid = 0
             var videos: [Video] = []
             for fetch in fetches {
                 var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
@@ -60,12 +62,16 @@ struct DirectSyncRun {
                     state.lastError = nil
                 case .success(.feed(let feed, let etag, let lastModified)):
                     state = ChannelFetchResult(lastSuccess: now, etag: etag, lastModified: lastModified)
-                    videos += feed.entries.filter { transaction.library.channels[$0.channelID] != nil }.map { entry in
+                    let entries = feed.entries.filter { transaction.library.channels[$0.channelID] != nil }
+                    let usable = entries.filter { PeerInput.isVideoID($0.videoID) }
+                    invalid += entries.count - usable.count
+                    videos += usable.map { entry in
                         var video = entry.video(fallbackDate: now)
+                        video.title = PeerInput.title(video.title)
                         video.duration = transaction.library.video(entry.videoID)?.duration
                         return video
                     }
-                    if let title = feed.channelTitle, var channel = transaction.library.channels[fetch.channelID], channel.title != title {
+                    if let title = feed.channelTitle.map(PeerInput.title), var channel = transaction.library.channels[fetch.channelID], channel.title != title {
                         channel.title = title
                         transaction.change.channels.append(channel)
                     }
@@ -81,6 +87,7 @@ struct DirectSyncRun {
             if !Task.isCancelled, answered || channelIDs.isEmpty { transaction.sync.lastHubSync = now }
             return (added, videos.count)
         }
+        if invalid > 0 { report.notes.append("\(invalid) feed entries dropped (invalid video id)") }
         report.newVideos = added.0
         report.videosReceived = added.1
         for fetch in fetches {

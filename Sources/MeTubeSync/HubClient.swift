@@ -8,8 +8,13 @@ import NIOHTTP1
 public struct HubClient: Sendable {
     /// The hub's base URL, e.g. `http://127.0.0.1:8787`.
     public let baseURL: String
-    /// How long one request may take.
-    public var timeout: Duration
+    /// How long one request may take (connect, headers and body).
+    public var timeout: Duration {
+        get { limits.total }
+        set { limits.total = newValue }
+    }
+    /// The bounds of every request: total time, minimum rate, body size, the run's deadline.
+    public var limits: TransferLimits
     /// When to retry.
     public var retryPolicy: RetryPolicy
     private let httpClient: HTTPClient
@@ -17,7 +22,7 @@ public struct HubClient: Sendable {
     /// Creates a client for the hub at `baseURL` (a trailing slash is ignored).
     public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: RetryPolicy = RetryPolicy(), httpClient: HTTPClient = .sync) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.timeout = timeout
+        self.limits = TransferLimits(total: timeout)
         self.retryPolicy = retryPolicy
         self.httpClient = httpClient
     }
@@ -32,13 +37,13 @@ public struct HubClient: Sendable {
         try await post(HubAPI.registerPath, HubRegisterRequest(channelIDs: channelIDs))
     }
 
-    /// Every channel the hub holds.
-    public func channels() async throws(SyncError) -> HubChannelList {
+    /// Every channel the hub holds, screened.
+    func channels() async throws(SyncError) -> ScreenedHubChannels {
         try await post(HubAPI.channelsPath, Optional<HubVideoQuery>.none)
     }
 
-    /// One page of videos.
-    public func videos(_ query: HubVideoQuery) async throws(SyncError) -> HubVideoPage {
+    /// One page of videos, screened row by row.
+    func videos(_ query: HubVideoQuery) async throws(SyncError) -> ScreenedHubPage {
         try await post(HubAPI.videoQueryPath, query)
     }
 
@@ -79,28 +84,20 @@ public struct HubClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(body)
         }
-        do {
-            let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-            let response = try await httpClient.execute(request, deadline: deadline)
-            let answer = try await response.body.collect(upTo: 64 << 20)
-            guard (200..<300).contains(response.status.code) else {
-                let message = (try? JSONDecoder().decode(HubErrorBody.self, from: Data(answer.readableBytesView)))?.error
-                    ?? String(decoding: answer.readableBytesView.prefix(200), as: UTF8.self)
-                let retryAfter = response.headers.first(name: "Retry-After").flatMap(Double.init).map { Duration.milliseconds(Int64($0 * 1000)) }
-                throw SyncError.http(status: Int(response.status.code), message: message, retryAfter: retryAfter)
-            }
-            return answer
-        } catch let error as SyncError {
-            throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw .timeout(seconds: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
-        } catch is CancellationError {
-            throw .cancelled
-        } catch let error as HTTPClientError where error == .cancelled {
-            throw .cancelled
+        let response: PeerResponse
+        do throws(TransferFailure) {
+            response = try await httpClient.transfer(request, limits: limits)
         } catch {
-            throw .connection(Self.describe(error))
+            throw SyncError(error, path: path)
         }
+        guard (200..<300).contains(response.status) else {
+            let message = (try? JSONDecoder().decode(HubErrorBody.self, from: Data(response.body.readableBytesView)))
+                .map { PeerInput.errorText($0.error.utf8) }
+                ?? PeerInput.errorText(response.body.readableBytesView)
+            let retryAfter = PeerInput.retryAfter(header: response.headers.first(name: "Retry-After"))
+            throw SyncError.http(status: response.status, message: message, retryAfter: retryAfter)
+        }
+        return response.body
     }
 
     static func describe(_ error: any Error) -> String {

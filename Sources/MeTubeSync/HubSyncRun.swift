@@ -6,15 +6,28 @@ import MeTubeStore
 /// One hub sync: register the store's channels, fetch the backlog of newly registered ones, then
 /// page through new videos from the `afterSeq` watermark, merging each page into the store together
 /// with the advanced watermark so an interrupted run resumes where it stopped.
+///
+/// Everything the hub sends is screened (``ScreenedHubPage``); the watermark only ever advances
+/// to the largest seq the page's rows prove; the run is bounded in time (`runLimit`) and in
+/// pages (``HubPageBudget``); a watermark the hub refuses is forgotten and everything fetched
+/// again, as when the hub has lost this device's channels.
 struct HubSyncRun {
     let store: Store
-    let client: HubClient
+    var client: HubClient
     let pageSize: Int
     /// Whether to subscribe the store to every channel the hub holds before syncing.
     let followHubChannels: Bool
     let progress: @Sendable (String) -> Void
+    /// The longest the whole run may take; no request outlives it.
+    var runLimit: Duration = .seconds(900)
 
     func run() async throws(SyncError) -> SyncReport {
+        var run = self
+        run.client.limits.runDeadline = ContinuousClock.now + runLimit
+        return try await run.sync()
+    }
+
+    private func sync() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .hub)
         if followHubChannels || store.library().channels.values.contains(where: { $0.title == nil }) {
             try await adoptChannelDetails(report: &report)
@@ -22,31 +35,62 @@ struct HubSyncRun {
         let library = store.library()
         let local = Set(library.channels.keys)
         guard !local.isEmpty else { return report }
+        var rejection: String?
         var sync = store.syncSnapshot()
+        if !(0...HubAPI.maxAfterSeq).contains(sync.hubWatermark) {
+            rejection = "the stored watermark \(sync.hubWatermark) is beyond what a hub accepts"
+            try forgetHubPosition(report: &report, because: rejection!)
+            sync = store.syncSnapshot()
+        }
         let acknowledged = Set(sync.hubRegisteredChannelIDs).intersection(local)
-        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, report: &report)
+        var hubChannels = 0
+        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, hubChannels: &hubChannels, report: &report)
         if report.hubWasReset {
             progress("the hub lost this device's channels; registered them again and fetching everything")
             try store.syncTransaction { $0.sync.hubWatermark = 0 }
         }
+        let filter = local.count <= HubAPI.maxQueryChannelIDs ? local.sorted() : nil
+        var budget = HubPageBudget(channels: filter == nil ? max(local.count, hubChannels) : local.count, pageSize: pageSize)
         sync = store.syncSnapshot()
         if sync.hubWatermark > 0, !newChannels.isEmpty {
             for chunk in newChannels.chunked(HubAPI.maxQueryChannelIDs) {
-                try await page(channelIDs: Array(chunk), from: 0, advancesWatermark: false, local: local, report: &report)
+                try await page(channelIDs: Array(chunk), from: 0, advancesWatermark: false, local: local, budget: &budget, report: &report)
             }
         }
         try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
-        let filter = local.count <= HubAPI.maxQueryChannelIDs ? local.sorted() : nil
-        try await page(channelIDs: filter, from: store.syncSnapshot().hubWatermark, advancesWatermark: true, local: local, report: &report)
+        let start = store.syncSnapshot().hubWatermark
+        do throws(SyncError) {
+            try await page(channelIDs: filter, from: start, advancesWatermark: true, local: local, budget: &budget, report: &report)
+        } catch .http(status: 400, message: let message, retryAfter: _) where start > 0 && store.syncSnapshot().hubWatermark == start {
+            rejection = "the hub refused the watermark \(start) (\(message))"
+            try forgetHubPosition(report: &report, because: rejection!)
+            _ = try await register(local.sorted(), acknowledged: [], hubChannels: &hubChannels, report: &report)
+            try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
+            try await page(channelIDs: filter, from: 0, advancesWatermark: true, local: local, budget: &budget, report: &report)
+        }
+        SyncRejections.record(in: store.directory) { $0.hubWatermark = rejection }
         try store.syncTransaction { $0.sync.lastHubSync = Date() }
         return report
+    }
+
+    /// Forgets the hub watermark and the acknowledged channels, so that everything is registered
+    /// and fetched again, and says why.
+    private func forgetHubPosition(report: inout SyncReport, because reason: String) throws(SyncError) {
+        progress("\(reason); registering again and fetching everything")
+        report.notes.append("\(reason); the watermark was forgotten and everything fetched again")
+        try store.syncTransaction { transaction in
+            transaction.sync.hubWatermark = 0
+            transaction.sync.hubRegisteredChannelIDs = []
+        }
     }
 
     /// Takes channel titles from the hub's channel list and, with `followHubChannels`, adds the
     /// hub's channels the store does not follow yet.
     private func adoptChannelDetails(report: inout SyncReport) async throws(SyncError) {
-        let hubChannels = try await client.channels().channels
+        let answer = try await client.channels()
+        let hubChannels = answer.channels
         report.requests += 1
+        if answer.dropped > 0 { report.notes.append("the hub's channel list: \(answer.dropped) entries dropped (invalid channel id)") }
         try store.syncTransaction { transaction in
             for hubChannel in hubChannels {
                 if var channel = transaction.library.channels[hubChannel.channelID] {
@@ -61,15 +105,17 @@ struct HubSyncRun {
     }
 
     /// Registers every local channel in chunks; returns the ones the device had not had
-    /// acknowledged before. Sets `hubWasReset` when the hub inserted channels it had acknowledged.
-    private func register(_ channelIDs: [String], acknowledged: Set<String>, report: inout SyncReport) async throws(SyncError) -> [String] {
+    /// acknowledged before, and sets `hubChannels` to the hub's (plausible) channel count. Sets
+    /// `hubWasReset` when the hub inserted channels it had acknowledged.
+    private func register(_ channelIDs: [String], acknowledged: Set<String>, hubChannels: inout Int, report: inout SyncReport) async throws(SyncError) -> [String] {
         var newChannels: [String] = []
         for chunk in channelIDs.chunked(HubAPI.maxRegisterChannelIDs) {
             try checkCancellation()
             let fresh = chunk.filter { !acknowledged.contains($0) }
             let answer = try await client.register(Array(chunk))
             report.requests += 1
-            if answer.inserted > fresh.count { report.hubWasReset = true }
+            if min(max(answer.inserted, 0), chunk.count) > fresh.count { report.hubWasReset = true }
+            hubChannels = min(max(answer.totalChannels, 0), Self.maxPlausibleHubChannels)
             report.channelsRegistered += fresh.count
             newChannels += fresh
         }
@@ -77,17 +123,25 @@ struct HubSyncRun {
         return newChannels
     }
 
+    /// The most channels a hub's answer is believed to hold, for bounding a run's pages.
+    static let maxPlausibleHubChannels = 1_000_000
+
     /// Pages through `videos/query` from `start` until the hub has nothing more. The next page is
     /// requested while the current one is merged, so the network overlaps the store; pages are
-    /// still merged one transaction each, in order, with cancellation checked between them.
-    private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) async throws(SyncError) {
+    /// still merged one transaction each, in order, with cancellation checked between them. Each
+    /// page is checked against `budget`; the watermark advances only to the largest seq its rows
+    /// prove, never to what the hub merely claims.
+    private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport) async throws(SyncError) {
         var afterSeq = start
+        budget.startPass()
         try checkCancellation()
         var answer = try await client.videos(HubVideoQuery(channelIDs: channelIDs, afterSeq: afterSeq, limit: pageSize))
         while true {
             report.requests += 1
-            let next = max(afterSeq, answer.maxSeqReturned, answer.videos.map(\.seq).max() ?? 0)
-            guard answer.videos.count >= pageSize, next > afterSeq, !Task.isCancelled else {
+            try budget.spend(on: answer, after: afterSeq, pageSize: pageSize)
+            let next = max(afterSeq, answer.seqRange?.upperBound ?? afterSeq)
+            note(answer, provenUpTo: next, report: &report)
+            guard answer.rowCount >= pageSize, next > afterSeq, !Task.isCancelled else {
                 try merge(answer, upTo: next, advancesWatermark: advancesWatermark, local: local, report: &report)
                 try checkCancellation()
                 return
@@ -101,8 +155,24 @@ struct HubSyncRun {
         }
     }
 
+    /// Notes what the page's screening dropped or cleared, and a `maxSeqReturned` beyond its rows.
+    private func note(_ page: ScreenedHubPage, provenUpTo proven: Int64, report: inout SyncReport) {
+        var notes: [String] = []
+        if let note = page.note { notes.append("hub page \(report.requests): \(note)") }
+        if let claimed = page.claimedMaxSeq, claimed > proven {
+            notes.append("hub page \(report.requests) claimed maxSeqReturned \(claimed) beyond its rows; the watermark stays at \(proven)")
+        }
+        for note in notes where report.notes.count < Self.maxNotes {
+            report.notes.append(note)
+            progress(note)
+        }
+    }
+
+    /// The most notes one run keeps.
+    static let maxNotes = 20
+
     /// One page of videos as a result, so it can be requested with `async let` and typed errors.
-    private func fetch(_ query: HubVideoQuery) async -> Result<HubVideoPage, SyncError> {
+    private func fetch(_ query: HubVideoQuery) async -> Result<ScreenedHubPage, SyncError> {
         do throws(SyncError) {
             return .success(try await client.videos(query))
         } catch {
@@ -112,7 +182,7 @@ struct HubSyncRun {
 
     /// Merges one page's videos into the store together with the watermark `next` (when the
     /// page advances it), in one transaction.
-    private func merge(_ answer: HubVideoPage, upTo next: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) throws(SyncError) {
+    private func merge(_ answer: ScreenedHubPage, upTo next: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) throws(SyncError) {
         let videos = answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
         let added = try store.syncTransaction { transaction in
             transaction.change.videos = videos
@@ -121,14 +191,14 @@ struct HubSyncRun {
         }
         report.newVideos += added
         report.videosReceived += videos.count
-        progress("page \(report.requests): \(answer.videos.count) videos, up to seq \(next)")
+        progress("page \(report.requests): \(answer.rowCount) videos, up to seq \(next)")
     }
 
     private func checkCancellation() throws(SyncError) {
         if Task.isCancelled { throw .cancelled }
     }
 
-    /// The store's form of a hub row; nil when its date cannot be read.
+    /// The store's form of a screened hub row; nil when its date cannot be read.
     static func video(_ row: HubVideo) -> Video? {
         guard let published = ISO8601Timestamp.parse(row.publishedAt) else { return nil }
         let title = row.title.flatMap { $0.isEmpty ? nil : $0 } ?? row.videoID

@@ -10,20 +10,20 @@ public struct StatusClient: Sendable {
     public let endpoint: StatusEndpoint
     private let userToken: String
     private let httpClient: HTTPClient
-    private let timeout: TimeAmount
+    private var limits: TransferLimits
     private let retryPolicy: RetryPolicy
-    private let maxResponseBytes = 64 * 1024 * 1024
 
     /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
     /// up after `timeoutSeconds`, and retryable failures are retried by `retryPolicy` (the
-    /// server's `retryAfter` is honoured when it asks for longer). By default requests go
+    /// server's `retryAfter` is honoured when it asks for longer). Each request is bounded in
+    /// total time, body rate and size (``TransferLimits``). By default requests go
     /// through `HTTPClient.sync`, where a refused connection fails at once rather than at the
     /// deadline, so an unreachable server is noticed quickly.
     public init(endpoint: StatusEndpoint, userToken: String, httpClient: HTTPClient = .sync, timeoutSeconds: Int64 = 30, retryPolicy: RetryPolicy = RetryPolicy()) {
         self.endpoint = endpoint
         self.userToken = userToken
         self.httpClient = httpClient
-        self.timeout = .seconds(timeoutSeconds)
+        self.limits = TransferLimits(total: .seconds(max(1, timeoutSeconds)))
         self.retryPolicy = retryPolicy
     }
 
@@ -52,24 +52,30 @@ public struct StatusClient: Sendable {
         try await send("records/lookup", body: request)
     }
 
-    /// `changes/zone`.
+    /// `changes/zone`; a record that cannot be read whole comes back as its bare name (see
+    /// ``ScreenedZoneChangesResponse``), so one bad record never fails the page.
     public func zoneChanges(_ request: StatusZoneChangesRequest) async throws(StatusRequestFailure) -> StatusZoneChangesResponse {
-        try await send("changes/zone", body: request)
+        let screened: ScreenedZoneChangesResponse = try await send("changes/zone", body: request)
+        return screened.response
     }
 
     /// Sends the request, retrying retryable failures after the policy's waits (or the
-    /// server's `retryAfter` when longer). Every request of the protocol is safe to repeat: a
-    /// repeated write answers CONFLICT or EXISTS carrying the server's record.
+    /// server's `retryAfter` when longer, clamped by ``PeerInput``). Every request of the
+    /// protocol is safe to repeat: a repeated write answers CONFLICT or EXISTS carrying the
+    /// server's record.
     private func send<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
         try await retryPolicy.perform { () async throws(StatusRequestFailure) -> Answer in
             try await sendOnce(operation, body: body)
         }
     }
 
-    /// POSTs `body` as JSON (or GETs when it is nil) once and decodes the answer.
+    /// POSTs `body` as JSON (or GETs when it is nil) once, within ``limits``, and decodes the
+    /// answer. The user token goes in the `Authorization` header, and is redacted from every
+    /// message this makes.
     private func sendOnce<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(StatusRequestFailure) -> Answer {
         if Task.isCancelled { throw .cancelled }
-        var request = HTTPClientRequest(url: endpoint.url(operation, userToken: userToken))
+        var request = HTTPClientRequest(url: endpoint.url(operation))
+        request.headers.add(name: "Authorization", value: "Bearer \(userToken)")
         if let body {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -79,30 +85,31 @@ public struct StatusClient: Sendable {
                 throw .unreadable(httpStatus: 0, "could not encode the request: \(error)")
             }
         }
-        let status: Int
-        let bytes: ByteBuffer
-        do {
-            let response = try await httpClient.execute(request, timeout: timeout)
-            status = Int(response.status.code)
-            bytes = try await response.body.collect(upTo: maxResponseBytes)
-        } catch is CancellationError {
-            throw .cancelled
-        } catch let error as HTTPClientError where error == .cancelled {
+        let response: PeerResponse
+        do throws(TransferFailure) {
+            response = try await httpClient.transfer(request, limits: limits)
+        } catch .cancelled {
             throw .cancelled
         } catch {
-            throw .unreachable(String(describing: error))
+            throw .unreachable(redacted(error.message))
         }
-        let data = Data(bytes.readableBytesView)
-        guard (200..<300).contains(status) else {
-            if let error = try? JSONDecoder().decode(StatusErrorBody.self, from: data) {
-                throw .server(error, httpStatus: status)
+        let data = Data(response.body.readableBytesView)
+        guard (200..<300).contains(response.status) else {
+            if var error = try? JSONDecoder().decode(StatusErrorBody.self, from: data) {
+                error.reason = PeerInput.errorText(error.reason.utf8, hiding: [userToken])
+                throw .server(error, httpStatus: response.status)
             }
-            throw .unreadable(httpStatus: status, String(decoding: data.prefix(200), as: UTF8.self))
+            throw .unreadable(httpStatus: response.status, PeerInput.errorText(data, hiding: [userToken]))
         }
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
         } catch {
-            throw .unreadable(httpStatus: status, "\(error)")
+            throw .unreadable(httpStatus: response.status, redacted(HubClient.describe(error)))
         }
+    }
+
+    /// `text` without the user token or any other credential.
+    private func redacted(_ text: String) -> String {
+        PeerInput.redact(text, hiding: [userToken])
     }
 }

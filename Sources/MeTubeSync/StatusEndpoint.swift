@@ -25,15 +25,16 @@ public struct StatusEndpoint: Codable, Sendable, Hashable {
         self.apiToken = apiToken
     }
 
-    /// The URL of `operation` (e.g. `records/modify`) in the private database, carrying both
-    /// tokens as query parameters.
-    func url(_ operation: String, userToken: String) -> String {
+    /// The URL of `operation` (e.g. `records/modify`) in the private database, carrying the
+    /// container's API token as a query parameter. The user token travels in an
+    /// `Authorization: Bearer` header instead, which proxies are less likely to log.
+    func url(_ operation: String) -> String {
         "\(serverURL)/database/1/\(Self.escape(container))/\(Self.escape(environment))/private/\(operation)"
-            + "?ckAPIToken=\(Self.escape(apiToken))&ckWebAuthToken=\(Self.escape(userToken))"
+            + "?ckAPIToken=\(Self.escape(apiToken))"
     }
 
     /// Percent-encodes everything but unreserved characters, so `+`, `/` and `=` survive.
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         text.utf8.map { byte -> String in
             let character = Character(Unicode.Scalar(byte))
             if character.isASCII, character.isLetter || character.isNumber || "-._~".contains(character) { return String(character) }

@@ -13,12 +13,18 @@ public struct StatusReconciler: Sendable {
     }
 
     /// The server version a record dictionary describes, or `nil` when it is not a readable
-    /// watched-status record.
+    /// watched-status record (or its change tag is empty or too long to keep).
+    ///
+    /// Another client wrote the record, so its clock fields are range-checked (``PeerInput``): an
+    /// `hlc` or `lastModified` outside 1970…9999 (nanoseconds, say) is ignored, and a version with
+    /// neither carries no clock reading; an oversized device id is left out.
     public static func serverVersion(of record: StatusRecord) -> ServerVersion? {
-        guard let tag = record.recordChangeTag, let layout = WatchedStatusRecord(record),
-              let status = WatchStatus(rawValue: layout.status) else { return nil }
-        let hlc = layout.hlc.flatMap(HybridTimestamp.init) ?? HybridTimestamp(millis: layout.lastModified)
-        return ServerVersion(changeTag: tag, status: status, hlc: hlc, deviceID: layout.deviceID)
+        guard let tag = record.recordChangeTag, (1...PeerInput.maxNameBytes).contains(tag.utf8.count),
+              let layout = WatchedStatusRecord(record), let status = WatchStatus(rawValue: layout.status) else { return nil }
+        let hlc = layout.hlc.flatMap(HybridTimestamp.init).flatMap { PeerInput.millis($0.millis) == nil ? nil : $0 }
+            ?? PeerInput.millis(layout.lastModified).map { HybridTimestamp(millis: $0) }
+        let deviceID = layout.deviceID.flatMap { $0.utf8.count <= PeerInput.maxNameBytes ? $0 : nil }
+        return ServerVersion(changeTag: tag, status: status, hlc: hlc, deviceID: deviceID)
     }
 
     /// The `records/modify` operation that pushes `mark`: an `update` carrying the change tag

@@ -22,11 +22,10 @@ public enum StatusRequestFailure: RetryableFailure, Sendable, Equatable, CustomS
         }
     }
 
-    /// The wait the server asked for in its error body, when it is a usable number of seconds
-    /// (at most a day; anything else counts as no wait asked for).
+    /// The wait the server asked for in its error body, range-checked by ``PeerInput``.
     public var retryAfter: Duration? {
-        guard case .server(let body, _) = self, let seconds = body.retryAfter, seconds.isFinite, (0...86_400).contains(seconds) else { return nil }
-        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        guard case .server(let body, _) = self else { return nil }
+        return PeerInput.retryAfter(seconds: body.retryAfter)
     }
 
     /// Whether the server could not be reached at all (the client is offline).

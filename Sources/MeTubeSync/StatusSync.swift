@@ -1,6 +1,7 @@
 import Logging
 import MeTubeAPI
 import MeTubeCore
+import MeTubeStore
 
 /// One device's status sync: ensures the zone, pushes pending marks in batches, then pulls
 /// changes page by page, applying the conflict rules of ``StatusReconciler``.
@@ -19,6 +20,9 @@ public struct StatusSync: Sendable {
         public var deferred = 0
         /// Marks that won a conflict and were pushed again on the server's version.
         public var rebased = 0
+        /// Pulled records dropped at the boundary: an invalid record name, or no readable
+        /// watched-status version (see ``PeerInput``).
+        public var dropped = 0
 
         /// An empty report.
         public init() {}
@@ -30,6 +34,7 @@ public struct StatusSync: Sendable {
             conflicts += other.conflicts
             deferred += other.deferred
             rebased += other.rebased
+            dropped += other.dropped
         }
     }
 
@@ -180,10 +185,16 @@ public struct StatusSync: Sendable {
 
     /// Pulls changes since the saved token page by page; each page and its token are saved
     /// together, so an interrupted pull resumes after the last saved page. The next page is
-    /// fetched while the current one is applied.
+    /// fetched while the current one is applied. The pull is bounded: a token longer than
+    /// ``PeerInput/maxSyncTokenBytes``, a page that hands back the token it was asked with, a
+    /// page that only repeats records already pulled, or more than ``maxPullPages`` pages stop
+    /// it with a clear error (what was applied stays). A token the server refuses is forgotten
+    /// (pulling from the beginning) and recorded for `metube doctor`.
     private func pull(into report: inout Report) async throws {
         var token = try store.statusSyncToken()
         var restarted = false
+        var pages = 0
+        var seen: Set<String> = []
         var prefetch: Task<StatusZoneChangesResponse, any Error>?
         defer { prefetch?.cancel() }
         while true {
@@ -196,13 +207,18 @@ public struct StatusSync: Sendable {
             }
             switch response.zones.first {
             case .success(let changes)?:
+                pages += 1
+                try checkBounds(changes, after: token, pages: pages, seen: &seen)
                 if changes.moreComing {
                     let next = changes.syncToken
                     prefetch = Task { try await fetchChanges(after: next) }
                 }
                 try apply(changes, into: &report)
                 token = changes.syncToken
-                if !changes.moreComing { return }
+                if !changes.moreComing {
+                    recordRejection(restarted ? "the status server refused the saved sync token" : nil)
+                    return
+                }
             case .failure(let error)? where error.serverErrorCode == .zoneNotFound:
                 try await ensureZone()
                 token = nil
@@ -218,18 +234,56 @@ public struct StatusSync: Sendable {
         }
     }
 
+    /// The most pages one pull follows (at 200 records a page, two million records).
+    static let maxPullPages = 10_000
+
+    /// Throws when a page of changes breaks a bound of ``pull(into:)``; `seen` collects the
+    /// versions (record name and change tag) pulled so far.
+    private func checkBounds(_ changes: StatusZoneChanges, after token: String?, pages: Int, seen: inout Set<String>) throws {
+        guard changes.syncToken.utf8.count <= PeerInput.maxSyncTokenBytes else {
+            throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone sent a sync token of \(changes.syncToken.utf8.count) bytes (at most \(PeerInput.maxSyncTokenBytes))")
+        }
+        guard changes.moreComing else { return }
+        if changes.syncToken == token {
+            throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone page \(pages) says more is coming but hands back the same sync token: its pages repeat")
+        }
+        let versions = changes.records.map { "\($0.recordName ?? "")/\($0.recordChangeTag ?? "")/\($0.deleted == true)" }
+        if !versions.isEmpty, versions.allSatisfy(seen.contains) {
+            throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone page \(pages) repeats \(versions.count) records already pulled: its pages repeat")
+        }
+        seen.formUnion(versions)
+        if pages >= Self.maxPullPages {
+            throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone kept saying more is coming after \(pages) pages; stopped (what was pulled is kept)")
+        }
+    }
+
+    /// Records for `metube doctor` whether the last pull found its sync token refused (only for
+    /// the file store, which has a directory to keep the note in).
+    private func recordRejection(_ reason: String?) {
+        guard let files = store as? Store else { return }
+        SyncRejections.record(in: files.directory) { $0.statusSyncToken = reason }
+    }
+
     /// One page of changes after `token`.
     private func fetchChanges(after token: String?) async throws -> StatusZoneChangesResponse {
         try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
     }
 
-    /// Applies one page of changes (deletions included) and saves its token with it.
+    /// Applies one page of changes (deletions included) and saves its token with it. Records
+    /// with an invalid name or no readable version are dropped, counted and logged; the rest of
+    /// the page is applied.
     private func apply(_ changes: StatusZoneChanges, into report: inout Report) throws {
-        let versions = changes.records.compactMap { record -> (String, ServerVersion)? in
+        let named = changes.records.filter { $0.recordName.map(PeerInput.isRecordName) ?? false }
+        let versions = named.compactMap { record -> (String, ServerVersion)? in
             guard let name = record.recordName, record.deleted != true, let version = StatusReconciler.serverVersion(of: record) else { return nil }
             return (name, version)
         }
-        let deleted = changes.records.compactMap { $0.deleted == true ? $0.recordName : nil }
+        let deleted = named.compactMap { $0.deleted == true ? $0.recordName : nil }
+        let dropped = changes.records.count - versions.count - deleted.count
+        if dropped > 0 {
+            logger.warning("status pull: \(dropped) record(s) dropped (invalid record name, or no readable watched status)")
+            report.dropped += dropped
+        }
         var conflicts = 0
         try store.reconcileStatus(
             videoIDs: versions.map(\.0) + deleted, syncToken: changes.syncToken, observed: versions.compactMap(\.1.hlc).max(), pullFinished: !changes.moreComing

@@ -9,4 +9,22 @@ extension Store {
             throw .store(error)
         }
     }
+
+    /// Forgets where the syncs stopped, so the next sync fetches and merges everything again (a
+    /// force full resync): the hub watermark and the channels the hub acknowledged, the status
+    /// sync token, and direct mode's conditional-GET validators. Videos, channels and marks stay;
+    /// merging is idempotent (videos and marks are keyed by id), and pending and conflicting
+    /// marks are kept and pushed.
+    public func forgetSyncPositions() throws(SyncError) {
+        try syncTransaction { transaction in
+            transaction.sync.hubWatermark = 0
+            transaction.sync.hubRegisteredChannelIDs = []
+            transaction.sync.statusSyncToken = nil
+            for (channelID, var fetch) in transaction.sync.channelFetches {
+                fetch.etag = nil
+                fetch.lastModified = nil
+                transaction.sync.channelFetches[channelID] = fetch
+            }
+        }
+    }
 }

@@ -3,11 +3,15 @@ import MeTubeStore
 
 extension SyncEngine {
     /// One run of `scope`: the videos (for `.all`, when a source is set up), then the marks.
-    func perform(_ scope: SyncScope, number: Int) async -> SyncReport {
+    /// A `full` run first forgets where the syncs stopped, so everything is fetched and merged
+    /// again.
+    func perform(_ scope: SyncScope, full: Bool, number: Int) async -> SyncReport {
         let elapsed = stopwatch()
         var report = SyncReport(source: source?.kind ?? sourceKind)
         if Task.isCancelled {
             report.cancelled = true
+        } else if full, let error = forgetSyncPositions() {
+            report.error = error
         } else if scope == .all, let source {
             report = await syncVideos(from: source)
         } else if scope == .all, status == nil {
@@ -22,6 +26,16 @@ extension SyncEngine {
         report.seconds = elapsed().seconds
         continuation.yield(.finished(report))
         return report
+    }
+
+    /// Forgets the hub watermark and the status sync token; the error, if the store refused.
+    private func forgetSyncPositions() -> SyncError? {
+        do throws(SyncError) {
+            try store.forgetSyncPositions()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// The video part of a run. The source counts as online when it answered, and offline when

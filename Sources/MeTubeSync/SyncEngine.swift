@@ -74,10 +74,11 @@ public actor SyncEngine {
     }
 
     /// Syncs `scope` in the next run to start (now, when none is in progress) and returns that
-    /// run's report.
+    /// run's report. With `full`, that run first forgets where the syncs stopped
+    /// (``MeTubeStore/Store/forgetSyncPositions()``) and fetches and merges everything.
     @discardableResult
-    public func sync(_ scope: SyncScope = .all) async -> SyncReport {
-        await request(scope).report.value
+    public func sync(_ scope: SyncScope = .all, full: Bool = false) async -> SyncReport {
+        await request(scope, full: full).report.value
     }
 
     /// Cancels the run in progress (it stops between pages and reports `cancelled`) and the
@@ -107,11 +108,12 @@ public actor SyncEngine {
         let report: Task<SyncReport, Never>
     }
 
-    /// Plans `scope` into the next run and returns the ticket for that run's report.
-    func request(_ scope: SyncScope) -> RunTicket {
+    /// Plans `scope` (a full resync with `full`) into the next run and returns the ticket for
+    /// that run's report.
+    func request(_ scope: SyncScope, full: Bool = false) -> RunTicket {
         let (reports, waiter) = AsyncStream.makeStream(of: SyncReport.self, bufferingPolicy: .bufferingNewest(1))
         let after = runs
-        enqueue(scope, waiter: waiter)
+        enqueue(scope, full: full, waiter: waiter)
         let fallback = SyncReport(source: sourceKind)
         return RunTicket(after: after, report: Task {
             for await report in reports { return report }
@@ -119,9 +121,10 @@ public actor SyncEngine {
         })
     }
 
-    /// Plans `scope` into the next run (`waiter` gets its report) and starts the request loop
-    /// when it is idle. After shutdown the waiter gets a cancelled report of no run at once.
-    func enqueue(_ scope: SyncScope, waiter: AsyncStream<SyncReport>.Continuation?) {
+    /// Plans `scope` (a full resync with `full`) into the next run (`waiter` gets its report)
+    /// and starts the request loop when it is idle. After shutdown the waiter gets a cancelled
+    /// report of no run at once.
+    func enqueue(_ scope: SyncScope, full: Bool = false, waiter: AsyncStream<SyncReport>.Continuation?) {
         guard !isShutDown else {
             var report = SyncReport(source: sourceKind)
             report.cancelled = true
@@ -131,6 +134,7 @@ public actor SyncEngine {
         }
         var planned = next ?? PlannedRun(scope: scope)
         planned.scope = planned.scope.union(scope)
+        planned.full = planned.full || full
         if let waiter { planned.waiters.append(waiter) }
         next = planned
         if loop == nil { loop = Task { await self.drain() } }
@@ -143,7 +147,7 @@ public actor SyncEngine {
             next = nil
             runs += 1
             let number = runs
-            let run = Task { await self.perform(planned.scope, number: number) }
+            let run = Task { await self.perform(planned.scope, full: planned.full, number: number) }
             if planned.cancelled { run.cancel() }
             current = run
             let report = await run.value
@@ -174,6 +178,7 @@ public actor SyncEngine {
 /// The run the next requests join: its scope and who waits for its report.
 struct PlannedRun {
     var scope: SyncScope
+    var full = false
     var waiters: [AsyncStream<SyncReport>.Continuation] = []
     var cancelled = false
 }

@@ -13,6 +13,9 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     case invalidResponse(String)
     /// The configuration is unusable (e.g. no hub URL).
     case notConfigured(String)
+    /// The peer broke a bound the client holds it to (a dripping or oversized answer, endless or
+    /// repeating pages, the run's time limit); trying again at once would break it again.
+    case limitExceeded(String)
     /// The local store refused the change.
     case store(StoreError)
     /// The status service failed the request.
@@ -27,7 +30,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .connection, .timeout, .invalidResponse: true
         case .http(let status, _, _): status == 429 || status >= 500
         case .status(let failure): failure.isRetryable
-        case .notConfigured, .store, .cancelled: false
+        case .notConfigured, .limitExceeded, .store, .cancelled: false
         }
     }
 
@@ -54,6 +57,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         switch self {
         case .connection(let detail): "cannot reach the server: \(detail)"
         case .timeout(let seconds): "the server did not answer within \(seconds.formatted()) s"
+        case .limitExceeded(let detail): "stopped: \(detail)"
         case .http(let status, let message, _): "the server answered HTTP \(status)\(message.isEmpty ? "" : ": \(message)")"
         case .invalidResponse(let detail): "unreadable answer from the server: \(detail)"
         case .notConfigured(let detail): "not configured: \(detail)"

@@ -1,7 +1,7 @@
 extension SyncReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case source, run, includesVideos, channelsRegistered, newVideos, videosReceived, requests, failedChannels
-        case hubWasReset, cancelled, error, errorIsRetryable, seconds, status, statusError
+        case hubWasReset, notes, cancelled, error, errorIsRetryable, seconds, status, statusError
     }
 
     /// Writes the report as `metube sync --json` prints it: errors as their one-line
@@ -17,6 +17,7 @@ extension SyncReport: Encodable {
         try container.encode(requests, forKey: .requests)
         try container.encode(failedChannels.mapValues(\.description), forKey: .failedChannels)
         try container.encode(hubWasReset, forKey: .hubWasReset)
+        try container.encode(notes, forKey: .notes)
         try container.encode(cancelled, forKey: .cancelled)
         try container.encodeIfPresent(error?.description, forKey: .error)
         try container.encode(errorIsRetryable, forKey: .errorIsRetryable)

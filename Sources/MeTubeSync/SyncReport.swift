@@ -19,6 +19,9 @@ public struct SyncReport: Sendable, Equatable {
     public var failedChannels: [String: SyncError] = [:]
     /// Whether the hub had lost this device's channels and they were registered again.
     public var hubWasReset = false
+    /// What the run dropped, cleared or recovered from the peers' answers, for people (at most
+    /// a few lines; the run went on).
+    public var notes: [String] = []
     /// Whether the run stopped early because it was cancelled.
     public var cancelled = false
     /// The error that ended the video part of the run, if it failed.

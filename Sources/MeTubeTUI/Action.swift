@@ -26,6 +26,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case takeTheirs = "take-theirs"
     case back
     case syncNow = "sync-now"
+    case fullResync = "full-resync"
     case help
     case quit
 
@@ -55,6 +56,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)
         case .back: ActionInfo(keys: ["Esc"], help: "Back", group: .views)
         case .syncNow: ActionInfo(keys: ["r"], help: "Sync now", group: .general)
+        case .fullResync: ActionInfo(keys: ["R"], help: "Full resync: fetch everything again (asks first)", group: .general)
         case .help: ActionInfo(keys: ["?"], help: "This help", group: .general)
         case .quit: ActionInfo(keys: ["q"], help: "Quit", group: .general)
         }

@@ -12,6 +12,8 @@ public enum Effect: Sendable, Equatable {
     case copy(String)
     /// Start a sync now.
     case syncNow
+    /// Forget where the syncs stopped and fetch and merge everything again.
+    case fullResync
     /// Leave the TUI.
     case quit
 }

@@ -48,7 +48,7 @@ extension ScreenModel {
             message = StatusMessage(text: "\(keyMap.keys(for: .conflicts).first?.name ?? "C") shows the conflicts", isError: false)
         case .retryFailing:
             message = StatusMessage(text: "\(keyMap.keys(for: .channels).first?.name ?? "c") shows the channels and their fetch results", isError: false)
-        case .quit, .help, .syncNow:
+        case .quit, .help, .syncNow, .fullResync:
             break
         }
         return []

@@ -132,6 +132,8 @@ public struct ScreenModel: Sendable {
 
     /// The transient message, if any.
     public internal(set) var message: StatusMessage?
+    /// Whether the next key answers "full resync?" (`y` starts it, anything else cancels).
+    public internal(set) var isConfirmingFullResync = false
     /// Videos that arrived since the user last went to the top.
     public internal(set) var newCount = 0
     /// Where each sync service stands.
@@ -179,6 +181,7 @@ public struct ScreenModel: Sendable {
     /// Handles one key press.
     public mutating func handle(_ key: Key) -> [Effect] {
         if searchInput != nil { return handleSearchInput(key) }
+        if isConfirmingFullResync { return confirmFullResync(key) }
         guard let action = keyMap.action(for: key) else {
             message = StatusMessage(text: keyMap.message("\(key.name) does nothing here", hints: [(.help, "shows the keys")]), isError: false)
             return []
@@ -203,6 +206,8 @@ public struct ScreenModel: Sendable {
             }
             message = StatusMessage(text: "syncing…", isError: false)
             return [.syncNow]
+        case .fullResync:
+            return askForFullResync()
         default:
             break
         }

@@ -163,6 +163,8 @@ struct TUILoop<Source: LibrarySource> {
                 clipboard = text
             case .syncNow:
                 options.requestSync?()
+            case .fullResync:
+                options.requestFullResync?()
             case .quit:
                 break
             }

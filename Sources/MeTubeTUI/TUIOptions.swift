@@ -14,6 +14,8 @@ public struct TUIOptions: Sendable {
     public var syncEvents: AsyncStream<TUISyncEvent>?
     /// Called for `r` (sync now), and after the first frame when ``syncAtStart``.
     public var requestSync: (@Sendable () -> Void)?
+    /// Called for `R` once confirmed: forget where the syncs stopped and fetch everything again.
+    public var requestFullResync: (@Sendable () -> Void)?
     /// Whether to ask for a sync once the first frame is on screen.
     public var syncAtStart: Bool
     /// Called after every mark the TUI makes durable, so a sync can follow.

@@ -11,8 +11,10 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Reads [hub] url and source ("hub" or "youtube") from the config file. Progress goes to \
             stderr when it is a terminal. Exit codes: 0 complete, 2 partial (some channels failed \
-            or the run was cancelled), 1 failed, 65 bad configuration. Safe to run from cron while \
-            the TUI is open.
+            or the run was cancelled), 1 failed (including a peer that broke a limit: a stalled or \
+            dripping answer, endless or repeating pages), 65 bad configuration. Safe to run from \
+            cron while the TUI is open. `--full` forgets where the syncs stopped and fetches \
+            everything again.
             """
     )
 
@@ -24,6 +26,11 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(help: "The hub URL, overriding [hub] url.")
     var hubURL: String?
+
+    @Flag(help: ArgumentHelp(
+        "Force a full resync: forget the hub watermark and the status sync token, then fetch and merge everything again.",
+        discussion: "Nothing is duplicated; pending and conflicting marks are kept and pushed. The first step when sync appears stuck."))
+    var full = false
 
     @Flag(help: "Print the result as one JSON object on stdout.")
     var json = false
@@ -50,7 +57,8 @@ struct SyncCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("\(DisplayText.line(message))\n".utf8))
             }
         }
-        let report = await engine.sync()
+        if full, showProgress { FileHandle.standardError.write(Data("full resync: forgetting the sync positions and fetching everything\n".utf8)) }
+        let report = await engine.sync(full: full)
         await engine.shutdown()
         await printer.value
         if opened.needsCompaction {
@@ -75,6 +83,7 @@ struct SyncCommand: AsyncParsableCommand {
             : "no video source configured; marks only, in \(String(format: "%.2f", report.seconds)) s"
         if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
         if report.cancelled { text += "; cancelled" }
+        for note in report.notes { text += "\n  note: \(DisplayText.line(note, limit: 300))" }
         for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
             text += "\n  \(DisplayText.line(channel, limit: 30)): \(DisplayText.line(String(describing: reason), limit: 300))"
         }

@@ -60,6 +60,7 @@ struct TUICommand: ParsableCommand {
             lastStatusSynced: snapshot.lastStatusSync, statusOfflineSince: snapshot.statusOfflineSince
         ).stream(of: engine)
         options.requestSync = { Task { await engine.sync() } }
+        options.requestFullResync = { Task { await engine.sync(full: true) } }
         options.syncAtStart = true
         Task { await engine.start() }
         if account != nil {

@@ -100,7 +100,15 @@ public struct StatusRoutes: Sendable {
         let query = request.uri.queryParameters
         return try await service.authenticate(
             container: parameters.get("container") ?? "", environment: environment,
-            apiToken: query.get("ckAPIToken"), webAuthToken: query.get("ckWebAuthToken"))
+            apiToken: query.get("ckAPIToken"), webAuthToken: query.get("ckWebAuthToken") ?? Self.bearerToken(request))
+    }
+
+    /// The user token of an `Authorization: Bearer <token>` header (accepted as well as the
+    /// `ckWebAuthToken` query parameter, which proxies are more likely to log).
+    private static func bearerToken(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = value.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 
     private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {

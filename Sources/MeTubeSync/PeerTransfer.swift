@@ -1,0 +1,176 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// The bounds every request to a peer is held to, so that no server can hang a sync: a total
+/// deadline covering connect, headers and body; a minimum transfer rate once the body has begun;
+/// a body size cap; and, optionally, the deadline of the whole run the request belongs to.
+public struct TransferLimits: Sendable {
+    /// How long one request may take from connect to the body's last byte.
+    public var total: Duration
+    /// The slowest average body rate accepted, in bytes per second, once `rateGrace` has passed
+    /// since the headers arrived (a server that drips its answer is cut off).
+    public var minimumBytesPerSecond: Int
+    /// How long a body may take before the minimum rate applies.
+    public var rateGrace: Duration
+    /// The largest body accepted.
+    public var maxBodyBytes: Int
+    /// When the whole run ends; no request outlives it.
+    public var runDeadline: ContinuousClock.Instant?
+
+    /// Creates limits; by default 15 s in total, at least 1 KiB/s after 3 s, 16 MiB at most.
+    public init(total: Duration = .seconds(15), minimumBytesPerSecond: Int = 1024, rateGrace: Duration = .seconds(3), maxBodyBytes: Int = 16 << 20, runDeadline: ContinuousClock.Instant? = nil) {
+        self.total = total
+        self.minimumBytesPerSecond = minimumBytesPerSecond
+        self.rateGrace = rateGrace
+        self.maxBodyBytes = maxBodyBytes
+        self.runDeadline = runDeadline
+    }
+}
+
+/// A peer's complete answer.
+struct PeerResponse: Sendable {
+    let status: Int
+    let headers: HTTPHeaders
+    let body: ByteBuffer
+}
+
+/// Why a bounded transfer failed.
+enum TransferFailure: Error, Sendable, Equatable {
+    /// The request's total deadline passed.
+    case timedOut(seconds: Double)
+    /// The whole run's deadline passed.
+    case runDeadlinePassed
+    /// The body arrived slower than the minimum rate.
+    case tooSlow(bytes: Int, seconds: Double)
+    /// The body was larger than the cap.
+    case tooLarge(maxBytes: Int)
+    /// The connection failed or broke.
+    case connection(String)
+    /// The task was cancelled.
+    case cancelled
+
+    /// A one-line explanation for people.
+    var message: String {
+        switch self {
+        case .timedOut(let seconds): "no complete answer within \(seconds.formatted()) s"
+        case .runDeadlinePassed: "the sync ran out of its time limit"
+        case .tooSlow(let bytes, let seconds): "the answer arrived too slowly (\(bytes) bytes in \(seconds.formatted(.number.precision(.fractionLength(1)))) s)"
+        case .tooLarge(let maxBytes): "the answer is larger than \(maxBytes >> 20) MiB"
+        case .connection(let detail): detail
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+extension HTTPClient {
+    /// Sends `request` and reads the whole answer within `limits`; a watchdog checks the total
+    /// deadline and the body rate while the body streams in, and cancels the transfer when either
+    /// is missed.
+    func transfer(_ request: HTTPClientRequest, limits: TransferLimits) async throws(TransferFailure) -> PeerResponse {
+        let start = ContinuousClock.now
+        let requestEnd = start + limits.total
+        let end = limits.runDeadline.map { min($0, requestEnd) } ?? requestEnd
+        guard end > start else { throw .runDeadlinePassed }
+        let progress = TransferProgress()
+        do {
+            return try await withThrowingTaskGroup(of: PeerResponse?.self) { group in
+                group.addTask {
+                    let remaining = end - ContinuousClock.now
+                    let response = try await self.execute(request, deadline: .now() + .nanoseconds(remaining.nanoseconds))
+                    progress.headersArrived(at: .now)
+                    var body = ByteBuffer()
+                    for try await chunk in response.body {
+                        guard body.readableBytes + chunk.readableBytes <= limits.maxBodyBytes else {
+                            throw TransferFailure.tooLarge(maxBytes: limits.maxBodyBytes)
+                        }
+                        body.writeImmutableBuffer(chunk)
+                        progress.received(chunk.readableBytes)
+                    }
+                    return PeerResponse(status: Int(response.status.code), headers: response.headers, body: body)
+                }
+                group.addTask {
+                    try await HTTPClient.watch(progress, until: end, requestEnd: requestEnd, start: start, limits: limits)
+                    return nil
+                }
+                while let outcome = try await group.next() {
+                    if let response = outcome {
+                        group.cancelAll()
+                        return response
+                    }
+                }
+                throw TransferFailure.cancelled
+            }
+        } catch let failure as TransferFailure {
+            throw failure
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw ContinuousClock.now >= requestEnd || limits.runDeadline == nil
+                ? TransferFailure.timedOut(seconds: limits.total.seconds) : TransferFailure.runDeadlinePassed
+        } catch let error as HTTPClientError where error == .cancelled {
+            throw .cancelled
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .connection(HubClient.describe(error))
+        }
+    }
+
+    /// Returns never; throws when the deadline passes or the body is slower than the minimum rate.
+    private static func watch(_ progress: TransferProgress, until end: ContinuousClock.Instant, requestEnd: ContinuousClock.Instant, start: ContinuousClock.Instant, limits: TransferLimits) async throws {
+        while true {
+            let now = ContinuousClock.now
+            if now >= end {
+                throw now >= requestEnd ? TransferFailure.timedOut(seconds: limits.total.seconds) : TransferFailure.runDeadlinePassed
+            }
+            if let headers = progress.headersTime, now - headers > limits.rateGrace {
+                let bytes = progress.bytes
+                let seconds = (now - headers).seconds
+                if Double(bytes) < Double(limits.minimumBytesPerSecond) * seconds {
+                    throw TransferFailure.tooSlow(bytes: bytes, seconds: seconds)
+                }
+            }
+            try await _Concurrency.Task.sleep(for: min(.milliseconds(100), end - now))
+        }
+    }
+}
+
+/// What a transfer has received so far, shared between the reader and its watchdog.
+private final class TransferProgress: Sendable {
+    private let state = Mutex<(headers: ContinuousClock.Instant?, bytes: Int)>((nil, 0))
+
+    var headersTime: ContinuousClock.Instant? { state.withLock { $0.headers } }
+    var bytes: Int { state.withLock { $0.bytes } }
+
+    func headersArrived(at instant: ContinuousClock.Instant) {
+        state.withLock { $0.headers = instant }
+    }
+
+    func received(_ count: Int) {
+        state.withLock { $0.bytes += count }
+    }
+}
+
+extension Duration {
+    /// This duration in whole nanoseconds (saturating at Int64's range).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, overflowAgain) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowAgain ? .max : sum
+    }
+}
+
+extension SyncError {
+    /// The sync error of a failed transfer to `path`.
+    init(_ failure: TransferFailure, path: String) {
+        switch failure {
+        case .timedOut(let seconds): self = .timeout(seconds: seconds)
+        case .connection(let detail): self = .connection(detail)
+        case .cancelled: self = .cancelled
+        case .runDeadlinePassed, .tooSlow, .tooLarge: self = .limitExceeded("\(path): \(failure.message)")
+        }
+    }
+}

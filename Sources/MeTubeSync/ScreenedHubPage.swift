@@ -1,0 +1,109 @@
+import Foundation
+import MeTubeAPI
+import MeTubeCore
+
+/// A `videos/query` answer after the boundary checks of ``PeerInput``, decoded row by row so that
+/// one bad row or field never takes the page down: rows without a usable seq, video id, channel
+/// id or date are dropped and counted; a bad title, URL or duration is cleared and counted;
+/// titles are capped.
+struct ScreenedHubPage: Decodable, Sendable {
+    /// The rows that can be stored.
+    var videos: [HubVideo] = []
+    /// How many rows the page carried, dropped ones included.
+    var rowCount = 0
+    /// The smallest and largest usable seq of any row, dropped ones included (a dropped row's seq
+    /// is still a row the hub has, so the watermark may pass it).
+    var seqRange: ClosedRange<Int64>?
+    /// The page's `maxSeqReturned` when it was a readable integer.
+    var claimedMaxSeq: Int64?
+    /// Rows dropped, by reason.
+    var dropped: [String: Int] = [:]
+    /// Fields cleared or capped, by reason.
+    var cleared: [String: Int] = [:]
+
+    private enum PageKeys: String, CodingKey { case videos, maxSeqReturned }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: PageKeys.self)
+        claimedMaxSeq = try? container.decode(Int64.self, forKey: .maxSeqReturned)
+        var rows = try container.nestedUnkeyedContainer(forKey: .videos)
+        while !rows.isAtEnd {
+            let row = try rows.decode(LenientHubRow.self)
+            rowCount += 1
+            screen(row)
+        }
+    }
+
+    /// A note for people, or nil when nothing was dropped or cleared.
+    var note: String? {
+        let parts = dropped.sorted { $0.key < $1.key }.map { "\($0.value) row(s) dropped (\($0.key))" }
+            + cleared.sorted { $0.key < $1.key }.map { "\($0.value) field(s) cleared (\($0.key))" }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    private mutating func screen(_ row: LenientHubRow) {
+        guard let rawSeq = row.seq, let seq = PeerInput.seq(rawSeq) else { return drop("seq missing or out of range") }
+        seqRange = seqRange.map { min($0.lowerBound, seq)...max($0.upperBound, seq) } ?? seq...seq
+        guard let videoID = row.videoID, PeerInput.isVideoID(videoID) else { return drop("invalid video id") }
+        guard let channelID = row.channelID, PeerInput.isChannelID(channelID) else { return drop("invalid channel id") }
+        guard let published = PeerInput.shortText(row.publishedAt, maxBytes: 64), ISO8601Timestamp.parse(published) != nil else {
+            return drop("unreadable publication date")
+        }
+        var title = row.title
+        if row.titleWasBad { clear("title of the wrong type") }
+        if let long = title, long.utf8.count > PeerInput.maxTitleCharacters {
+            let capped = PeerInput.title(long)
+            if capped != long { clear("title longer than \(PeerInput.maxTitleCharacters) characters, cut") }
+            title = capped
+        }
+        let url = PeerInput.shortText(row.url) ?? ""
+        if row.url != nil, url.isEmpty { clear("URL too long") }
+        var duration: Int?
+        if let seconds = row.durationSeconds {
+            duration = PeerInput.durationSeconds(seconds)
+            if duration == nil { clear("duration out of range") }
+        } else if row.durationWasBad {
+            clear("duration not a whole number")
+        }
+        videos.append(HubVideo(seq: seq, videoID: videoID, channelID: channelID, publishedAt: published, title: title, url: url, durationSeconds: duration))
+    }
+
+    private mutating func drop(_ reason: String) { dropped[reason, default: 0] += 1 }
+    private mutating func clear(_ reason: String) { cleared[reason, default: 0] += 1 }
+}
+
+/// One row of a hub page, each field decoded on its own: a field of the wrong type reads as
+/// nil instead of failing the row, and a row that is not an object reads as all-nil.
+private struct LenientHubRow: Decodable {
+    var seq: Int64?
+    var videoID: String?
+    var channelID: String?
+    var publishedAt: String?
+    var title: String?
+    var titleWasBad = false
+    var url: String?
+    var durationSeconds: Int?
+    var durationWasBad = false
+
+    private enum Keys: String, CodingKey {
+        case seq, videoID = "videoId", channelID = "channelId", publishedAt, title, url, durationSeconds
+    }
+
+    init(from decoder: any Decoder) {
+        guard let row = try? decoder.container(keyedBy: Keys.self) else { return }
+        seq = try? row.decode(Int64.self, forKey: .seq)
+        videoID = try? row.decode(String.self, forKey: .videoID)
+        channelID = try? row.decode(String.self, forKey: .channelID)
+        publishedAt = try? row.decode(String.self, forKey: .publishedAt)
+        url = try? row.decode(String.self, forKey: .url)
+        (title, titleWasBad) = Self.optional(String.self, row, .title)
+        (durationSeconds, durationWasBad) = Self.optional(Int.self, row, .durationSeconds)
+    }
+
+    /// An optional field: its value, and whether it was present, not null and unreadable.
+    private static func optional<T: Decodable>(_ type: T.Type, _ row: KeyedDecodingContainer<Keys>, _ key: Keys) -> (T?, Bool) {
+        guard row.contains(key), (try? row.decodeNil(forKey: key)) == false else { return (nil, false) }
+        guard let value = try? row.decode(T.self, forKey: key) else { return (nil, true) }
+        return (value, false)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What the last sync found that a server refused: a hub watermark or a status sync token. Kept
+/// in a small file next to the store (`sync-rejections.json`), so that `metube doctor` can
+/// suggest a full resync; each sync rewrites its part.
+public struct SyncRejections: Codable, Sendable, Equatable {
+    /// The file's name in the store directory.
+    public static let fileName = "sync-rejections.json"
+
+    /// What was wrong with the hub watermark, when the last hub sync found it refused.
+    public var hubWatermark: String?
+    /// What was wrong with the status sync token, when the last status pull found it refused.
+    public var statusSyncToken: String?
+    /// When this was last written.
+    public var updated: Date?
+
+    /// Whether nothing was refused.
+    public var isEmpty: Bool { hubWatermark == nil && statusSyncToken == nil }
+
+    /// Creates a record.
+    public init(hubWatermark: String? = nil, statusSyncToken: String? = nil) {
+        self.hubWatermark = hubWatermark
+        self.statusSyncToken = statusSyncToken
+    }
+
+    /// The record of the store in `directory`; empty when there is none or it cannot be read.
+    public static func load(from directory: URL) -> SyncRejections {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)),
+              let record = try? decoder.decode(SyncRejections.self, from: data) else { return SyncRejections() }
+        return record
+    }
+
+    /// Rewrites one part of the record of the store in `directory` (atomically; a failure to
+    /// write only loses the doctor's hint).
+    static func record(in directory: URL, _ change: (inout SyncRejections) -> Void) {
+        var record = load(from: directory)
+        let before = record
+        change(&record)
+        guard record != before else { return }
+        let url = directory.appendingPathComponent(fileName)
+        if record.isEmpty {
+            try? FileManager.default.removeItem(at: url)
+            return
+        }
+        record.updated = Date()
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        try? encoder.encode(record).write(to: url, options: .atomic)
+    }
+}
