@@ -67,7 +67,7 @@ import Testing
         #expect(throws: SettingsError(location: "config.toml:1", setting: "[synk]", message: "unknown section; did you mean sync?")) {
             try Settings(parsing: "[synk]\nhub-interval = 3\n")
         }
-        #expect(throws: SettingsError(location: "config.toml:1", setting: "url", message: "settings belong in a section; did you mean [hub]?")) {
+        #expect(throws: SettingsError(location: "config.toml:1", setting: "url", message: "settings belong in a section; did you mean [hub] url?")) {
             try Settings(parsing: "url = \"x\"\n")
         }
     }

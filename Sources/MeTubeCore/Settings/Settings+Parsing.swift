@@ -19,8 +19,9 @@ extension Settings {
         let lines = SettingsSourceLines(text)
         for sectionName in root.keys.sorted() {
             guard let section = root[sectionName]?.table else {
-                throw .inFile(file, line: lines.line(section: "", key: sectionName), setting: sectionName,
-                              message: "settings belong in a section; \(NearestName.hint(for: sectionName, among: SettingName.sections.map { "[\($0)]" }))")
+                let home = SettingName.allCases.first { $0.key == sectionName || $0.deprecatedKeys.contains(sectionName) }
+                let hint = home.map { "did you mean [\($0.section)] \($0.key)?" } ?? "sections are " + SettingName.sections.map { "[\($0)]" }.joined(separator: ", ")
+                throw .inFile(file, line: lines.line(section: "", key: sectionName), setting: sectionName, message: "settings belong in a section; \(hint)")
             }
             guard SettingName.sections.contains(sectionName) else {
                 throw .inFile(file, line: lines.line(section: sectionName), setting: "[\(sectionName)]",
