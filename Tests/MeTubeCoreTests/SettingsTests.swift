@@ -50,6 +50,8 @@ import Testing
         ("[sync]\nhub-interval = inf", "[sync] hub-interval", "must be a number of seconds"),
         ("[sync]\nhub-interval = -1", "[sync] hub-interval", "must be a number of seconds"),
         ("[store]\nlock-timeout = 1e9", "[store] lock-timeout", "must be a number of seconds from 0 to 600"),
+        ("[hub]\nurl = \"ftp://hub\"", "[hub] url", "must be an http(s) URL"),
+        ("[hub]\nurl = \"127.0.0.1:8787\"", "[hub] url", "must be an http(s) URL"),
     ])
     func everyNumberIsRangeChecked(text: String, setting: String, message: String) {
         #expect {

@@ -35,9 +35,17 @@ extension Settings {
         }
     }
 
-    /// Reads the config file at `url`; a missing file gives the defaults.
+    /// The largest config file read, in bytes.
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads the config file at `url`; a missing file gives the defaults; one over
+    /// ``maximumFileSize`` is refused.
     public static func load(from url: URL) throws(SettingsError) -> Settings {
         guard FileManager.default.fileExists(atPath: url.path) else { return Settings() }
+        var status = stat()
+        if stat(url.path, &status) == 0, status.st_size > maximumFileSize {
+            throw SettingsError(location: url.path, message: "is \(status.st_size) bytes; a config file is at most \(maximumFileSize)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SettingsError(location: url.path, message: "cannot be read")
         }
