@@ -45,9 +45,9 @@ extension ScreenModel {
         case .back:
             if query.channelID != nil { openChannels() }
         case .keepMine, .takeTheirs:
-            message = StatusMessage(text: "\(keyMap.keys(for: .conflicts).first?.name ?? "C") shows the conflicts", isError: false)
+            message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing:
-            message = StatusMessage(text: "\(keyMap.keys(for: .channels).first?.name ?? "c") shows the channels and their fetch results", isError: false)
+            message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
         case .quit, .help, .syncNow, .fullResync:
             break
         }

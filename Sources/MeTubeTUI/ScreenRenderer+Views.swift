@@ -8,7 +8,7 @@ extension ScreenRenderer {
 
     func drawFeed(into grid: inout CellGrid) {
         guard !model.rows.isEmpty else {
-            drawEmpty("nothing here; \(model.keyMap.keys(for: .cycleFilter).first?.name ?? "f") changes the filter", into: &grid)
+            drawEmpty(model.keyMap.message("nothing here", hints: [(.cycleFilter, "changes the filter")]), into: &grid)
             return
         }
         let cursor = model.feedCursor

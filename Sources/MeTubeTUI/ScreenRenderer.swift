@@ -108,8 +108,7 @@ public struct ScreenRenderer: Sendable {
         } else if let message = model.message {
             field(message.text, into: &grid, row: row, column: 0, width: grid.width, style: message.isError ? .error : .normal)
         } else {
-            let help = model.keyMap.keys(for: .help).first?.name ?? "?"
-            field("\(help) help", into: &grid, row: row, column: 0, width: grid.width, style: .dim)
+            field(model.keyMap.hint(.help, "help") ?? "", into: &grid, row: row, column: 0, width: grid.width, style: .dim)
         }
     }
 }

@@ -11,6 +11,7 @@ struct MarkCommand: ParsableCommand {
         discussion: """
             The mark is on disk when the command returns, and syncs with the next status sync. A running TUI shows it within a second.
             With --stdin, reads one "VIDEO STATUS" pair a line and prints each pair back once that mark is on disk.
+            A video id that starts with - (e.g. -hAAAAAAAAA) is read as an id, not an option; `metube mark -- -hAAAAAAAAA watched` says so explicitly.
             """
     )
 

@@ -27,8 +27,10 @@ struct MeTubeCommand: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         MeTubeLog.bootstrap()
         do {
-            var command = try parseAsRoot(IDArguments.protectingLeadingDashes(Array(CommandLine.arguments.dropFirst())))
-            MeTubeLog.command.info("start \(type(of: command).configuration.commandName ?? "metube")")
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            var command = try parseAsRoot(IDArguments.protectingLeadingDashes(arguments))
+            let words = arguments.prefix { !$0.hasPrefix("-") }.prefix(3).map { DisplayText.line($0, limit: 40) }
+            MeTubeLog.command.info("start \((["metube"] + words).joined(separator: " "))")
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

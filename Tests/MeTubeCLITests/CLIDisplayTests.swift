@@ -87,7 +87,7 @@ import TestSupport
         #expect(outcome.status == 1)
         // Then the log file holds the command and its failure, and the token nowhere
         let log = try String(contentsOfFile: directory.path("state/metube/metube.log"), encoding: .utf8)
-        #expect(log.contains("start login"))
+        #expect(log.contains("start metube login"))
         #expect(log.contains("login failed"))
         #expect(log.contains("exit 1"))
         #expect(!log.contains(token))

@@ -78,6 +78,10 @@ import TestSupport
         let twice = try run(["config", "check"], config: "[keys]\nquit = \"x\"\nsearch = \"x\"\n", in: directory)
         #expect(twice.status == 65)
         #expect(twice.stderr.contains("config.toml:3: [keys] search: x is bound to quit too"), "\(twice.stderr)")
+        // And the TUI refuses the same file before it touches the terminal
+        let tui = try run(["tui"], config: "[keys]\nquit = \"x\"\nsearch = \"x\"\n", in: directory)
+        #expect(tui.status == 65)
+        #expect(tui.stderr.contains("x is bound to quit too"))
     }
 
     @Test func aDamagedAccountIsReportedNotIgnored() throws {

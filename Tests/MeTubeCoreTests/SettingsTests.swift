@@ -50,6 +50,8 @@ import Testing
         ("[sync]\nhub-interval = inf", "[sync] hub-interval", "must be a number of seconds"),
         ("[sync]\nhub-interval = -1", "[sync] hub-interval", "must be a number of seconds"),
         ("[store]\nlock-timeout = 1e9", "[store] lock-timeout", "must be a number of seconds from 0 to 600"),
+        ("[hub]\nurl = \"ftp://hub\"", "[hub] url", "must be an http(s) URL"),
+        ("[hub]\nurl = \"127.0.0.1:8787\"", "[hub] url", "must be an http(s) URL"),
     ])
     func everyNumberIsRangeChecked(text: String, setting: String, message: String) {
         #expect {
@@ -67,7 +69,7 @@ import Testing
         #expect(throws: SettingsError(location: "config.toml:1", setting: "[synk]", message: "unknown section; did you mean sync?")) {
             try Settings(parsing: "[synk]\nhub-interval = 3\n")
         }
-        #expect(throws: SettingsError(location: "config.toml:1", setting: "url", message: "settings belong in a section; did you mean [hub]?")) {
+        #expect(throws: SettingsError(location: "config.toml:1", setting: "url", message: "settings belong in a section; did you mean [hub] url?")) {
             try Settings(parsing: "url = \"x\"\n")
         }
     }

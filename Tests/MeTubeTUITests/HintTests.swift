@@ -24,12 +24,17 @@ struct HintTests {
         #expect(ScreenRenderer.render(model).text(ofRow: 0).contains("conflicts (K keeps mine, T takes theirs)"))
     }
 
-    @Test("a hint for an action without a key is left out")
+    @Test("a hint for an action without a key is left out, never replaced by a default key")
     func unboundActionsGiveNoHint() {
-        let config = TUIConfig(keyBindings: [.moveDown: [.character("?")]])
+        let config = TUIConfig(keyBindings: [.moveDown: [.character("?")], .moveUp: [.character("f")], .pageDown: [.character("C")]])
         var model = Fixture.model(config: config)
+        #expect(!ScreenRenderer.render(model).text.contains("? help"))
         model.press(.character("Z"))
         #expect(model.message?.text == "Z does nothing here")
+        model.press(.character("m"))
+        #expect(model.message?.text == "only in the conflicts view")
+        let empty = ScreenRenderer.render(ScreenModel(library: Library(), size: Fixture.size, config: config, now: Fixture.now, statusesKnown: true)).text
+        #expect(empty.contains("nothing here") && !empty.contains("changes the filter"))
     }
 
     @Test("the empty channels view names commands that exist")

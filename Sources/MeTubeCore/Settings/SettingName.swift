@@ -28,7 +28,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The kind of value and the range it must lie in.
     public var kind: SettingKind {
         switch self {
-        case .hubURL, .open, .feedURLTemplate: .text
+        case .hubURL: .webURL
+        case .open, .feedURLTemplate: .text
         case .source: .choice(["hub", "youtube", "direct"])
         case .pageSize: .whole(1...500)
         case .concurrency: .whole(1...64)

@@ -1,7 +1,11 @@
+import Foundation
+
 /// The kind of a setting's value, with the range a value must lie in.
 public enum SettingKind: Sendable, Equatable {
     /// A string.
     case text
+    /// An `http` or `https` URL with a host.
+    case webURL
     /// One of these strings.
     case choice([String])
     /// A whole number in the range.
@@ -15,6 +19,7 @@ public enum SettingKind: Sendable, Equatable {
     public var expectation: String {
         switch self {
         case .text: "a \"string\""
+        case .webURL: "an http(s) URL such as \"http://127.0.0.1:8787\""
         case .choice(let options): "one of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
         case .whole(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .seconds(let range, let zeroTurnsOff):
@@ -39,6 +44,11 @@ public enum SettingValue: Sendable, Equatable {
         case .seconds(let value): value.rounded() == value ? String(Int(value)) : String(value)
         case .flag(let value): value ? "true" : "false"
         }
+    }
+
+    private static func isWebURL(_ text: String) -> Bool {
+        guard text.utf8.count <= 2_048, let components = URLComponents(string: text) else { return false }
+        return ["http", "https"].contains(components.scheme?.lowercased() ?? "") && !(components.host ?? "").isEmpty
     }
 
     /// The raw value read from a file or the environment, before it is checked.
@@ -66,6 +76,8 @@ public enum SettingValue: Sendable, Equatable {
         if case .seconds = kind, case .integer(let value) = raw { raw = .number(Double(value)) }
         switch (kind, raw) {
         case (.text, .string(let value)):
+            self = .text(value)
+        case (.webURL, .string(let value)) where Self.isWebURL(value):
             self = .text(value)
         case (.choice(let options), .string(let value)) where options.contains(value):
             self = .text(value)

@@ -19,8 +19,9 @@ extension Settings {
         let lines = SettingsSourceLines(text)
         for sectionName in root.keys.sorted() {
             guard let section = root[sectionName]?.table else {
-                throw .inFile(file, line: lines.line(section: "", key: sectionName), setting: sectionName,
-                              message: "settings belong in a section; \(NearestName.hint(for: sectionName, among: SettingName.sections.map { "[\($0)]" }))")
+                let home = SettingName.allCases.first { $0.key == sectionName || $0.deprecatedKeys.contains(sectionName) }
+                let hint = home.map { "did you mean [\($0.section)] \($0.key)?" } ?? "sections are " + SettingName.sections.map { "[\($0)]" }.joined(separator: ", ")
+                throw .inFile(file, line: lines.line(section: "", key: sectionName), setting: sectionName, message: "settings belong in a section; \(hint)")
             }
             guard SettingName.sections.contains(sectionName) else {
                 throw .inFile(file, line: lines.line(section: sectionName), setting: "[\(sectionName)]",
@@ -34,9 +35,17 @@ extension Settings {
         }
     }
 
-    /// Reads the config file at `url`; a missing file gives the defaults.
+    /// The largest config file read, in bytes.
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads the config file at `url`; a missing file gives the defaults; one over
+    /// ``maximumFileSize`` is refused.
     public static func load(from url: URL) throws(SettingsError) -> Settings {
         guard FileManager.default.fileExists(atPath: url.path) else { return Settings() }
+        var status = stat()
+        if stat(url.path, &status) == 0, status.st_size > maximumFileSize {
+            throw SettingsError(location: url.path, message: "is \(status.st_size) bytes; a config file is at most \(maximumFileSize)")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SettingsError(location: url.path, message: "cannot be read")
         }
