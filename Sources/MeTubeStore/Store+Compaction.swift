@@ -29,14 +29,23 @@ extension Store {
     /// journal when the new snapshots are switched in. The lock is held only to take the copy and
     /// for the switch (a few renames and fsyncs).
     public func compact() throws(StoreError) {
+        do {
+            try compactOnce()
+        } catch {
+            state.withLock { $0.compactionFailedAtOffset = $0.journalOffsets[$0.appendGeneration] ?? 0 }
+            throw error
+        }
+    }
+
+    private func compactOnce() throws(StoreError) {
         try checkWritable()
-        let plan = try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) -> SnapshotPlan in
+        let plan = try exclusively { () throws(StoreError) -> SnapshotPlan in
             try catchUp(holdingFileLock: true)
             return takePlan()
         }
         let staged = try stage(plan)
         do {
-            try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
+            try exclusively { () throws(StoreError) in
                 try catchUp(holdingFileLock: true)
                 try finish(plan, staged: staged)
             }
@@ -61,7 +70,7 @@ extension Store {
     /// the switch changes nothing, one during it puts the old files back.
     func replaceContents(with library: Library, sync: SyncSnapshot) throws(StoreError) {
         try checkWritable()
-        try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
+        try exclusively { () throws(StoreError) in
             try catchUp(holdingFileLock: true)
             var plan = takePlan()
             plan.library = library
@@ -131,6 +140,7 @@ extension Store {
             state.journalOffsets = [newGeneration: carried.count]
             state.newestJournal = newGeneration
             state.deviceIDUnsaved = false
+            state.compactionFailedAtOffset = nil
             state.damagedInputs.subtract(damaged.union(plan.damagedInputs))
             if plan.replacesContents {
                 state.library = plan.library
