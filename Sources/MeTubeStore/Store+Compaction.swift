@@ -4,22 +4,6 @@ import MeTubeCore
 import Glibc
 #endif
 
-/// What a compaction or restore folds into new snapshots, taken from the state under the lock.
-struct SnapshotPlan: Sendable {
-    var library: Library
-    var sync: SyncSnapshot
-    /// The journal being appended to when the plan was taken; the new snapshots are one newer.
-    var generation: Int
-    /// How far that journal was folded in.
-    var offset: Int
-    var identities: [StorePart: FileIdentity]
-    var damagedInputs: Set<String>
-    /// Whether the plan replaces the contents (a restore) rather than folding the journal in.
-    var replacesContents = false
-
-    var newGeneration: Int { generation + 1 }
-}
-
 extension Store {
     /// Folds the journal into new snapshots, keeps the old ones as a rotating backup, and starts a
     /// new journal; also repairs what an open found damaged (keeping `.corrupt-<time>` copies).
@@ -29,14 +13,23 @@ extension Store {
     /// journal when the new snapshots are switched in. The lock is held only to take the copy and
     /// for the switch (a few renames and fsyncs).
     public func compact() throws(StoreError) {
+        do {
+            try compactOnce()
+        } catch {
+            state.withLock { $0.compactionFailedAtOffset = $0.journalOffsets[$0.appendGeneration] ?? 0 }
+            throw error
+        }
+    }
+
+    private func compactOnce() throws(StoreError) {
         try checkWritable()
-        let plan = try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) -> SnapshotPlan in
+        let plan = try exclusively { () throws(StoreError) -> SnapshotPlan in
             try catchUp(holdingFileLock: true)
             return takePlan()
         }
         let staged = try stage(plan)
         do {
-            try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
+            try exclusively { () throws(StoreError) in
                 try catchUp(holdingFileLock: true)
                 try finish(plan, staged: staged)
             }
@@ -61,7 +54,7 @@ extension Store {
     /// the switch changes nothing, one during it puts the old files back.
     func replaceContents(with library: Library, sync: SyncSnapshot) throws(StoreError) {
         try checkWritable()
-        try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) in
+        try exclusively { () throws(StoreError) in
             try catchUp(holdingFileLock: true)
             var plan = takePlan()
             plan.library = library
@@ -131,6 +124,7 @@ extension Store {
             state.journalOffsets = [newGeneration: carried.count]
             state.newestJournal = newGeneration
             state.deviceIDUnsaved = false
+            state.compactionFailedAtOffset = nil
             state.damagedInputs.subtract(damaged.union(plan.damagedInputs))
             if plan.replacesContents {
                 state.library = plan.library

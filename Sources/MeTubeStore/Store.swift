@@ -14,6 +14,8 @@ import Glibc
 ///
 /// Lock discipline: the in-process mutex guards only the in-memory state and is held for
 /// in-memory work alone — never across a `flock` wait, an encode, a read of the disk or an fsync.
+/// Writers of one process queue for the `flock` behind a second lock of their own (so one busy
+/// writer cannot starve another's polling), which readers never take.
 /// Opening and reading never write: repairs (a damaged file, a device id not yet saved) wait for
 /// the next write.
 public final class Store: Sendable {
@@ -24,6 +26,8 @@ public final class Store: Sendable {
     let journal: Journal
     let fileLock: FileLock
     let state: Mutex<StoreState>
+    /// Taken by this process's writers around the file lock, never by readers.
+    private let writerQueue = Mutex<Void>(())
 
     private init(directory: URL, options: StoreOptions, state: StoreState) {
         self.directory = directory
@@ -75,12 +79,13 @@ public final class Store: Sendable {
     }
 
     /// Whether ``compact()`` is worth running: the journal has grown, or a damaged file waits to
-    /// be repaired.
+    /// be repaired. After a failed compaction, not again until the journal grows.
     public var needsCompaction: Bool {
         state.withLock { state in
             guard state.readOnlyReason == nil else { return false }
-            let generation = state.appendGeneration
-            return (state.journalOffsets[generation] ?? 0) >= options.compactionThreshold || state.needsRepair
+            let offset = state.journalOffsets[state.appendGeneration] ?? 0
+            if let failedAt = state.compactionFailedAtOffset, offset <= failedAt { return false }
+            return offset >= options.compactionThreshold || state.needsRepair
         }
     }
 
@@ -95,7 +100,7 @@ public final class Store: Sendable {
     /// journal line before this returns. A pending repair is done first.
     public func transaction<T: Sendable>(_ body: (inout StoreTransaction) -> T) throws(StoreError) -> T {
         try checkWritable()
-        return try fileLock.withLock(timeout: options.lockTimeout) { () throws(StoreError) -> T in
+        return try exclusively { () throws(StoreError) -> T in
             try catchUp(holdingFileLock: true)
             if state.withLock({ $0.needsRepair }) { try compactHoldingFileLock() }
             let (generation, offset) = state.withLock { ($0.appendGeneration, $0.journalOffsets[$0.appendGeneration] ?? 0) }
@@ -132,6 +137,13 @@ public final class Store: Sendable {
     @discardableResult
     public func refresh() throws(StoreError) -> Bool {
         try catchUp(holdingFileLock: false)
+    }
+
+    /// Runs `body` holding the file lock, after this process's earlier writers.
+    func exclusively<T: Sendable>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try writerQueue.withLock { (_: inout Void) throws(StoreError) -> T in
+            try fileLock.withLock(timeout: options.lockTimeout, body)
+        }
     }
 
     func checkWritable() throws(StoreError) {

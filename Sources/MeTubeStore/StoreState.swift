@@ -21,6 +21,9 @@ struct StoreState: Sendable {
     /// Files that were damaged or held fields that had to be defaulted: kept as `.corrupt-<time>`
     /// copies and replaced by fresh snapshots at the next write (reading never writes).
     var damagedInputs: Set<String> = []
+    /// The append journal's length when a compaction last failed (a full or read-only disk): no
+    /// new attempt is suggested until the journal grows past it.
+    var compactionFailedAtOffset: Int?
     /// Whether ``sync``'s device id was made in memory and is not on disk yet.
     var deviceIDUnsaved = false
 

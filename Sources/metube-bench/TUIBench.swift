@@ -3,6 +3,7 @@ import TestSupport
 import MeTubeCore
 import MeTubeStore
 import MeTubeTUI
+import Synchronization
 
 /// The TUI's figures: start to first complete frame, and key press to redrawn screen.
 ///
@@ -15,6 +16,7 @@ func tuiFigures() async throws -> [Figure] {
         figures.append(inProcessFirstFrame(videos: count))
     }
     figures += inProcessKeyFigures(videos: 50_000)
+    figures.append(try markDuringCompactionFigure())
     figures += try endToEndFigures()
     return figures
 }
@@ -63,6 +65,51 @@ private func inProcessKeyFigures(videos: Int) -> [Figure] {
             goal: "<= 16 ms", detail: "\(samples.count) keys, no terminal, median \(String(format: "%.2f", Measure.median(samples))) ms"
         )
     }
+}
+
+/// Key to redrawn screen for `w` (screen model, durable mark through the real store, render) while
+/// compactions of the same 50,000-video store run back to back on another thread, as the TUI runs
+/// them in the background. Only keys that both started and ended during a compaction count.
+private func markDuringCompactionFigure() throws -> Figure {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let generator = SyntheticLibrary(channelCount: 216, videoCount: 50_000, markCount: 25_000)
+    let store = try Store.open(at: directory)
+    try store.apply(StoreChange(marks: generator.marks(), videos: generator.videos(), channels: generator.channels()))
+    try store.compact()
+    let compactions = Atomic<Int>(0)
+    let running = Atomic<Bool>(false)
+    let stop = Atomic<Bool>(false)
+    let stopped = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        while !stop.load(ordering: .sequentiallyConsistent) {
+            running.store(true, ordering: .sequentiallyConsistent)
+            try? store.compact()
+            running.store(false, ordering: .sequentiallyConsistent)
+            compactions.add(1, ordering: .sequentiallyConsistent)
+        }
+        stopped.signal()
+    }
+    var model = ScreenModel(library: store.library(), size: benchSize)
+    var samples: [Double] = []
+    while samples.count < 200 {
+        let before = compactions.load(ordering: .sequentiallyConsistent)
+        guard running.load(ordering: .sequentiallyConsistent) else { continue }
+        let millis = try Measure.millis {
+            for case let .mark(videoID, status) in model.handle(.character("w")) {
+                _ = model.apply(.marked(try store.mark(videoID, as: status)))
+            }
+            _ = ScreenRenderer.render(model)
+        }
+        _ = model.handle(.character("j"))
+        if running.load(ordering: .sequentiallyConsistent), compactions.load(ordering: .sequentiallyConsistent) == before { samples.append(millis) }
+    }
+    stop.store(true, ordering: .sequentiallyConsistent)
+    stopped.wait()
+    return Figure(
+        name: "tui.key.mark.p99.during-compaction.50k", value: Measure.percentile(samples, 99), unit: "ms", goal: "<= 16 ms",
+        detail: "\(samples.count) `w` keys during \(compactions.load(ordering: .sequentiallyConsistent)) compactions of 50,000 videos on another thread; model + journal append + fsync + render, no terminal; median \(String(format: "%.2f", Measure.median(samples))) ms"
+    )
 }
 
 /// The `metube` binary next to this benchmark.

@@ -7,31 +7,48 @@ import TestSupport
 /// The TUI folds a grown journal into new snapshots by itself, off the key path.
 @Suite("TUI compaction in tmux")
 struct CompactionEndToEndTests {
-    @Test("a journal past the threshold is compacted while the TUI runs, and keys keep working")
-    func compactsAGrownJournal() throws {
-        // Given a store whose journal holds 12,000 videos (over the 2 MiB threshold), never compacted
+    @Test("a key pressed during the compaction of 50,000 videos is written at once, not after it")
+    func aKeyDuringCompactionDoesNotWaitForIt() throws {
+        // Given a store whose journal holds 50,000 videos (over the 2 MiB threshold), never compacted
         let directory = TemporaryDirectory("metube-tui-compaction")
         defer { directory.remove() }
-        let generator = SyntheticLibrary(channelCount: 20, videoCount: 12_000, markCount: 0)
+        let generator = SyntheticLibrary(channelCount: 216, videoCount: 50_000, markCount: 0)
         let storeURL = directory.url.appendingPathComponent("data", isDirectory: true)
         let store = try Store.open(at: storeURL)
         try store.apply(StoreChange(videos: generator.videos(), channels: generator.channels()))
         #expect(store.needsCompaction)
+        let journals = try FileManager.default.contentsOfDirectory(atPath: storeURL.path).filter { $0.hasSuffix(".jsonl") }
+        #expect(journals.count == 1)
 
-        // When the TUI runs on it
+        // When the TUI runs on it, and `w` is pressed while its background compaction is writing
+        // the new snapshots
         let tmux = try EndToEndTests.start(storeURL, in: directory)
         defer { tmux.close() }
         try tmux.waitFor { $0.contains("hub: not configured") }
-
-        // Then the journal is folded in without a key press, and a mark afterwards still lands
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try Store.open(at: storeURL).needsCompaction, ContinuousClock.now < deadline { usleep(100_000) }
-        #expect(try Store.open(at: storeURL).needsCompaction == false)
+        let deadline = ContinuousClock.now + .seconds(60)
+        func compactionIsWriting() throws -> Bool {
+            try FileManager.default.contentsOfDirectory(atPath: storeURL.path).contains { $0.hasPrefix("library.json.tmp-") }
+        }
+        while try !compactionIsWriting(), ContinuousClock.now < deadline { usleep(500) }
+        #expect(try compactionIsWriting(), "the TUI never started compacting")
         try tmux.send("w")
+
+        // Then the mark is appended to the journal the compaction is folding (it did not wait for
+        // the switch to the new one), is carried over, and everything survives
+        let videoID = generator.video(0).id
+        func journalsHoldingTheMark() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: storeURL.path).filter { $0.hasSuffix(".jsonl") }.filter { name in
+                try String(contentsOfFile: storeURL.appendingPathComponent(name).path, encoding: .utf8).contains("\"videoID\":\"\(videoID)\"")
+            }
+        }
+        func compactionSwitched() -> Bool { FileManager.default.fileExists(atPath: storeURL.appendingPathComponent("library.json").path) }
+        while try !compactionSwitched() || journalsHoldingTheMark().isEmpty, ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(try journalsHoldingTheMark().contains(journals[0]), "the mark waited for the compaction to finish")
         try tmux.send("q")
         #expect(try EndToEndTests.waitForExit(tmux) == 0)
-        let reopened = try Store.open(at: storeURL).library()
-        #expect(reopened.videos.count == 12_000)
-        #expect(reopened.marks[generator.video(0).id]?.status == .watched)
+        let reopened = try Store.open(at: storeURL)
+        #expect(!reopened.needsCompaction)
+        #expect(reopened.library().videos.count == 50_000)
+        #expect(reopened.library().marks[videoID]?.status == .watched)
     }
 }
