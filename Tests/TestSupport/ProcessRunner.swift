@@ -39,13 +39,28 @@ public func runProcess(_ executable: URL, _ arguments: [String], environment: [S
     if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
     try stdin.fileHandleForWriting.close()
     let errorData = Mutex(Data())
-    let errorReader = Thread { errorData.withLock { $0 = stderr.fileHandleForReading.readDataToEndOfFile() } }
+    let errorReader = Thread { errorData.withLock { $0 = readToEnd(stderr.fileHandleForReading) } }
     errorReader.start()
-    let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+    let outputData = readToEnd(stdout.fileHandleForReading)
     process.waitUntilExit()
     while errorReader.isExecuting || !errorReader.isFinished { usleep(1_000) }
     return ProcessOutcome(status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
                           stderr: errorData.withLock { String(decoding: $0, as: UTF8.self) })
+}
+
+/// Everything `handle` delivers until its end. Unlike `readDataToEndOfFile()`, which traps when a
+/// signal interrupts the read (EINTR), an interrupted read is simply tried again.
+private func readToEnd(_ handle: FileHandle) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            data.append(contentsOf: buffer[0..<count])
+        } else if count == 0 || errno != EINTR {
+            return data
+        }
+    }
 }
 
 import Synchronization
