@@ -38,8 +38,9 @@ struct HubSyncRun {
         var rejection: String?
         var sync = store.syncSnapshot()
         if !(0...HubAPI.maxAfterSeq).contains(sync.hubWatermark) {
-            rejection = "the stored watermark \(sync.hubWatermark) is beyond what a hub accepts"
-            try forgetHubPosition(report: &report, because: rejection!)
+            let reason = "the stored watermark \(sync.hubWatermark) is beyond what a hub accepts"
+            rejection = reason
+            try forgetHubPosition(report: &report, because: reason)
             sync = store.syncSnapshot()
         }
         let acknowledged = Set(sync.hubRegisteredChannelIDs).intersection(local)
@@ -62,8 +63,9 @@ struct HubSyncRun {
         do throws(SyncError) {
             try await page(channelIDs: filter, from: start, advancesWatermark: true, local: local, budget: &budget, report: &report)
         } catch .http(status: 400, message: let message, retryAfter: _) where start > 0 && store.syncSnapshot().hubWatermark == start {
-            rejection = "the hub refused the watermark \(start) (\(message))"
-            try forgetHubPosition(report: &report, because: rejection!)
+            let reason = "the hub refused the watermark \(start) (\(message))"
+            rejection = reason
+            try forgetHubPosition(report: &report, because: reason)
             _ = try await register(local.sorted(), acknowledged: [], hubChannels: &hubChannels, report: &report)
             try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
             try await page(channelIDs: filter, from: 0, advancesWatermark: true, local: local, budget: &budget, report: &report)

@@ -10,7 +10,7 @@ public struct StatusClient: Sendable {
     public let endpoint: StatusEndpoint
     private let userToken: String
     private let httpClient: HTTPClient
-    private let limits: TransferLimits
+    private var limits: TransferLimits
     private let retryPolicy: HubRetryPolicy
 
     /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
@@ -25,6 +25,13 @@ public struct StatusClient: Sendable {
         self.httpClient = httpClient
         self.limits = TransferLimits(total: .seconds(max(1, timeoutSeconds)))
         self.retryPolicy = retryPolicy
+    }
+
+    /// This client with every request ending by `deadline` at the latest.
+    func bounded(by deadline: ContinuousClock.Instant) -> StatusClient {
+        var client = self
+        client.limits.runDeadline = deadline
+        return client
     }
 
     /// `zones/modify`.
