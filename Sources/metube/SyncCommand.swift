@@ -92,6 +92,7 @@ struct SyncCommand: AsyncParsableCommand {
         if let error = report.error { text += "\nerror: \(error)" }
         if let status = report.status {
             text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
+            if status.dropped > 0 { text += ", \(status.dropped) records dropped (invalid name or unreadable status)" }
         }
         if let error = report.statusError { text += "\nstatus error: \(error)" }
         return text
