@@ -10,7 +10,7 @@ public struct StatusClient: Sendable {
     public let endpoint: StatusEndpoint
     private let userToken: String
     private let httpClient: HTTPClient
-    private var limits: TransferLimits
+    private let limits: TransferLimits
     private let retryPolicy: HubRetryPolicy
 
     /// Creates a client for `endpoint` acting as the user with `userToken`; each request gives
@@ -27,10 +27,13 @@ public struct StatusClient: Sendable {
         self.retryPolicy = retryPolicy
     }
 
+    /// When the run the requests belong to ends; no request outlives it.
+    private var runDeadline: ContinuousClock.Instant?
+
     /// This client with every request ending by `deadline` at the latest.
     func bounded(by deadline: ContinuousClock.Instant) -> StatusClient {
         var client = self
-        client.limits.runDeadline = deadline
+        client.runDeadline = deadline
         return client
     }
 
@@ -105,6 +108,8 @@ public struct StatusClient: Sendable {
         }
         let response: PeerResponse
         do throws(TransferFailure) {
+            var limits = limits
+            limits.runDeadline = runDeadline
             response = try await httpClient.transfer(request, limits: limits)
         } catch {
             throw .unreachable(redacted(error.message))
