@@ -22,6 +22,8 @@ public struct DirectFeedClient: Sendable {
     public var urlTemplate: String
     /// How long one fetch may take.
     public var timeout: Duration
+    /// When the run the fetches belong to ends; no fetch outlives it.
+    public var runDeadline: ContinuousClock.Instant?
     private let httpClient: HTTPClient
 
     /// Creates a client for `urlTemplate` (YouTube's by default).
@@ -41,7 +43,7 @@ public struct DirectFeedClient: Sendable {
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
         let response: PeerResponse
         do throws(TransferFailure) {
-            response = try await httpClient.transfer(request, limits: TransferLimits(total: timeout, maxBodyBytes: 4 << 20))
+            response = try await httpClient.transfer(request, limits: TransferLimits(total: timeout, maxBodyBytes: 4 << 20, runDeadline: runDeadline))
         } catch {
             throw SyncError(error, path: "feed of \(channelID)")
         }

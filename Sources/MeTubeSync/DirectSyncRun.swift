@@ -7,9 +7,12 @@ import MeTubeStore
 /// channel never fails the others; it is reported with its reason.
 struct DirectSyncRun {
     let store: Store
-    let client: DirectFeedClient
+    var client: DirectFeedClient
     let concurrency: Int
     let progress: @Sendable (String) -> Void
+    /// The longest the whole run may take; a fetch still running then fails as its channel's
+    /// error, and the others' results are kept.
+    var runLimit: Duration = .seconds(900)
 
     /// One channel's fetch: its outcome or its error.
     private struct Fetch: Sendable {
@@ -27,6 +30,12 @@ struct DirectSyncRun {
     }
 
     func run() async throws(SyncError) -> SyncReport {
+        var run = self
+        run.client.runDeadline = ContinuousClock.now + runLimit
+        return try await run.fetchAll()
+    }
+
+    private func fetchAll() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .direct)
         let library = store.library()
         let previous = store.syncSnapshot().channelFetches

@@ -32,9 +32,11 @@ public struct HubClient: Sendable {
         _ = try await send(method: .GET, path: HubAPI.healthPath, body: nil, retrying: false) { $0 }
     }
 
-    /// Registers `channelIDs` (at most `HubAPI.maxRegisterChannelIDs`).
+    /// Registers `channelIDs` (at most `HubAPI.maxRegisterChannelIDs`); each count of the answer
+    /// is read on its own and clamped to 0…1,000,000 (0 when it is not an integer).
     public func register(_ channelIDs: [String]) async throws(SyncError) -> HubRegisterResponse {
-        try await post(HubAPI.registerPath, HubRegisterRequest(channelIDs: channelIDs))
+        let screened: ScreenedRegisterAnswer = try await post(HubAPI.registerPath, HubRegisterRequest(channelIDs: channelIDs))
+        return screened.answer
     }
 
     /// Every channel the hub holds, screened.
@@ -111,5 +113,21 @@ public struct HubClient: Sendable {
             }
         }
         return String(describing: error)
+    }
+}
+
+/// A register answer whose counts are range-checked one by one.
+private struct ScreenedRegisterAnswer: Decodable {
+    let answer: HubRegisterResponse
+
+    private enum Keys: String, CodingKey { case requested, inserted, alreadyPresent, totalChannels }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        func count(_ key: Keys) -> Int {
+            min(max((try? container.decode(Int.self, forKey: key)) ?? 0, 0), 1_000_000)
+        }
+        answer = HubRegisterResponse(
+            requested: count(.requested), inserted: count(.inserted), alreadyPresent: count(.alreadyPresent), totalChannels: count(.totalChannels))
     }
 }

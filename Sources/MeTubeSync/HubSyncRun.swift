@@ -38,8 +38,9 @@ struct HubSyncRun {
         var rejection: String?
         var sync = store.syncSnapshot()
         if !(0...HubAPI.maxAfterSeq).contains(sync.hubWatermark) {
-            rejection = "the stored watermark \(sync.hubWatermark) is beyond what a hub accepts"
-            try forgetHubPosition(report: &report, because: rejection!)
+            let reason = "the stored watermark \(sync.hubWatermark) is beyond what a hub accepts"
+            rejection = reason
+            try forgetHubPosition(report: &report, because: reason)
             sync = store.syncSnapshot()
         }
         let acknowledged = Set(sync.hubRegisteredChannelIDs).intersection(local)
@@ -62,8 +63,9 @@ struct HubSyncRun {
         do throws(SyncError) {
             try await page(channelIDs: filter, from: start, advancesWatermark: true, local: local, budget: &budget, report: &report)
         } catch .http(status: 400, message: let message, retryAfter: _) where start > 0 && store.syncSnapshot().hubWatermark == start {
-            rejection = "the hub refused the watermark \(start) (\(message))"
-            try forgetHubPosition(report: &report, because: rejection!)
+            let reason = "the hub refused the watermark \(start) (\(message))"
+            rejection = reason
+            try forgetHubPosition(report: &report, because: reason)
             _ = try await register(local.sorted(), acknowledged: [], hubChannels: &hubChannels, report: &report)
             try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
             try await page(channelIDs: filter, from: 0, advancesWatermark: true, local: local, budget: &budget, report: &report)
@@ -105,7 +107,7 @@ struct HubSyncRun {
     }
 
     /// Registers every local channel in chunks; returns the ones the device had not had
-    /// acknowledged before, and sets `hubChannels` to the hub's (plausible) channel count. Sets
+    /// acknowledged before, and sets `hubChannels` to the hub's (screened) channel count. Sets
     /// `hubWasReset` when the hub inserted channels it had acknowledged.
     private func register(_ channelIDs: [String], acknowledged: Set<String>, hubChannels: inout Int, report: inout SyncReport) async throws(SyncError) -> [String] {
         var newChannels: [String] = []
@@ -114,17 +116,14 @@ struct HubSyncRun {
             let fresh = chunk.filter { !acknowledged.contains($0) }
             let answer = try await client.register(Array(chunk))
             report.requests += 1
-            if min(max(answer.inserted, 0), chunk.count) > fresh.count { report.hubWasReset = true }
-            hubChannels = min(max(answer.totalChannels, 0), Self.maxPlausibleHubChannels)
+            if min(answer.inserted, chunk.count) > fresh.count { report.hubWasReset = true }
+            hubChannels = answer.totalChannels
             report.channelsRegistered += fresh.count
             newChannels += fresh
         }
         progress("registered \(channelIDs.count) channels (\(newChannels.count) new)")
         return newChannels
     }
-
-    /// The most channels a hub's answer is believed to hold, for bounding a run's pages.
-    static let maxPlausibleHubChannels = 1_000_000
 
     /// Pages through `videos/query` from `start` until the hub has nothing more. The next page is
     /// requested while the current one is merged, so the network overlaps the store; pages are

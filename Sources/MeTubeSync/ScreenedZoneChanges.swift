@@ -1,8 +1,10 @@
 import MeTubeAPI
 
 /// A `changes/zone` answer decoded record by record, so that one record with a field of the
-/// wrong type or range (a `modified.timestamp` beyond 64 bits, say) never fails the page: such a
-/// record is kept as its bare record name (or nothing), which the pull then counts as dropped.
+/// wrong type or range never fails the page: a record whose `created` or `modified` stamp cannot
+/// be read (a timestamp beyond 64 bits, say) is read without them (the sync does not use them);
+/// one whose fields cannot be read is kept as its bare record name (or nothing), which the pull
+/// then counts as dropped.
 struct ScreenedZoneChangesResponse: Decodable, Sendable {
     /// The answer with every record readable.
     let response: StatusZoneChangesResponse
@@ -25,19 +27,28 @@ private struct LenientZoneChanges: Codable, Sendable, Hashable {
     let changes: StatusZoneChanges
 
     private enum Keys: String, CodingKey { case zoneID, records, syncToken, moreComing }
-    private enum NameKey: String, CodingKey { case recordName }
+    private enum RecordKeys: String, CodingKey { case recordName, recordType, recordChangeTag, fields, deleted }
 
-    /// A record, or its bare name when the whole record cannot be read.
+    /// A record; without its stamps when they cannot be read; its bare name when its fields
+    /// cannot be read either.
     private struct LenientRecord: Decodable {
         let record: StatusRecord
 
         init(from decoder: any Decoder) {
             if let full = try? StatusRecord(from: decoder) {
                 record = full
-            } else {
-                let name = try? decoder.container(keyedBy: NameKey.self).decode(String.self, forKey: .recordName)
-                record = StatusRecord(recordName: name)
+                return
             }
+            let container = try? decoder.container(keyedBy: RecordKeys.self)
+            let name = try? container?.decode(String.self, forKey: .recordName)
+            guard let fields = try? container?.decode([String: StatusField].self, forKey: .fields) else {
+                record = StatusRecord(recordName: name)
+                return
+            }
+            record = StatusRecord(
+                recordName: name, recordType: try? container?.decode(String.self, forKey: .recordType),
+                recordChangeTag: try? container?.decode(String.self, forKey: .recordChangeTag), fields: fields,
+                deleted: try? container?.decode(Bool.self, forKey: .deleted))
         }
     }
 

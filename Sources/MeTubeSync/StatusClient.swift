@@ -27,6 +27,16 @@ public struct StatusClient: Sendable {
         self.retryPolicy = retryPolicy
     }
 
+    /// When the run the requests belong to ends; no request outlives it.
+    private var runDeadline: ContinuousClock.Instant?
+
+    /// This client with every request ending by `deadline` at the latest.
+    func bounded(by deadline: ContinuousClock.Instant) -> StatusClient {
+        var client = self
+        client.runDeadline = deadline
+        return client
+    }
+
     /// `zones/modify`.
     public func modifyZones(_ request: StatusZonesModifyRequest) async throws(StatusRequestFailure) -> StatusZonesResponse {
         try await send("zones/modify", body: request)
@@ -87,6 +97,8 @@ public struct StatusClient: Sendable {
         }
         let response: PeerResponse
         do throws(TransferFailure) {
+            var limits = limits
+            limits.runDeadline = runDeadline
             response = try await httpClient.transfer(request, limits: limits)
         } catch .cancelled {
             throw .cancelled

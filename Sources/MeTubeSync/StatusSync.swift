@@ -38,7 +38,7 @@ public struct StatusSync: Sendable {
         }
     }
 
-    private let client: StatusClient
+    private var client: StatusClient
     private let store: any StatusMarkStore
     private let reconciler: StatusReconciler
     private let batchSize: Int
@@ -60,11 +60,16 @@ public struct StatusSync: Sendable {
         self.init(client: StatusClient(endpoint: account.endpoint, userToken: account.userToken), store: store, policy: policy, logger: logger)
     }
 
-    /// Pushes, then pulls. Throws the first failure that stops the run; whatever was applied
-    /// before it stays applied, and a retry resumes from there.
+    /// The longest one ``run()`` may take; no request outlives it.
+    public static let runLimit = Duration.seconds(900)
+
+    /// Pushes, then pulls, within ``runLimit``. Throws the first failure that stops the run;
+    /// whatever was applied before it stays applied, and a retry resumes from there.
     public func run() async throws -> Report {
-        var report = try await pushPending()
-        report.add(try await pullChanges())
+        var sync = self
+        sync.client = client.bounded(by: .now + Self.runLimit)
+        var report = try await sync.pushPending()
+        report.add(try await sync.pullChanges())
         return report
     }
 

@@ -90,6 +90,7 @@ struct SyncCommand: AsyncParsableCommand {
         if let error = report.error { text += "\nerror: \(DisplayText.line(String(describing: error), limit: 500))" }
         if let status = report.status {
             text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
+            if status.dropped > 0 { text += ", \(status.dropped) records dropped (invalid name or unreadable status)" }
         }
         if let error = report.statusError { text += "\nstatus error: \(DisplayText.line(String(describing: error), limit: 500))" }
         return text

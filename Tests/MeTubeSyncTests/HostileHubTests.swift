@@ -300,4 +300,26 @@ import TestSupport
         let reopened = try Store.open(at: store.directory)
         #expect(reopened.library().videos.count == 6)
     }
+
+    @Test func hostileRegisterCountsAreRangeChecked() async throws {
+        // Given a hub whose register answer has counts of the wrong type and range
+        let directory = TemporaryDirectory("metube-hostile-register")
+        defer { directory.remove() }
+        let peer = try await HostilePeer.start { request in
+            switch request.path {
+            case HubAPI.registerPath: .json("{\"requested\":1e300,\"inserted\":-5,\"alreadyPresent\":\"x\",\"totalChannels\":9223372036854775807}")
+            default: .json(HostileHub.page(Self.rows(after: 0, count: 2, firstVideo: 0), maxSeqReturned: "2"))
+            }
+        }
+        defer { peer.stop() }
+        let store = try store(directory)
+
+        // When it syncs
+        let report = await SyncEngine(store: store, configuration: Support.configuration(peer.url)).sync()
+
+        // Then the answer is read, the hub is not taken for reset, and the videos arrive
+        #expect(report.error == nil)
+        #expect(!report.hubWasReset)
+        #expect(store.library().videos.count == 2)
+    }
 }

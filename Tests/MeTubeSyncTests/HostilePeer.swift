@@ -161,3 +161,9 @@ enum HostileHub {
         return (query?.afterSeq ?? 0, query?.limit ?? 200)
     }
 }
+
+/// A value as text (an error's description, or a string itself), so assertions read the same
+/// whatever type a report field has.
+func describing<Value>(_ value: Value?) -> String? {
+    value.map { "\($0)" }
+}
