@@ -17,7 +17,7 @@ import TestSupport
     private func client(_ peer: HostilePeer, retries: Int = 2) -> StatusClient {
         StatusClient(
             endpoint: StatusEndpoint(serverURL: peer.url), userToken: Self.token, timeoutSeconds: 30,
-            retryPolicy: HubRetryPolicy(delays: Array(repeating: .milliseconds(10), count: retries)))
+            retryPolicy: .init(delays: Array(repeating: .milliseconds(10), count: retries)))
     }
 
     /// A `changes/zone` answer holding `records`.
