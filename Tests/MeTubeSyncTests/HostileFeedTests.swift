@@ -51,11 +51,11 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(1))) func aStalledFeedFailsThatChannelOnly() async throws {
-        // Given a feed server that sends the start of a feed, then nothing for 30 s
+        // Given a feed server that sends the start of a feed, then nothing for 2 min
         let directory = TemporaryDirectory("metube-hostile-feed-stall")
         defer { directory.remove() }
         let peer = try await HostilePeer.start { _ in
-            HostilePeer.Reply(headers: [("Content-Type", "application/atom+xml")], body: .stall(prefix: Data("<feed".utf8), for: .seconds(30), rest: Data("/>".utf8)))
+            HostilePeer.Reply(headers: [("Content-Type", "application/atom+xml")], body: .stall(prefix: Data("<feed".utf8), for: .seconds(120), rest: Data("/>".utf8)))
         }
         defer { peer.stop() }
 
@@ -65,6 +65,6 @@ import TestSupport
 
         // Then that channel fails with a clear reason, promptly
         #expect(describing(report.failedChannels[Self.channelID]) == "the server did not answer within 2 s")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }

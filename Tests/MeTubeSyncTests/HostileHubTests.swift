@@ -53,11 +53,11 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(1))) func aHubThatStallsAfterTheHeadersCannotHangTheSync() async throws {
-        // Given a hub that sends the headers and the first bytes of a page, then nothing for 30 s
+        // Given a hub that sends the headers and the first bytes of a page, then nothing for 2 min
         let directory = TemporaryDirectory("metube-hostile-stall")
         defer { directory.remove() }
         let peer = try await hub { _ in
-            HostilePeer.Reply(body: .stall(prefix: Data("{\"videos\":[".utf8), for: .seconds(30), rest: Data("],\"maxSeqReturned\":0}".utf8)))
+            HostilePeer.Reply(body: .stall(prefix: Data("{\"videos\":[".utf8), for: .seconds(120), rest: Data("],\"maxSeqReturned\":0}".utf8)))
         }
         defer { peer.stop() }
         var configuration = Support.configuration(peer.url, timeout: .seconds(2))
@@ -67,16 +67,17 @@ import TestSupport
         let started = ContinuousClock.now
         let report = await SyncEngine(store: try store(directory), configuration: configuration).sync()
 
-        // Then the request is cut off at its total deadline with a clear message
+        // Then the request is cut off at its total deadline with a clear message (the bound
+        // leaves room for a loaded machine; without the deadline it would take 2 min)
         #expect(report.error?.description == "the server did not answer within 2 s")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test(.timeLimit(.minutes(1))) func aHubThatDripsItsAnswerIsCutOffByTheMinimumRate() async throws {
-        // Given a hub that sends a valid 4 KB page 16 bytes every 100 ms (160 B/s)
+        // Given a hub that sends a valid 16 KB page 16 bytes every 100 ms (160 B/s: 100 s)
         let directory = TemporaryDirectory("metube-hostile-drip")
         defer { directory.remove() }
-        let page = HostileHub.page(Self.rows(after: 0, count: 1, firstVideo: 0), maxSeqReturned: "1") + String(repeating: " ", count: 4000)
+        let page = HostileHub.page(Self.rows(after: 0, count: 1, firstVideo: 0), maxSeqReturned: "1") + String(repeating: " ", count: 16_000)
         let peer = try await hub { _ in HostilePeer.Reply(body: .drip(Data(page.utf8), chunkSize: 16, every: .milliseconds(100))) }
         defer { peer.stop() }
         var configuration = Support.configuration(peer.url, timeout: .seconds(30))
@@ -88,7 +89,7 @@ import TestSupport
 
         // Then the minimum rate (1 KiB/s after 3 s) stops it long before
         #expect(report.error?.description.contains("the answer arrived too slowly") == true)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func anOversizedAnswerIsRefused() async throws {
@@ -125,7 +126,7 @@ import TestSupport
 
         // Then it stopped at its deadline, keeping the pages merged before it
         #expect(error?.description.contains("the sync ran out of its time limit") == true)
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(store.syncSnapshot().hubWatermark == Int64(store.library().videos.count))
     }
 

@@ -16,8 +16,8 @@ import TestSupport
 
     private func client(_ peer: HostilePeer, retries: Int = 2) -> StatusClient {
         StatusClient(
-            endpoint: StatusEndpoint(serverURL: peer.url), userToken: Self.token, timeoutSeconds: 5,
-            retryPolicy: RetryPolicy(delays: Array(repeating: .milliseconds(10), count: retries)))
+            endpoint: StatusEndpoint(serverURL: peer.url), userToken: Self.token, timeoutSeconds: 30,
+            retryPolicy: .init(delays: Array(repeating: .milliseconds(10), count: retries)))
     }
 
     /// A `changes/zone` answer holding `records`.
