@@ -22,7 +22,9 @@ public actor SyncEngine {
     let configuration: SyncConfiguration
     let sourceKind: SyncSource
     let continuation: AsyncStream<SyncEvent>.Continuation
+    /// Waits on the injected clock; throws when cancelled.
     let sleep: @Sendable (Duration) async throws -> Void
+    /// Starts a measurement on the injected clock; the returned closure reads the time elapsed.
     let stopwatch: @Sendable () -> @Sendable () -> Duration
     var health: [RemoteService: ServiceHealth] = [:]
     var probers: [RemoteService: Task<Void, Never>] = [:]
@@ -173,12 +175,13 @@ public actor SyncEngine {
             }
         }
     }
-}
 
-/// The run the next requests join: its scope and who waits for its report.
-struct PlannedRun {
-    var scope: SyncScope
-    var full = false
-    var waiters: [AsyncStream<SyncReport>.Continuation] = []
-    var cancelled = false
+    /// The run the next requests join: its scope, whether it is a full resync, and who waits
+    /// for its report.
+    private struct PlannedRun {
+        var scope: SyncScope
+        var full = false
+        var waiters: [AsyncStream<SyncReport>.Continuation] = []
+        var cancelled = false
+    }
 }
