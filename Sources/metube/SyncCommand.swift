@@ -73,16 +73,18 @@ struct SyncCommand: AsyncParsableCommand {
         } else {
             print(Self.summary(report))
         }
-        if report.error != nil || report.statusError != nil { throw ExitCode(ExitStatus.failure) }
+        let everyChannelFailed = report.includesVideos && !report.cancelled && !report.sourceAnswered
+        if report.error != nil || report.statusError != nil || everyChannelFailed { throw ExitCode(ExitStatus.failure) }
         if !report.isComplete { throw ExitCode(ExitStatus.partial) }
     }
 
     static func summary(_ report: SyncReport) -> String {
         var text = report.includesVideos
-            ? "\(report.source == .hub ? "hub" : "direct") sync: \(report.newVideos) new videos (\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
+            ? "\(report.source.displayName) sync: \(report.newVideos) new videos (\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
             : "no video source configured; marks only, in \(String(format: "%.2f", report.seconds)) s"
         if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
         if report.cancelled { text += "; cancelled" }
+        if !report.failedChannels.isEmpty { text += "; \(report.failedChannels.count) of \(report.requests) channels failing" }
         for note in report.notes { text += "\n  note: \(DisplayText.line(note, limit: 300))" }
         for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
             text += "\n  \(DisplayText.line(channel, limit: 30)): \(DisplayText.line(String(describing: reason), limit: 300))"

@@ -99,4 +99,17 @@ import TestSupport
         #expect(outcome.stderr.contains("damaged"))
         #expect(try run(["config", "check"], config: nil, in: directory).status == 65)
     }
+
+    @Test func aDirectSyncWhereEveryFeedFailsExitsFailedNotPartial() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let data = directory.url.appendingPathComponent("data")
+        try Store.open(at: data).apply(StoreChange(channels: smallLibrary(videos: 4, channels: 2).channels()))
+        // Given feeds at an address nobody listens on
+        let config = "[hub]\nsource = \"youtube\"\nfeed-url-template = \"http://127.0.0.1:1/{channelId}\"\n"
+        // When syncing, Then the run counts as failed (1), not partial (2)
+        let outcome = try run(["sync"], config: config, in: directory)
+        #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
+        #expect(outcome.stdout.contains("youtube sync: 0 new videos") && outcome.stdout.contains("2 of 2 channels failing"), "\(outcome.stdout) \(outcome.stderr)")
+    }
 }
