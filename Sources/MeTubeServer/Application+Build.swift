@@ -6,24 +6,28 @@ import ServiceLifecycle
 /// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let repository: any HubRepository
+    let database: ServerDatabase
     if let path = configuration.databasePath {
         do {
-            repository = try SQLiteHubRepository(path: path)
+            database = try ServerDatabase(path: path, legacyStatusPath: configuration.legacyStatusDatabasePath)
+        } catch let error as ServerError {
+            throw error
         } catch {
             throw ServerError.invalidConfiguration("cannot open the database \(path): \(error)")
         }
     } else {
-        repository = InMemoryHubRepository()
+        database = try ServerDatabase()
     }
-    return try await buildApplication(configuration: configuration, hubRepository: repository)
+    return try await buildApplication(configuration: configuration, database: database)
 }
 
-/// Builds the whole server over an existing hub repository (`configuration.databasePath` is not
-/// used); tests use it to seed and inspect the hub directly.
-public func buildApplication(configuration: ServerConfiguration, hubRepository repository: any HubRepository) async throws -> some ApplicationProtocol {
+/// Builds the whole server over an open database (`configuration.databasePath` is not used);
+/// tests and benchmarks use it to seed and inspect the storage directly.
+public func buildApplication(configuration: ServerConfiguration, database: ServerDatabase) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let router = buildRouter(hubRepository: repository, status: try StatusRoutes(serving: configuration))
+    let repository = try SQLiteHubRepository(database: database)
+    let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
+    let router = buildRouter(hubRepository: repository, status: status)
     var services: [any Service] = []
     if let pollInterval = configuration.pollInterval {
         services.append(FeedIngester(

@@ -28,12 +28,12 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
 
     private func channels(_ request: Request) async throws -> Response {
         _ = try await body(of: request)
-        return try .json(HubChannelList(channels: try await storage { try await repository.channels() }))
+        return try .json(HubChannelList(channels: try await storage { try await repository.channels(after: nil, limit: Int.max) }))
     }
 
     private func videos(_ request: Request) async throws -> Response {
         let selection = try HubRequestValidation.videoSelection(body: try await body(of: request))
-        return .json(bytes: try await storage { try await repository.videoPageJSON(matching: selection) })
+        return .json(bytes: HubJSONWriter.page(try await storage { try await repository.videos(matching: selection) }))
     }
 
     private func body(of request: Request) async throws -> Data {

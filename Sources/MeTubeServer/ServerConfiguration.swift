@@ -10,10 +10,13 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on; 0 picks a free one.
     public var port: Int
-    /// The SQLite file; nil keeps everything in memory.
+    /// The SQLite file holding the hub and the status service; nil keeps everything in memory.
     public var databasePath: String?
-    /// The status service's settings and its SQLite file (next to `databasePath` by default).
-    public var status = StatusServerSettings()
+    /// The status file of the older two-file layout, imported into `databasePath` on first start;
+    /// nil means `NAME-status.sqlite` beside `databasePath` (see ``ServerDatabase``).
+    public var legacyStatusDatabasePath: String?
+    /// The status service's limits, containers and throttling.
+    public var status = StatusConfiguration()
     /// The feed URL with `{channelId}` where the channel id goes.
     public var feedURLTemplate: String
     /// The time between polling rounds; nil disables polling.

@@ -26,7 +26,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free port.")
     var port = 8787
 
-    @Option(help: "The SQLite database file (created on first run); omit to keep everything in memory.")
+    @Option(help: "The SQLite database file of the hub and the status service (created on first run); omit to keep everything in memory.")
     var db: String?
 
     @Option(help: "The feed URL of a channel, with {channelId} where the id goes.")
@@ -44,7 +44,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between demo uploads.")
     var demoInterval = 5.0
 
-    @Option(help: "The status service's SQLite file; by default NAME-status.sqlite beside --db.")
+    @Option(help: "The status file of the older two-file layout, imported into --db on first start (default: NAME-status.sqlite beside --db); without --db it is the database.")
     var statusDb: String?
 
     @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
@@ -64,7 +64,7 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
-            host: host, port: port, databasePath: db, feedURLTemplate: feedURLTemplate,
+            host: host, port: port, databasePath: db ?? statusDb, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
             ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
             logger: logger,
@@ -72,9 +72,8 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         )
-        configuration.status = StatusServerSettings(
-            configuration: StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate))),
-            databasePath: statusDb)
+        configuration.legacyStatusDatabasePath = db == nil ? nil : statusDb
+        configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)))
         do {
             let app = try await buildApplication(configuration: configuration)
             try await app.runService()
@@ -98,20 +97,20 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's name: letters, digits, '-', '_' or '.'.")
         var name: String
 
-        @Option(help: "The hub's SQLite file given to `serve --db`; the status file beside it is used.")
+        @Option(help: "The SQLite file given to `serve --db`.")
         var db: String?
 
-        @Option(help: "The status service's SQLite file, when `serve` was given --status-db.")
+        @Option(help: "The status file of the older two-file layout, as given to `serve --status-db`.")
         var statusDb: String?
 
         func validate() throws {
-            guard db != nil || statusDb != nil else { throw ValidationError("give --db (or --status-db) as for `serve`; an in-memory server has no users to add") }
+            guard db != nil || statusDb != nil else { throw ValidationError("give --db as for `serve`; an in-memory server has no users to add") }
         }
 
         func run() async throws {
             do {
-                let repository = try StatusServerSettings(databasePath: statusDb).makeRepository(hubDatabasePath: db)
-                print(try await StatusService(repository: repository).addUser(name: name))
+                let database = try ServerDatabase(path: db ?? statusDb ?? "", legacyStatusPath: db == nil ? nil : statusDb)
+                print(try await StatusService(repository: SQLiteStatusRepository(database: database)).addUser(name: name))
             } catch {
                 FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))
                 throw ExitCode.failure

@@ -161,7 +161,7 @@ import Testing
 
     @Test func queryPagesInAscendingSeqOrderAndFilters() async throws {
         // Given two channels with 5 videos each
-        let repository = InMemoryHubRepository()
+        let repository = try SQLiteHubRepository()
         let (one, two) = (Support.channelID(1), Support.channelID(2))
         _ = try await repository.register(channelIDs: [one, two])
         _ = try await repository.ingest(FeedIngestion(channelID: one, channelTitle: "One", videos: (0..<5).map { Support.video($0, channel: one) }))
@@ -216,7 +216,7 @@ import Testing
 struct FailingHubRepository: HubRepository {
     struct Failure: Error {}
     func register(channelIDs: [String]) async throws -> HubRegisterResponse { throw Failure() }
-    func channels() async throws -> [HubChannel] { throw Failure() }
+    func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] { throw Failure() }
     func registeredChannelIDs() async throws -> [String] { throw Failure() }
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage { throw Failure() }
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome { throw Failure() }

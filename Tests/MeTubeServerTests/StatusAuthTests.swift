@@ -75,7 +75,7 @@ struct StatusAuthTests {
     @Test("a taken user name is refused; tokens are stored only as hashes")
     func users() async throws {
         // Given a repository with alice
-        let repository = InMemoryStatusRepository()
+        let repository = try SQLiteStatusRepository()
         let fixture = try await StatusFixture(repository: repository)
         // When alice is added again
         await #expect(throws: StatusErrorBody.self) { try await fixture.service.addUser(name: "alice") }

@@ -14,7 +14,7 @@ enum StatusStorage: String, CaseIterable, Sendable {
     func makeRepository() throws -> any StatusRepository {
         switch self {
         case .memory:
-            return InMemoryStatusRepository()
+            return try SQLiteStatusRepository()
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -117,16 +117,3 @@ public struct StatusRoutes: Sendable {
         return response
     }
 }
-
-extension StatusRoutes {
-    /// The routes `metube-server` serves for `configuration`: its status settings over the
-    /// status file beside the hub's database.
-    public init(serving configuration: ServerConfiguration) throws {
-        let settings = configuration.status
-        do {
-            self.init(repository: try settings.makeRepository(hubDatabasePath: configuration.databasePath), configuration: settings.configuration)
-        } catch {
-            throw ServerError.invalidConfiguration("cannot open the status database: \(error)")
-        }
-    }
-}

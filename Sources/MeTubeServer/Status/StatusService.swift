@@ -43,7 +43,9 @@ public struct StatusService: Sendable {
             throw StatusErrorBody(.badRequest, "A user name is one or more letters, digits, '-', '_' or '.'")
         }
         let token = StatusTokenHasher.newToken()
-        _ = try await repository.addUser(name: name, tokenHash: StatusTokenHasher.hash(token))
+        guard try await repository.addUser(name: name, tokenHash: StatusTokenHasher.hash(token)) != nil else {
+            throw StatusErrorBody(.exists, "User '\(name)' already exists")
+        }
         return token
     }
 
