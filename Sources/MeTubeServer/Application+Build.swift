@@ -51,8 +51,9 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     )
 }
 
-/// Builds the router: the hub API (section A of the MeTube hub API) with its HTTP conventions
-/// (CORS, `OPTIONS`, exact paths, plain `not found`).
+/// Builds the router: the hub API (section A of the MeTube hub API) and, when given, the status
+/// routes, with their HTTP conventions (CORS, `OPTIONS`, exact paths) and the one error middleware
+/// (``ServerErrorMiddleware``).
 public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     addRoutes(to: router, hubRepository: hubRepository, status: status)
@@ -70,6 +71,7 @@ public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? 
 
 private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository, status: StatusRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
-    HubAPIRoutes(repository: hubRepository).add(to: router)
+    router.add(middleware: ServerErrorMiddleware())
+    HubAPIRoutes(service: HubService(repository: hubRepository)).add(to: router)
     status?.register(on: router)
 }

@@ -4,8 +4,8 @@ import MeTubeAPI
 import NIOCore
 
 /// The HTTP face of the status service: routes under
-/// `/database/1/{container}/{environment}/private/…`, every answer and error in the documented
-/// JSON shape.
+/// `/database/1/{container}/{environment}/private/…`, every answer in the documented JSON shape.
+/// Their errors are answered by ``ServerErrorMiddleware``, which a router serving them needs.
 public struct StatusRoutes: Sendable {
     /// The behaviour behind the routes.
     public let service: StatusService
@@ -25,64 +25,50 @@ public struct StatusRoutes: Sendable {
         let group = router.group("database/:version/:container/:environment/:database")
         let service = service
         group.post("zones/modify") { request, context in
-            await respond(to: request, context: context, body: StatusZonesModifyRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusZonesModifyRequest.self) { body, _, caller in
                 try await service.modifyZones(body, caller: caller)
             }
         }
         group.get("zones/list") { request, context in
-            await respond {
-                try await service.listZones(caller: authenticate(request, context: context))
-            }
+            try StatusResponses.json(try await service.listZones(caller: authenticate(request, context: context)))
         }
         group.post("zones/lookup") { request, context in
-            await respond(to: request, context: context, body: StatusZonesLookupRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusZonesLookupRequest.self) { body, _, caller in
                 try await service.lookupZones(body, caller: caller)
             }
         }
         group.post("records/modify") { request, context in
-            await respond(to: request, context: context, body: StatusRecordsModifyRequest.self) { body, size, caller in
+            try await respond(to: request, context: context, body: StatusRecordsModifyRequest.self) { body, size, caller in
                 try await service.modifyRecords(body, bodyBytes: size, caller: caller)
             }
         }
         group.post("records/lookup") { request, context in
-            await respond(to: request, context: context, body: StatusRecordsLookupRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusRecordsLookupRequest.self) { body, _, caller in
                 try await service.lookupRecords(body, caller: caller)
             }
         }
         group.post("changes/zone") { request, context in
-            await respond(to: request, context: context, body: StatusZoneChangesRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusZoneChangesRequest.self) { body, _, caller in
                 try await service.zoneChanges(body, caller: caller)
             }
         }
     }
 
-    /// Authenticates, reads and decodes the body, and performs the operation with it.
+    /// Authenticates, reads and decodes the body, and performs the operation with it. Errors go
+    /// to ``ServerErrorMiddleware``, which answers a `StatusErrorBody` as itself.
     private func respond<Body: Decodable, Answer: Encodable>(
         to request: Request, context: some RequestContext, body: Body.Type,
         perform: (Body, Int, StatusCaller) async throws -> Answer
-    ) async -> Response {
-        await respond {
-            let caller = try await authenticate(request, context: context)
-            let buffer: ByteBuffer
-            do {
-                buffer = try await request.body.collect(upTo: service.configuration.maxBodyBytes)
-            } catch is NIOTooManyBytesError {
-                throw StatusErrorBody.limitExceeded("The request body is over \(service.configuration.maxBodyBytes) bytes")
-            }
-            let decoded = try StatusRequestDecoder.decode(body, from: buffer)
-            return try await perform(decoded, buffer.readableBytes, caller)
-        }
-    }
-
-    /// Encodes the answer of `operation`, or the error it threw as an error body.
-    private func respond<Answer: Encodable>(_ operation: () async throws -> Answer) async -> Response {
+    ) async throws -> Response {
+        let caller = try await authenticate(request, context: context)
+        let buffer: ByteBuffer
         do {
-            return try Self.json(await operation(), status: .ok)
-        } catch let error as StatusErrorBody {
-            return Self.errorResponse(error)
-        } catch {
-            return Self.errorResponse(StatusErrorBody(.internalError, "The server could not complete the request: \(error)", retryAfter: 1))
+            buffer = try await request.body.collect(upTo: service.configuration.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw StatusErrorBody.limitExceeded("The request body is over \(service.configuration.maxBodyBytes) bytes")
         }
+        let decoded = try StatusRequestDecoder.decode(body, from: buffer)
+        return try StatusResponses.json(await perform(decoded, buffer.readableBytes, caller))
     }
 
     private func authenticate(_ request: Request, context: some RequestContext) async throws -> StatusCaller {
@@ -101,19 +87,5 @@ public struct StatusRoutes: Sendable {
         return try await service.authenticate(
             container: parameters.get("container") ?? "", environment: environment,
             apiToken: query.get("ckAPIToken"), webAuthToken: query.get("ckWebAuthToken"))
-    }
-
-    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let data = try JSONEncoder().encode(value)
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    private static func errorResponse(_ error: StatusErrorBody) -> Response {
-        var response = (try? json(error, status: HTTPResponse.Status(code: error.serverErrorCode.httpStatus)))
-            ?? Response(status: .internalServerError)
-        if let retryAfter = error.retryAfter {
-            response.headers[.retryAfter] = String(Int(retryAfter.rounded(.up)))
-        }
-        return response
     }
 }
