@@ -86,6 +86,23 @@ public struct StatusRoutes: Sendable {
         let query = request.uri.queryParameters
         return try await service.authenticate(
             container: parameters.get("container") ?? "", environment: environment,
-            apiToken: query.get("ckAPIToken"), webAuthToken: query.get("ckWebAuthToken"))
+            apiToken: query.get("ckAPIToken"), webAuthToken: try Self.userToken(request))
+    }
+
+    /// The user token of `request`: from `Authorization: Bearer <token>` (where proxies do not log
+    /// it), else from the `ckWebAuthToken` query parameter (CloudKit's way); two different tokens
+    /// are a BAD_REQUEST.
+    static func userToken(_ request: Request) throws -> String? {
+        let query = request.uri.queryParameters.get("ckWebAuthToken")
+        guard let header = request.headers[.authorization] else { return query }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw StatusErrorBody(.badRequest, "The Authorization header must be 'Bearer <token>'")
+        }
+        let bearer = parts[1].trimmingCharacters(in: .whitespaces)
+        if let query, query != bearer {
+            throw StatusErrorBody(.badRequest, "The Authorization header and ckWebAuthToken name different tokens")
+        }
+        return bearer
     }
 }

@@ -55,11 +55,11 @@ public struct StatusService: Sendable {
         guard let apiToken, !apiToken.isEmpty else {
             throw StatusErrorBody(.authenticationRequired, "The request needs the container's API token as ckAPIToken")
         }
-        guard configuration.apiTokens[container] == apiToken else {
+        guard let expected = configuration.apiTokens[container], StatusTokenHasher.matches(apiToken, expected) else {
             throw StatusErrorBody(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'")
         }
         guard let webAuthToken, !webAuthToken.isEmpty else {
-            throw StatusErrorBody(.authenticationRequired, "The request needs a user token as ckWebAuthToken")
+            throw StatusErrorBody(.authenticationRequired, "The request needs a user token: an Authorization: Bearer header, or ckWebAuthToken")
         }
         guard let user = try await repository.user(tokenHash: StatusTokenHasher.hash(webAuthToken)) else {
             throw StatusErrorBody(.authenticationFailed, "ckWebAuthToken is not a valid user token")
