@@ -58,6 +58,7 @@ enum HubRequestValidation {
     }
 
     private static func object(_ body: some DataProtocol) throws(ServerError) -> [String: JSONValue] {
+        guard !JSONNesting.exceedsLimit(body) else { throw .badRequest("the body is nested deeper than \(JSONNesting.maxDepth) levels") }
         guard let value = JSONValue.parse(body) else { throw .badRequest("invalid JSON") }
         guard case .object(let object) = value else {
             throw .badRequest("the body must be a JSON object, not \(value.typeName)")

@@ -67,6 +67,9 @@ extension StatusService {
                 guard !lookup.recordName.isEmpty else {
                     return .failure(StatusRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
                 }
+                if let error = Self.nameError(lookup.recordName, of: "recordName") {
+                    return .failure(StatusRecordError(recordName: lookup.recordName, .badRequest, error))
+                }
                 guard let record = found[lookup.recordName], !record.isDeleted else {
                     return .failure(StatusRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
                 }
@@ -121,6 +124,10 @@ extension StatusService {
         }
         if sent.recordName?.isEmpty == true {
             return failure(.badRequest, "recordName must not be empty")
+        }
+        let names = [(sent.recordName ?? "", "recordName"), (sent.recordType ?? "", "recordType")] + (sent.fields ?? [:]).keys.map { ($0, "A field name") }
+        if let error = names.lazy.compactMap({ Self.nameError($0.0, of: $0.1) }).first {
+            return failure(.badRequest, error)
         }
         if let mismatch = sent.fields?.first(where: { $0.value.typeMismatch != nil }) {
             return failure(.badRequest, "Field '\(mismatch.key)': \(mismatch.value.typeMismatch ?? "")")

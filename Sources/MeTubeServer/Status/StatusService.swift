@@ -123,6 +123,14 @@ public struct StatusService: Sendable {
         return StatusZonesResponse(zones: results)
     }
 
+    /// The longest zone name, record name, record type or field name, in UTF-8 bytes.
+    public static let maxNameBytes = 255
+
+    /// Why `name` cannot be a `what`, or nil when it can.
+    static func nameError(_ name: String, of what: String) -> String? {
+        name.utf8.count > maxNameBytes ? "\(what) is longer than \(maxNameBytes) bytes" : nil
+    }
+
     /// The current time for record stamps.
     var nowMillis: Int64 { clock() }
 
@@ -140,6 +148,9 @@ public struct StatusService: Sendable {
         }
         if zoneID.zoneName.isEmpty {
             return StatusZoneError(zoneID: zoneID, .badRequest, "zoneName must not be empty")
+        }
+        if let error = Self.nameError(zoneID.zoneName, of: "zoneName") {
+            return StatusZoneError(zoneID: zoneID, .badRequest, error)
         }
         return nil
     }
