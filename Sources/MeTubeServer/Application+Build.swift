@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
@@ -27,7 +28,8 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     try configuration.validate()
     let repository = try SQLiteHubRepository(database: database)
     let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
-    let router = buildRouter(hubRepository: repository, status: status)
+    let router = Router(context: ServerRequestContext.self)
+    addRoutes(to: router, hub: HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour), status: status)
     var services: [any Service] = []
     if let pollInterval = configuration.pollInterval {
         services.append(FeedIngester(
@@ -42,9 +44,13 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     }
     let host = configuration.host
     let onListening = configuration.onListening
+    let limits = configuration.connectionLimits
     return Application(
         router: router,
-        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "metube-server"),
+        server: GuardedHTTP1Channel.server(limits: limits),
+        configuration: .init(
+            address: .hostname(host, port: configuration.port), serverName: "metube-server",
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: configuration.logger)),
         services: services,
         onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
         logger: configuration.logger
@@ -56,7 +62,7 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
 /// (``ServerErrorMiddleware``).
 public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    addRoutes(to: router, hubRepository: hubRepository, status: status)
+    addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
     return router
 }
 
@@ -65,13 +71,13 @@ public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? 
 public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: firstMiddleware)
-    addRoutes(to: router, hubRepository: hubRepository, status: status)
+    addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
     return router
 }
 
-private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository, status: StatusRoutes?) {
+private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: StatusRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
     router.add(middleware: ServerErrorMiddleware())
-    HubAPIRoutes(service: HubService(repository: hubRepository)).add(to: router)
+    HubAPIRoutes(service: hub).add(to: router)
     status?.register(on: router)
 }

@@ -14,8 +14,8 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
         }
         router.get(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.plainText("ok") }
         router.head(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.plainText("ok") }
-        router.post(RouterPath(HubAPI.registerPath)) { request, _ in
-            try HubResponses.json(try await service.register(body: try await body(of: request)))
+        router.post(RouterPath(HubAPI.registerPath)) { request, context in
+            try HubResponses.json(try await service.register(body: try await body(of: request), client: context.clientAddress))
         }
         router.post(RouterPath(HubAPI.channelsPath)) { request, _ in
             try HubResponses.json(try await service.channels(body: try await body(of: request)))

@@ -27,6 +27,12 @@ public struct ServerConfiguration: Sendable {
     public var demo: Bool
     /// The time between demo uploads.
     public var demoInterval: Duration
+    /// The new channels one client address may register per hour; nil: no limit.
+    public var registrationsPerHour: Int? = HubService.defaultRegistrationsPerHour
+    /// How many connections may be open, and how long and how slowly a client may hold one.
+    public var connectionLimits = ConnectionLimits()
+    /// How long a graceful shutdown may wait for requests in progress before they are cut off.
+    public var shutdownGrace: Duration = .seconds(10)
     /// The server's logger.
     public var logger: Logger
     /// Called once the server listens, with the bound host and port.
@@ -62,5 +68,12 @@ public struct ServerConfiguration: Sendable {
         }
         if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
         guard demoInterval >= .seconds(1) else { throw .invalidConfiguration("the demo interval must be at least 1 second") }
+        if let registrationsPerHour, registrationsPerHour < 1 { throw .invalidConfiguration("the registration limit must be at least 1 channel an hour") }
+        let limits = connectionLimits
+        guard limits.maxConnections >= 1 else { throw .invalidConfiguration("the connection cap must be at least 1") }
+        guard limits.idleTimeout > .zero, limits.requestGrace > .zero, limits.minimumBytesPerSecond >= 0 else {
+            throw .invalidConfiguration("connection timeouts must be positive and the minimum rate not negative")
+        }
+        guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MeTubeServer
+import ServiceLifecycle
 
 @main
 struct MeTubeServerCommand: AsyncParsableCommand {
@@ -50,13 +51,35 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
     var statusRate = 40.0
 
+    @Option(help: "New channels one client address may register per hour; 0 turns the limit off.")
+    var registerLimit = HubService.defaultRegistrationsPerHour
+
+    @Option(help: "The most connections open at once.")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(help: "Seconds a connection may sit without a request.")
+    var idleTimeout = 60.0
+
+    @Option(help: "Seconds a request may take to arrive before it must keep up 1 KiB/s.")
+    var requestGrace = 10.0
+
+    @Option(help: "Seconds a shutdown waits for requests in progress before cutting them off.")
+    var shutdownGrace = 10.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
-        guard pollInterval >= 0 else { throw ValidationError("--poll-interval must not be negative") }
-        guard demoInterval >= 1 else { throw ValidationError("--demo-interval must be at least 1 second") }
+        guard pollInterval.isFinite, (0...604_800).contains(pollInterval) else { throw ValidationError("--poll-interval must be 0…604800 seconds") }
+        guard demoInterval.isFinite, (1...86_400).contains(demoInterval) else { throw ValidationError("--demo-interval must be 1…86400 seconds") }
+        guard statusRate.isFinite, (0...1_000_000).contains(statusRate) else { throw ValidationError("--status-rate must be 0…1000000") }
+        guard (1...1_000).contains(ingestConcurrency) else { throw ValidationError("--ingest-concurrency must be 1…1000") }
+        guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--request-grace", requestGrace), ("--shutdown-grace", shutdownGrace)] {
+            guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
+        }
     }
 
     func run() async throws {
@@ -74,9 +97,17 @@ struct Serve: AsyncParsableCommand {
         )
         configuration.legacyStatusDatabasePath = db == nil ? nil : statusDb
         configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)))
+        configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
+        configuration.connectionLimits = ConnectionLimits(
+            maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            requestGrace: .milliseconds(Int64(requestGrace * 1000)))
+        configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         do {
             let app = try await buildApplication(configuration: configuration)
-            try await app.runService()
+            var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            group.maximumGracefulShutdownDuration = configuration.shutdownGrace
+            group.maximumCancellationDuration = .seconds(5)
+            try await ServiceGroup(configuration: group).run()
         } catch let error as ServerError {
             FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
             throw ExitCode.failure
