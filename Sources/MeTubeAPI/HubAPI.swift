@@ -5,7 +5,7 @@ public enum HubAPI {
     public static let healthPath = "/health"
     /// `POST` `HubRegisterRequest` → `HubRegisterResponse`.
     public static let registerPath = "/api/channels/register"
-    /// `POST` (no body) → `HubChannelList`.
+    /// `POST` `HubChannelsRequest` (or no body: the first page) → `HubChannelList`.
     public static let channelsPath = "/api/channels"
     /// `POST` `HubVideoQuery` → `HubVideoPage`.
     public static let videoQueryPath = "/api/videos/query"
@@ -24,6 +24,10 @@ public enum HubAPI {
     public static let channelIDLengthRange = 10...128
     /// The largest request body the server reads; larger ones get 413.
     public static let maxBodyBytes = 1 << 20
+    /// The page size of `POST /api/channels` when the request names none.
+    public static let defaultChannelsPageSize = 1_000
+    /// The allowed page sizes of `POST /api/channels`.
+    public static let channelsPageSizeRange = 1...5_000
     /// Roughly how many of each channel's newest videos the hub keeps.
     public static let videosKeptPerChannel = 100
 

@@ -1,10 +1,21 @@
-/// The answer to `POST /api/channels`: every channel the hub holds.
+/// The answer to `POST /api/channels`: a page of the channels the hub holds.
 public struct HubChannelList: Codable, Sendable, Equatable {
-    /// The channels, in no particular order.
+    /// The channels (metube-server: in channel id order).
     public var channels: [HubChannel]
+    /// When more channels follow, the `afterChannelId` that asks for them; absent on the last page
+    /// (and from hubs that do not page).
+    public var nextAfterChannelID: String?
 
     /// Creates a list.
-    public init(channels: [HubChannel]) { self.channels = channels }
+    public init(channels: [HubChannel], nextAfterChannelID: String? = nil) {
+        self.channels = channels
+        self.nextAfterChannelID = nextAfterChannelID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case channels
+        case nextAfterChannelID = "nextAfterChannelId"
+    }
 }
 
 /// One channel in `HubChannelList`.

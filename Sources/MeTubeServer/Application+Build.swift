@@ -1,29 +1,35 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
 /// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let repository: any HubRepository
+    let database: ServerDatabase
     if let path = configuration.databasePath {
         do {
-            repository = try SQLiteHubRepository(path: path)
+            database = try ServerDatabase(path: path, legacyStatusPath: configuration.legacyStatusDatabasePath)
+        } catch let error as ServerError {
+            throw error
         } catch {
             throw ServerError.invalidConfiguration("cannot open the database \(path): \(error)")
         }
     } else {
-        repository = InMemoryHubRepository()
+        database = try ServerDatabase()
     }
-    return try await buildApplication(configuration: configuration, hubRepository: repository)
+    return try await buildApplication(configuration: configuration, database: database)
 }
 
-/// Builds the whole server over an existing hub repository (`configuration.databasePath` is not
-/// used); tests use it to seed and inspect the hub directly.
-public func buildApplication(configuration: ServerConfiguration, hubRepository repository: any HubRepository) async throws -> some ApplicationProtocol {
+/// Builds the whole server over an open database (`configuration.databasePath` is not used);
+/// tests and benchmarks use it to seed and inspect the storage directly.
+public func buildApplication(configuration: ServerConfiguration, database: ServerDatabase) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let router = buildRouter(hubRepository: repository, status: try StatusRoutes(serving: configuration))
+    let repository = try SQLiteHubRepository(database: database)
+    let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
+    let router = Router(context: ServerRequestContext.self)
+    addRoutes(to: router, hub: HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour), status: status)
     var services: [any Service] = []
     if let pollInterval = configuration.pollInterval {
         services.append(FeedIngester(
@@ -38,20 +44,25 @@ public func buildApplication(configuration: ServerConfiguration, hubRepository r
     }
     let host = configuration.host
     let onListening = configuration.onListening
+    let limits = configuration.connectionLimits
     return Application(
         router: router,
-        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "metube-server"),
+        server: GuardedHTTP1Channel.server(limits: limits),
+        configuration: .init(
+            address: .hostname(host, port: configuration.port), serverName: "metube-server",
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: configuration.logger)),
         services: services,
         onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
         logger: configuration.logger
     )
 }
 
-/// Builds the router: the hub API (section A of the MeTube hub API) with its HTTP conventions
-/// (CORS, `OPTIONS`, exact paths, plain `not found`).
+/// Builds the router: the hub API (section A of the MeTube hub API) and, when given, the status
+/// routes, with their HTTP conventions (CORS, `OPTIONS`, exact paths) and the one error middleware
+/// (``ServerErrorMiddleware``).
 public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    addRoutes(to: router, hubRepository: hubRepository, status: status)
+    addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
     return router
 }
 
@@ -60,12 +71,13 @@ public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? 
 public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: firstMiddleware)
-    addRoutes(to: router, hubRepository: hubRepository, status: status)
+    addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
     return router
 }
 
-private func addRoutes(to router: Router<BasicRequestContext>, hubRepository: any HubRepository, status: StatusRoutes?) {
+private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: StatusRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
-    HubAPIRoutes(repository: hubRepository).add(to: router)
+    router.add(middleware: ServerErrorMiddleware())
+    HubAPIRoutes(service: hub).add(to: router)
     status?.register(on: router)
 }

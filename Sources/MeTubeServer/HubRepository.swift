@@ -1,7 +1,6 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
-import NIOCore
 
 /// The hub's storage: registered channels and their newest videos under a global `seq`.
 ///
@@ -10,25 +9,17 @@ import NIOCore
 public protocol HubRepository: Sendable {
     /// Adds the given (already validated, distinct) channel ids; existing ones are left alone.
     func register(channelIDs: [String]) async throws -> HubRegisterResponse
-    /// Every registered channel.
-    func channels() async throws -> [HubChannel]
+    /// Up to `limit` registered channels whose ids sort after `channelID` (from the first when
+    /// nil), in id order.
+    func channels(after channelID: String?, limit: Int) async throws -> [HubChannel]
     /// The ids of every registered channel, for the feed poller.
     func registeredChannelIDs() async throws -> [String]
     /// The videos with `seq > query.afterSeq` of `query.channelIDs` (all when empty), lowest
     /// `seq` first, at most `query.limit`.
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage
-    /// The page ``videos(matching:)`` returns, already written as the `videos/query` JSON answer.
-    func videoPageJSON(matching query: HubVideoSelection) async throws -> ByteBuffer
     /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
     /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
-}
-
-extension HubRepository {
-    /// Writes the page of ``videos(matching:)`` with ``HubJSONWriter``.
-    public func videoPageJSON(matching query: HubVideoSelection) async throws -> ByteBuffer {
-        HubJSONWriter.page(try await videos(matching: query))
-    }
 }
 
 /// A validated `videos/query`.

@@ -43,6 +43,28 @@ enum HubRequestValidation {
         return selection
     }
 
+    /// The page a `channels` body asks for: after which channel id, and how many; an empty body
+    /// (or `null`) asks for the first page of the default size.
+    static func channelsPage(body: some DataProtocol) throws(ServerError) -> (after: String?, limit: Int) {
+        guard !body.isEmpty, !body.elementsEqual("null".utf8) else { return (nil, HubAPI.defaultChannelsPageSize) }
+        let object = try object(body)
+        var page: (after: String?, limit: Int) = (nil, HubAPI.defaultChannelsPageSize)
+        if let value = object["afterChannelId"], value != .null {
+            guard case .string(let after) = value, after.utf8.count <= HubAPI.channelIDLengthRange.upperBound else {
+                throw .badRequest("afterChannelId must be a channel id")
+            }
+            page.after = after
+        }
+        if let value = object["limit"], value != .null {
+            let range = HubAPI.channelsPageSizeRange
+            guard case .integer(let limit) = value, limit >= range.lowerBound, limit <= range.upperBound else {
+                throw .badRequest("limit must be an integer from \(range.lowerBound) to \(range.upperBound)")
+            }
+            page.limit = Int(limit)
+        }
+        return page
+    }
+
     /// Trims, filters out implausible ids and removes duplicates, keeping the first occurrence's order.
     static func normalized(_ raw: [String]) -> [String] {
         var seen: Set<String> = []
@@ -58,6 +80,7 @@ enum HubRequestValidation {
     }
 
     private static func object(_ body: some DataProtocol) throws(ServerError) -> [String: JSONValue] {
+        guard !JSONNesting.exceedsLimit(body) else { throw .badRequest("the body is nested deeper than \(JSONNesting.maxDepth) levels") }
         guard let value = JSONValue.parse(body) else { throw .badRequest("invalid JSON") }
         guard case .object(let object) = value else {
             throw .badRequest("the body must be a JSON object, not \(value.typeName)")

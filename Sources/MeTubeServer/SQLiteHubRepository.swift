@@ -1,172 +1,143 @@
 import Foundation
+import GRDB
 import MeTubeAPI
 import MeTubeCore
-import NIOCore
+import Synchronization
 
-/// A `HubRepository` in an SQLite file.
+/// A `HubRepository` in the server's SQLite database.
 ///
 /// `seq` values come from a counter row that only grows, so a deleted or re-sequenced row's `seq`
 /// is never handed out again, even across restarts.
 public final class SQLiteHubRepository: HubRepository {
-    private let database: SQLiteDatabase
+    private let database: ServerDatabase
+    /// The number of registered channels, kept here so choosing a query plan costs no query.
+    private let channelCount: Mutex<Int>
 
-    /// The schema steps, in order; append only.
-    static let migrations = [
-        SQLiteMigration(
-            "hub-001-channels-videos",
-            sql: """
-                CREATE TABLE hub_channels (
-                    channel_id TEXT PRIMARY KEY,
-                    title TEXT,
-                    thumbnail_url TEXT,
-                    registered_at INTEGER NOT NULL
-                );
-                CREATE TABLE hub_videos (
-                    seq INTEGER PRIMARY KEY,
-                    video_id TEXT NOT NULL UNIQUE,
-                    channel_id TEXT NOT NULL,
-                    published_at REAL NOT NULL,
-                    title TEXT NOT NULL,
-                    url TEXT NOT NULL,
-                    duration_seconds INTEGER
-                );
-                CREATE INDEX hub_videos_channel_published ON hub_videos (channel_id, published_at DESC, seq DESC);
-                CREATE INDEX hub_videos_channel_seq ON hub_videos (channel_id, seq);
-                CREATE TABLE hub_counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-                INSERT INTO hub_counters (name, value) VALUES ('last_seq', 0);
-                """
-        )
-    ]
+    /// The hub tables of `database`.
+    public init(database: ServerDatabase) throws {
+        self.database = database
+        channelCount = Mutex(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0 })
+    }
 
-    /// Opens (creating if needed) the hub tables in the SQLite file at `path`.
-    public init(path: String) throws {
-        database = try SQLiteDatabase(path: path, migrations: Self.migrations)
+    /// The hub tables of the database file at `path` (created if needed).
+    public convenience init(path: String) throws {
+        try self.init(database: ServerDatabase(path: path))
+    }
+
+    /// The hub tables of a fresh in-memory database.
+    public convenience init() throws {
+        try self.init(database: ServerDatabase())
     }
 
     public func register(channelIDs: [String]) async throws -> HubRegisterResponse {
         let now = Int64(Date().timeIntervalSince1970)
-        return try database.write { connection in
+        let response = try await database.writer.write { db in
             var inserted = 0
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO hub_channels (channel_id, registered_at) VALUES (?, ?)")
             for id in channelIDs {
-                try connection.run("INSERT OR IGNORE INTO hub_channels (channel_id, registered_at) VALUES (?, ?)", [.text(id), .integer(now)])
-                inserted += connection.changes
+                try statement.execute(arguments: [id, now])
+                inserted += db.changesCount
             }
-            let total = try connection.scalar("SELECT count(*) FROM hub_channels") ?? 0
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0
             return HubRegisterResponse(
-                requested: channelIDs.count, inserted: inserted, alreadyPresent: channelIDs.count - inserted,
-                totalChannels: Int(total)
-            )
+                requested: channelIDs.count, inserted: inserted, alreadyPresent: channelIDs.count - inserted, totalChannels: total)
         }
+        channelCount.withLock { $0 = response.totalChannels }
+        return response
     }
 
-    public func channels() async throws -> [HubChannel] {
-        try database.read { connection in
-            try connection.query("SELECT channel_id, title, thumbnail_url FROM hub_channels ORDER BY registered_at, channel_id") { row in
-                HubChannel(channelID: row.text(0), title: row.optionalText(1), thumbnailURL: row.optionalText(2))
-            }
+    public func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] {
+        try await database.writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT channel_id, title, thumbnail_url FROM hub_channels WHERE channel_id > ? ORDER BY channel_id LIMIT ?",
+                arguments: [channelID ?? "", limit]
+            ).map { row in HubChannel(channelID: row[0], title: row[1], thumbnailURL: row[2]) }
         }
     }
 
     public func registeredChannelIDs() async throws -> [String] {
-        try database.read { connection in
-            try connection.query("SELECT channel_id FROM hub_channels ORDER BY registered_at, channel_id") { $0.text(0) }
+        try await database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT channel_id FROM hub_channels ORDER BY registered_at, channel_id")
         }
     }
 
     public func videos(matching query: HubVideoSelection) async throws -> HubVideoPage {
-        let (sql, bindings) = try Self.select("seq, video_id, channel_id, published_at, title, url, duration_seconds", matching: query)
-        let videos = try database.read { connection in try connection.query(sql, bindings, row: Self.video) }
+        let (sql, arguments) = try select(matching: query)
+        let videos = try await database.writer.read { db in
+            var videos: [HubVideo] = []
+            videos.reserveCapacity(query.limit)
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try rows.next() {
+                videos.append(HubVideo(
+                    seq: row[0], videoID: row[1], channelID: row[2],
+                    publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: row[3])), title: row[4],
+                    url: row[5], durationSeconds: row[6]))
+            }
+            return videos
+        }
         return HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq)
     }
 
-    /// The same page as ``videos(matching:)``, with each row's JSON object built by SQLite and
-    /// copied straight into the answer: the hub's hottest route makes no `String` per column.
-    public func videoPageJSON(matching query: HubVideoSelection) async throws -> ByteBuffer {
-        let (sql, bindings) = try Self.select("seq, \(Self.videoJSONColumn)", matching: query)
-        return try database.read { connection in
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(64 + query.limit * 256)
-            buffer.writeStaticString("{\"videos\":[")
-            var maxSeq = query.afterSeq
-            try connection.statement(sql, bindings).forEachRow { row in
-                if maxSeq != query.afterSeq { buffer.writeInteger(UInt8(ascii: ",")) }
-                maxSeq = row.int64(0)
-                row.withTextBytes(1) { buffer.writeBytes($0) }
-            }
-            buffer.writeStaticString("],\"maxSeqReturned\":")
-            buffer.writeString(String(maxSeq))
-            buffer.writeInteger(UInt8(ascii: "}"))
-            return buffer
-        }
-    }
-
-    /// One row as the JSON object `HubVideo` encodes to; `publishedAt` is whole UTC seconds,
-    /// rounded down, like ``ISO8601Timestamp/format(_:)``.
-    private static let videoJSONColumn = """
-        json_object('seq', seq, 'videoId', video_id, 'channelId', channel_id,
-            'publishedAt', strftime('%Y-%m-%dT%H:%M:%SZ', CAST(published_at AS INTEGER) - (published_at < CAST(published_at AS INTEGER)), 'unixepoch'),
-            'title', title, 'url', url, 'durationSeconds', duration_seconds)
-        """
-
-    /// The `SELECT` of `columns` from the rows `query` selects, in `seq` order, and its bindings.
-    private static func select(_ columns: String, matching query: HubVideoSelection) throws -> (String, [SQLiteValue]) {
+    /// The `SELECT` of the rows `query` selects, in `seq` order, and its arguments.
+    ///
+    /// Two plans give the same rows. When the channels asked for hold a good share of all videos
+    /// (a household hub: a client asks for most channels), walking `seq` upwards from `afterSeq`
+    /// and keeping rows of those channels finds a page after reading about `limit` rows. When they
+    /// are a small share (a hub of many users), reading each channel's rows through the
+    /// `(channel_id, seq)` index and sorting them reads fewer. The walk reads about
+    /// `limit × channels / requested` rows, the index plan up to `requested × videosKeptPerChannel`.
+    private func select(matching query: HubVideoSelection) throws -> (String, StatementArguments) {
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
         if query.channelIDs.isEmpty {
-            return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [.integer(query.afterSeq), .integer(Int64(query.limit))])
+            return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [query.afterSeq, query.limit])
         }
         let list = String(decoding: try JSONEncoder().encode(query.channelIDs), as: UTF8.self)
+        let requested = query.channelIDs.count
+        let walkCost = query.limit * channelCount.withLock { $0 }
+        let indexCost = requested * requested * HubAPI.videosKeptPerChannel
+        let channel = walkCost <= indexCost ? "+channel_id" : "channel_id"
         return (
-            "SELECT \(columns) FROM hub_videos WHERE seq > ? AND channel_id IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?",
-            [.integer(query.afterSeq), .text(list), .integer(Int64(query.limit))]
+            "SELECT \(columns) FROM hub_videos WHERE seq > ? AND \(channel) IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?",
+            [query.afterSeq, list, query.limit]
         )
     }
 
     public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
-        try database.write { connection in
+        try await database.writer.write { db in
             if let title = ingestion.channelTitle {
-                try connection.run("UPDATE hub_channels SET title = ? WHERE channel_id = ? AND title IS NOT ?", [.text(title), .text(ingestion.channelID), .text(title)])
+                try db.execute(
+                    sql: "UPDATE hub_channels SET title = ? WHERE channel_id = ? AND title IS NOT ?",
+                    arguments: [title, ingestion.channelID, title])
             }
             var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
             var touchedChannels: Set<String> = []
             for video in ingestion.videos {
-                let known = try connection.query("SELECT title FROM hub_videos WHERE video_id = ?", [.text(video.id)]) { $0.text(0) }.first
-                if let known {
+                if let known = try String.fetchOne(db, sql: "SELECT title FROM hub_videos WHERE video_id = ?", arguments: [video.id]) {
                     guard known != video.title else { continue }
                     outcome.updated += 1
                 } else {
                     outcome.inserted += 1
                 }
-                try connection.run("UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq'")
-                let seq = try connection.scalar("SELECT value FROM hub_counters WHERE name = 'last_seq'") ?? 0
-                try connection.run(
-                    """
-                    INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
-                        published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds)
-                    """,
-                    [.integer(seq), .text(video.id), .text(video.channelID), .real(video.published.timeIntervalSince1970),
-                     .text(video.title), .text(video.hubURL), .nullable(video.duration)]
-                )
+                let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
+                try db.execute(
+                    sql: """
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
+                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds)
+                        """,
+                    arguments: [seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration])
                 touchedChannels.insert(video.channelID)
             }
             for channelID in touchedChannels {
-                try connection.run(
-                    """
-                    DELETE FROM hub_videos WHERE channel_id = ?1 AND seq NOT IN (
-                        SELECT seq FROM hub_videos WHERE channel_id = ?1 ORDER BY published_at DESC, seq DESC LIMIT ?2)
-                    """,
-                    [.text(channelID), .integer(Int64(HubAPI.videosKeptPerChannel))]
-                )
+                try db.execute(
+                    sql: """
+                        DELETE FROM hub_videos WHERE channel_id = ?1 AND seq NOT IN (
+                            SELECT seq FROM hub_videos WHERE channel_id = ?1 ORDER BY published_at DESC, seq DESC LIMIT ?2)
+                        """,
+                    arguments: [channelID, HubAPI.videosKeptPerChannel])
             }
             return outcome
         }
-    }
-
-    private static func video(_ row: SQLiteStatement) -> HubVideo {
-        HubVideo(
-            seq: row.int64(0), videoID: row.text(1), channelID: row.text(2),
-            publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: row.double(3))), title: row.text(4),
-            url: row.text(5), durationSeconds: row.optionalInt(6)
-        )
     }
 }

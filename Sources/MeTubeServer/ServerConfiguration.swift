@@ -10,10 +10,13 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on; 0 picks a free one.
     public var port: Int
-    /// The SQLite file; nil keeps everything in memory.
+    /// The SQLite file holding the hub and the status service; nil keeps everything in memory.
     public var databasePath: String?
-    /// The status service's settings and its SQLite file (next to `databasePath` by default).
-    public var status = StatusServerSettings()
+    /// The status file of the older two-file layout, imported into `databasePath` on first start;
+    /// nil means `NAME-status.sqlite` beside `databasePath` (see ``ServerDatabase``).
+    public var legacyStatusDatabasePath: String?
+    /// The status service's limits, containers and throttling.
+    public var status = StatusConfiguration()
     /// The feed URL with `{channelId}` where the channel id goes.
     public var feedURLTemplate: String
     /// The time between polling rounds; nil disables polling.
@@ -24,6 +27,12 @@ public struct ServerConfiguration: Sendable {
     public var demo: Bool
     /// The time between demo uploads.
     public var demoInterval: Duration
+    /// The new channels one client address may register per hour; nil: no limit.
+    public var registrationsPerHour: Int? = HubService.defaultRegistrationsPerHour
+    /// How many connections may be open, and how long and how slowly a client may hold one.
+    public var connectionLimits = ConnectionLimits()
+    /// How long a graceful shutdown may wait for requests in progress before they are cut off.
+    public var shutdownGrace: Duration = .seconds(10)
     /// The server's logger.
     public var logger: Logger
     /// Called once the server listens, with the bound host and port.
@@ -59,5 +68,12 @@ public struct ServerConfiguration: Sendable {
         }
         if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
         guard demoInterval >= .seconds(1) else { throw .invalidConfiguration("the demo interval must be at least 1 second") }
+        if let registrationsPerHour, registrationsPerHour < 1 { throw .invalidConfiguration("the registration limit must be at least 1 channel an hour") }
+        let limits = connectionLimits
+        guard limits.maxConnections >= 1 else { throw .invalidConfiguration("the connection cap must be at least 1") }
+        guard limits.idleTimeout > .zero, limits.requestGrace > .zero, limits.minimumBytesPerSecond >= 0 else {
+            throw .invalidConfiguration("connection timeouts must be positive and the minimum rate not negative")
+        }
+        guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
     }
 }

@@ -2,15 +2,18 @@ import Foundation
 import Hummingbird
 import MeTubeAPI
 
-/// Every failure the server reports, each with the HTTP answer it turns into.
+/// Every failure the server reports; ``ServerErrorMiddleware`` turns each into its answer.
 public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The request was understood but its content is wrong: 400 `{"error":"<message>"}`.
+    /// The request was understood but its content is wrong: 400.
     case badRequest(String)
-    /// The request body is larger than `limit` bytes: 413 `{"error":"…"}`.
+    /// The request body is larger than `limit` bytes: 413.
     case payloadTooLarge(limit: Int)
-    /// No route matches: 404 with the plain-text body `not found`.
+    /// No route matches the path and method: 404.
     case notFound
-    /// The storage failed: 500 `{"error":"internal error"}` (the detail is logged, not sent).
+    /// The client has sent too many requests of a kind; it may try again after `retryAfter`
+    /// seconds: 429 with `Retry-After`.
+    case tooManyRequests(String, retryAfter: Int)
+    /// The storage failed: 500 (the detail is logged, never sent).
     case storage(String)
     /// The server could not start with the given settings.
     case invalidConfiguration(String)
@@ -21,34 +24,44 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badRequest(let message): "bad request: \(message)"
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
+        case .tooManyRequests(let message, _): "too many requests: \(message)"
         case .storage(let detail): "storage failure: \(detail)"
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
         }
     }
-}
 
-extension ServerError: HTTPResponseError {
+    /// Whether this is a failure of the request rather than of the server.
+    var isClientError: Bool {
+        switch self {
+        case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
+        case .storage, .invalidConfiguration: false
+        }
+    }
+
     /// The HTTP status of the answer.
-    public var status: HTTPResponse.Status {
+    var status: HTTPResponse.Status {
         switch self {
         case .badRequest: .badRequest
         case .payloadTooLarge: .contentTooLarge
         case .notFound: .notFound
+        case .tooManyRequests: .tooManyRequests
         case .storage, .invalidConfiguration: .internalServerError
         }
     }
 
-    /// The answer: JSON `{"error":…}` for every case but `notFound`, which is plain `not found`.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    /// What the client is told: the message of a client error, `internal error` otherwise.
+    var clientMessage: String {
         switch self {
-        case .notFound:
-            return .plainText("not found", status: .notFound)
-        case .badRequest(let message):
-            return try .json(HubErrorBody(error: message), status: status)
-        case .payloadTooLarge(let limit):
-            return try .json(HubErrorBody(error: "request body larger than \(limit) bytes"), status: status)
-        case .storage, .invalidConfiguration:
-            return try .json(HubErrorBody(error: "internal error"), status: status)
+        case .badRequest(let message): message
+        case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
+        case .notFound: "not found"
+        case .tooManyRequests(let message, _): message
+        case .storage, .invalidConfiguration: "internal error"
         }
+    }
+
+    /// The seconds to wait before retrying, when waiting helps.
+    var retryAfter: Int? {
+        if case .tooManyRequests(_, let seconds) = self { seconds } else { nil }
     }
 }

@@ -142,12 +142,12 @@ func hubSyncFigures() async throws -> [Figure] {
     logger.logLevel = .critical
     let library = SyntheticLibrary(channelCount: 216, videoCount: 10_800, markCount: 0, newest: Date())
 
-    let repository = try SQLiteHubRepository(path: folder.appendingPathComponent("hub.sqlite").path)
-    try await DemoPublisher(repository: repository, library: library.catalog, logger: logger).seedIfEmpty()
+    let database = try ServerDatabase(path: folder.appendingPathComponent("hub.sqlite").path)
+    try await DemoPublisher(repository: SQLiteHubRepository(database: database), library: library.catalog, logger: logger).seedIfEmpty()
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let app = try await buildApplication(
         configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),
-        hubRepository: repository
+        database: database
     )
     let server = Task { try await app.runService(gracefulShutdownSignals: []) }
     defer { server.cancel() }

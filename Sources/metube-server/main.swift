@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MeTubeCore
 import MeTubeServer
+import ServiceLifecycle
 
 @main
 struct MeTubeServerCommand: AsyncParsableCommand {
@@ -28,7 +29,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free port.")
     var port = 8787
 
-    @Option(help: "The SQLite database file (created on first run); omit to keep everything in memory.")
+    @Option(help: "The SQLite database file of the hub and the status service (created on first run); omit to keep everything in memory.")
     var db: String?
 
     @Option(help: "The feed URL of a channel, with {channelId} where the id goes.")
@@ -46,19 +47,41 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between demo uploads.")
     var demoInterval = 5.0
 
-    @Option(help: "The status service's SQLite file; by default NAME-status.sqlite beside --db.")
+    @Option(help: "The status file of the older two-file layout, imported into --db on first start (default: NAME-status.sqlite beside --db); without --db it is the database.")
     var statusDb: String?
 
     @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
     var statusRate = 40.0
+
+    @Option(help: "New channels one client address may register per hour; 0 turns the limit off.")
+    var registerLimit = HubService.defaultRegistrationsPerHour
+
+    @Option(help: "The most connections open at once.")
+    var maxConnections = ConnectionLimits().maxConnections
+
+    @Option(help: "Seconds a connection may sit without a request.")
+    var idleTimeout = 60.0
+
+    @Option(help: "Seconds a request may take to arrive before it must keep up 1 KiB/s.")
+    var requestGrace = 10.0
+
+    @Option(help: "Seconds a shutdown waits for requests in progress before cutting them off.")
+    var shutdownGrace = 10.0
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
-        guard pollInterval >= 0 else { throw ValidationError("--poll-interval must not be negative") }
-        guard demoInterval >= 1 else { throw ValidationError("--demo-interval must be at least 1 second") }
+        guard pollInterval.isFinite, (0...604_800).contains(pollInterval) else { throw ValidationError("--poll-interval must be 0…604800 seconds") }
+        guard demoInterval.isFinite, (1...86_400).contains(demoInterval) else { throw ValidationError("--demo-interval must be 1…86400 seconds") }
+        guard statusRate.isFinite, (0...1_000_000).contains(statusRate) else { throw ValidationError("--status-rate must be 0…1000000") }
+        guard (1...1_000).contains(ingestConcurrency) else { throw ValidationError("--ingest-concurrency must be 1…1000") }
+        guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--request-grace", requestGrace), ("--shutdown-grace", shutdownGrace)] {
+            guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
+        }
     }
 
     func run() async throws {
@@ -66,7 +89,7 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
-            host: host, port: port, databasePath: db, feedURLTemplate: feedURLTemplate,
+            host: host, port: port, databasePath: db ?? statusDb, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
             ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
             logger: logger,
@@ -74,12 +97,19 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         )
-        configuration.status = StatusServerSettings(
-            configuration: StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate))),
-            databasePath: statusDb)
+        configuration.legacyStatusDatabasePath = db == nil ? nil : statusDb
+        configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)))
+        configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
+        configuration.connectionLimits = ConnectionLimits(
+            maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            requestGrace: .milliseconds(Int64(requestGrace * 1000)))
+        configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         do {
             let app = try await buildApplication(configuration: configuration)
-            try await app.runService()
+            var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            group.maximumGracefulShutdownDuration = configuration.shutdownGrace
+            group.maximumCancellationDuration = .seconds(5)
+            try await ServiceGroup(configuration: group).run()
         } catch let error as ServerError {
             FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
             throw ExitCode.failure
@@ -100,20 +130,20 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's name: letters, digits, '-', '_' or '.'.")
         var name: String
 
-        @Option(help: "The hub's SQLite file given to `serve --db`; the status file beside it is used.")
+        @Option(help: "The SQLite file given to `serve --db`.")
         var db: String?
 
-        @Option(help: "The status service's SQLite file, when `serve` was given --status-db.")
+        @Option(help: "The status file of the older two-file layout, as given to `serve --status-db`.")
         var statusDb: String?
 
         func validate() throws {
-            guard db != nil || statusDb != nil else { throw ValidationError("give --db (or --status-db) as for `serve`; an in-memory server has no users to add") }
+            guard db != nil || statusDb != nil else { throw ValidationError("give --db as for `serve`; an in-memory server has no users to add") }
         }
 
         func run() async throws {
             do {
-                let repository = try StatusServerSettings(databasePath: statusDb).makeRepository(hubDatabasePath: db)
-                print(try await StatusService(repository: repository).addUser(name: name))
+                let database = try ServerDatabase(path: db ?? statusDb ?? "", legacyStatusPath: db == nil ? nil : statusDb)
+                print(try await StatusService(repository: SQLiteStatusRepository(database: database)).addUser(name: name))
             } catch {
                 FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))
                 throw ExitCode.failure

@@ -65,7 +65,7 @@ import Testing
             // And the second round is all 304s while the failing channels back off
             #expect(second == FeedIngester.Round(fetched: 0, notModified: 7, failed: 0, backingOff: 2, inserted: 0))
 
-            let channels = try await repository.channels()
+            let channels = try await repository.channels(after: nil, limit: 100)
             #expect(channels.first { $0.channelID == "UC9PBzalIcEQCsiIkq36PyUA" }?.title == "Digital Foundry")
             #expect(channels.first { $0.channelID == "UC_aBYQ3phPsrkSXkpnZeDZw" }?.title == "ぼくひぐま。〜おとなの学びや〜")
             #expect(channels.first { $0.channelID == Self.malformedChannel }?.title == nil)

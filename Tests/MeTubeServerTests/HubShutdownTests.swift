@@ -28,6 +28,30 @@ import TestSupport
     }
 }
 
+extension HubShutdownTests {
+    @Test func theServerExitsWithinItsShutdownGraceWhileAClientHoldsAHalfSentRequest() async throws {
+        // Given the real server with a 2 s shutdown grace, and a client holding half a request
+        // (the request grace of 60 s keeps the connection guard from cutting it off first)
+        let directory = TemporaryDirectory("metube-shutdown-grace")
+        defer { directory.remove() }
+        let server = try ServerProcess(arguments: [
+            "serve", "--host", "127.0.0.1", "--port", "0", "--db", directory.path("hub.sqlite"), "--poll-interval", "0",
+            "--request-grace", "60", "--shutdown-grace", "2",
+        ])
+        defer { server.kill() }
+        let port = try await server.listening(within: .seconds(60))
+        let connection = try await ConnectionLimitTests.RawConnection.open(port: port)
+        try await connection.send(ConnectionLimitTests.halfSentRequest)
+
+        // When it receives SIGTERM
+        server.send(SIGTERM)
+
+        // Then it exits cleanly soon after the grace, instead of waiting for the request forever
+        let status = try await server.exit(within: .seconds(15))
+        #expect(status == 0)
+    }
+}
+
 /// The real `metube-server` executable running as a child process.
 private final class ServerProcess: Sendable {
     private let process: Process
@@ -63,14 +87,18 @@ private final class ServerProcess: Sendable {
         self.termination = termination
     }
 
-    /// Waits until the server prints that it is listening, failing after `limit`.
-    func listening(within limit: Duration) async throws {
+    /// Waits until the server prints that it is listening and returns its port, failing after `limit`.
+    @discardableResult
+    func listening(within limit: Duration) async throws -> Int {
         let output = output
-        try await withDeadline(limit, "the server did not report listening") {
+        return try await withDeadline(limit, "the server did not report listening") {
             var text = ""
             for await chunk in output {
                 text += chunk
-                if text.contains("listening on http://") { return }
+                if let range = text.range(of: "listening on http://"), let line = text[range.upperBound...].split(separator: "\n").first,
+                   text[range.upperBound...].contains("\n"), let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
+                    return port
+                }
             }
             throw ShutdownTestFailure("the server closed stdout without listening")
         }

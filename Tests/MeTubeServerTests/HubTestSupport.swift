@@ -8,8 +8,13 @@ import MeTubeCore
 /// Shared helpers for the hub tests.
 enum HubTestSupport {
     /// An application with the hub routes over `repository`, for `app.test(.router)`.
-    static func application(_ repository: any HubRepository = InMemoryHubRepository()) -> some ApplicationProtocol {
+    static func application(_ repository: any HubRepository) -> some ApplicationProtocol {
         Application(router: buildRouter(hubRepository: repository))
+    }
+
+    /// An application with the hub routes over a fresh in-memory database.
+    static func application() throws -> some ApplicationProtocol {
+        application(try SQLiteHubRepository())
     }
 
     /// A canonical channel id made from a number.
@@ -41,8 +46,8 @@ enum HubTestSupport {
         )
     }
 
-    /// Both repository implementations, fresh.
+    /// Fresh repositories over both kinds of database: in memory and a file.
     static func repositories() throws -> [any HubRepository] {
-        [InMemoryHubRepository(), try SQLiteHubRepository(path: temporaryDatabasePath())]
+        [try SQLiteHubRepository(), try SQLiteHubRepository(path: temporaryDatabasePath())]
     }
 }

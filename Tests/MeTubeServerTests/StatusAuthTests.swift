@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import MeTubeAPI
 @testable import MeTubeServer
 import NIOCore
@@ -23,6 +24,32 @@ struct StatusAuthTests {
                 // Then it gets the documented status and error body
                 #expect(response.status.code == status, "\(uri)")
                 #expect(try decode(StatusErrorBody.self, response).serverErrorCode == code, "\(uri)")
+            }
+        }
+    }
+
+    @Test("the user token is accepted as Authorization: Bearer, as ckWebAuthToken, or both when they agree")
+    func bearerToken() async throws {
+        let fixture = try await StatusFixture()
+        try await fixture.withClient { client in
+            // Given requests carrying alice's token in different places
+            let noToken = StatusTestClient.uri("zones/list", token: nil)
+            let cases: [(uri: String, authorization: String?, status: Int)] = [
+                (noToken, "Bearer \(client.alice)", 200),
+                (noToken, "bearer  \(client.alice)", 200),
+                (StatusTestClient.uri("zones/list", token: client.alice), nil, 200),
+                (StatusTestClient.uri("zones/list", token: client.alice), "Bearer \(client.alice)", 200),
+                (StatusTestClient.uri("zones/list", token: client.bob), "Bearer \(client.alice)", 400),
+                (noToken, "Bearer 0123456789abcdef", 401),
+                (noToken, "Basic YWxpY2U6c2VjcmV0", 400),
+            ]
+            for (uri, authorization, status) in cases {
+                // When each is sent
+                var headers = HTTPFields()
+                if let authorization { headers[.authorization] = authorization }
+                let response = try await client.client.execute(uri: uri, method: .get, headers: headers)
+                // Then it is answered as documented
+                #expect(response.status.code == status, "\(uri) \(authorization ?? "-")")
             }
         }
     }
@@ -75,7 +102,7 @@ struct StatusAuthTests {
     @Test("a taken user name is refused; tokens are stored only as hashes")
     func users() async throws {
         // Given a repository with alice
-        let repository = InMemoryStatusRepository()
+        let repository = try SQLiteStatusRepository()
         let fixture = try await StatusFixture(repository: repository)
         // When alice is added again
         await #expect(throws: StatusErrorBody.self) { try await fixture.service.addUser(name: "alice") }

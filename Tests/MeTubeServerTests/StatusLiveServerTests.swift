@@ -7,15 +7,14 @@ import Testing
 
 @Suite("Status routes in the full metube-server")
 struct StatusLiveServerTests {
-    @Test("the full application serves the status routes over HTTP with a status file beside the hub's")
+    @Test("the full application serves the status routes over HTTP from its one database file")
     func fullApplication() async throws {
-        // Given the whole server on 127.0.0.1:0 with a hub SQLite file, and a user added to the status file beside it
+        // Given the whole server on 127.0.0.1:0 with a database file, and a user added to it
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let hubPath = directory.appendingPathComponent("hub.sqlite").path
-        let statusPath = StatusServerSettings.defaultDatabasePath(besideHubDatabase: hubPath)
-        let token = try await StatusService(repository: try SQLiteStatusRepository(path: statusPath)).addUser(name: "dana")
+        let token = try await StatusService(repository: try SQLiteStatusRepository(path: hubPath)).addUser(name: "dana")
         let app = try await buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, databasePath: hubPath, pollInterval: nil))
 
         try await app.test(.live) { client in

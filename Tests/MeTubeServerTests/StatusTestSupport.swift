@@ -14,7 +14,7 @@ enum StatusStorage: String, CaseIterable, Sendable {
     func makeRepository() throws -> any StatusRepository {
         switch self {
         case .memory:
-            return InMemoryStatusRepository()
+            return try SQLiteStatusRepository()
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,6 +40,7 @@ struct StatusFixture {
     /// Runs `body` with a client of the service's router.
     func withClient(_ body: @escaping @Sendable (StatusTestClient) async throws -> Void) async throws {
         let router = Router()
+        router.add(middleware: ServerErrorMiddleware())
         StatusRoutes(service: service).register(on: router)
         let app = Application(router: router)
         try await app.test(.router) { client in

@@ -21,9 +21,10 @@ import TestSupport
             + "<yt:channelId>\(channelID)</yt:channelId><title>\(title)</title>\(entries.joined())</feed>"
     }
 
-    private func sync(_ peer: HostilePeer, directory: TemporaryDirectory) async throws -> (SyncReport, Store) {
+    /// Syncs the store in `directory` directly from `peer`, each feed request bounded by `timeout`.
+    private func sync(_ peer: HostilePeer, directory: TemporaryDirectory, timeout: Duration = .seconds(15)) async throws -> (SyncReport, Store) {
         let store = try HubSyncTestSupport.store(in: directory, following: [Channel(id: Self.channelID, title: "hostile")])
-        let configuration = SyncConfiguration(source: .direct, feedURLTemplate: peer.url + "/feeds/{channelId}", requestTimeout: .seconds(2))
+        let configuration = SyncConfiguration(source: .direct, feedURLTemplate: peer.url + "/feeds/{channelId}", requestTimeout: timeout)
         return (await SyncEngine(store: store, configuration: configuration).sync(), store)
     }
 
@@ -61,7 +62,7 @@ import TestSupport
 
         // When it syncs directly with a 2 s limit per feed
         let started = ContinuousClock.now
-        let (report, _) = try await sync(peer, directory: directory)
+        let (report, _) = try await sync(peer, directory: directory, timeout: .seconds(2))
 
         // Then that channel fails with a clear reason, promptly
         #expect(describing(report.failedChannels[Self.channelID]) == "the server did not answer within 2 s")

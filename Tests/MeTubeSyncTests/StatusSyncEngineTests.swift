@@ -54,7 +54,7 @@ struct StatusSyncEngineTests {
     @Test("while the status service is down marks show offline; when it returns they flush by themselves")
     func offlineThenReconnect() async throws {
         // Given a status service whose server is not running yet, and a pending mark
-        let service = StatusService(repository: InMemoryStatusRepository(), configuration: StatusConfiguration(requestsPerSecond: nil))
+        let service = StatusService(repository: try SQLiteStatusRepository(), configuration: StatusConfiguration(requestsPerSecond: nil))
         let token = try await service.addUser(name: "user")
         let port = try Self.unusedLoopbackPort()
         let client = StatusClient(

@@ -85,7 +85,7 @@ struct StatusTestServer {
         configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil),
         firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
     ) async throws -> StatusTestServer {
-        let service = StatusService(repository: InMemoryStatusRepository(), configuration: configuration)
+        let service = StatusService(repository: try SQLiteStatusRepository(), configuration: configuration)
         let token = try await service.addUser(name: "user")
         return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service, firstMiddleware: firstMiddleware), token: token)
     }

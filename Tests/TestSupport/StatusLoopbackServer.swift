@@ -29,6 +29,7 @@ public final class StatusLoopbackServer: Sendable {
     ) async throws -> StatusLoopbackServer {
         let router = Router(context: BasicRequestContext.self)
         if let firstMiddleware { add(firstMiddleware, to: router) }
+        router.add(middleware: ServerErrorMiddleware())
         StatusRoutes(service: service).register(on: router)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "metube-status-loopback")

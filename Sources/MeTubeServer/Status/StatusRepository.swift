@@ -97,11 +97,12 @@ public struct StoredStatusRecord: Sendable, Hashable {
 
 /// Storage for the status service: users, zones and records.
 ///
-/// Implementations: ``InMemoryStatusRepository`` for tests and benchmarks, and an SQLite file
-/// for the server. Another database can take their place behind this protocol.
+/// The server's implementation is ``SQLiteStatusRepository`` (a file, or in memory for tests).
+/// Another database can take its place behind this protocol. Repositories return domain values
+/// and throw ``ServerError/storage(_:)`` for failures of the storage itself.
 public protocol StatusRepository: Sendable {
-    /// Adds a user with the SHA-256 hex digest of their token; fails when the name is taken.
-    func addUser(name: String, tokenHash: String) async throws -> StatusUser
+    /// Adds a user with the SHA-256 hex digest of their token; nil when the name is taken.
+    func addUser(name: String, tokenHash: String) async throws -> StatusUser?
     /// The user whose token hashes to `tokenHash`, if any.
     func user(tokenHash: String) async throws -> StatusUser?
     /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives

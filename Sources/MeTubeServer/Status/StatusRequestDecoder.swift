@@ -7,6 +7,9 @@ import NIOCore
 enum StatusRequestDecoder {
     /// The body decoded as `type`, or a BAD_REQUEST error body.
     static func decode<Body: Decodable>(_ type: Body.Type, from buffer: ByteBuffer) throws(StatusErrorBody) -> Body {
+        guard !JSONNesting.exceedsLimit(buffer.readableBytesView) else {
+            throw StatusErrorBody(.badRequest, "The request body is nested deeper than \(JSONNesting.maxDepth) levels")
+        }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {

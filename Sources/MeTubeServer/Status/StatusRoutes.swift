@@ -4,8 +4,8 @@ import MeTubeAPI
 import NIOCore
 
 /// The HTTP face of the status service: routes under
-/// `/database/1/{container}/{environment}/private/…`, every answer and error in the documented
-/// JSON shape.
+/// `/database/1/{container}/{environment}/private/…`, every answer in the documented JSON shape.
+/// Their errors are answered by ``ServerErrorMiddleware``, which a router serving them needs.
 public struct StatusRoutes: Sendable {
     /// The behaviour behind the routes.
     public let service: StatusService
@@ -25,64 +25,50 @@ public struct StatusRoutes: Sendable {
         let group = router.group("database/:version/:container/:environment/:database")
         let service = service
         group.post("zones/modify") { request, context in
-            await respond(to: request, context: context, body: StatusZonesModifyRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusZonesModifyRequest.self) { body, _, caller in
                 try await service.modifyZones(body, caller: caller)
             }
         }
         group.get("zones/list") { request, context in
-            await respond {
-                try await service.listZones(caller: authenticate(request, context: context))
-            }
+            try StatusResponses.json(try await service.listZones(caller: authenticate(request, context: context)))
         }
         group.post("zones/lookup") { request, context in
-            await respond(to: request, context: context, body: StatusZonesLookupRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusZonesLookupRequest.self) { body, _, caller in
                 try await service.lookupZones(body, caller: caller)
             }
         }
         group.post("records/modify") { request, context in
-            await respond(to: request, context: context, body: StatusRecordsModifyRequest.self) { body, size, caller in
+            try await respond(to: request, context: context, body: StatusRecordsModifyRequest.self) { body, size, caller in
                 try await service.modifyRecords(body, bodyBytes: size, caller: caller)
             }
         }
         group.post("records/lookup") { request, context in
-            await respond(to: request, context: context, body: StatusRecordsLookupRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusRecordsLookupRequest.self) { body, _, caller in
                 try await service.lookupRecords(body, caller: caller)
             }
         }
         group.post("changes/zone") { request, context in
-            await respond(to: request, context: context, body: StatusZoneChangesRequest.self) { body, _, caller in
+            try await respond(to: request, context: context, body: StatusZoneChangesRequest.self) { body, _, caller in
                 try await service.zoneChanges(body, caller: caller)
             }
         }
     }
 
-    /// Authenticates, reads and decodes the body, and performs the operation with it.
+    /// Authenticates, reads and decodes the body, and performs the operation with it. Errors go
+    /// to ``ServerErrorMiddleware``, which answers a `StatusErrorBody` as itself.
     private func respond<Body: Decodable, Answer: Encodable>(
         to request: Request, context: some RequestContext, body: Body.Type,
         perform: (Body, Int, StatusCaller) async throws -> Answer
-    ) async -> Response {
-        await respond {
-            let caller = try await authenticate(request, context: context)
-            let buffer: ByteBuffer
-            do {
-                buffer = try await request.body.collect(upTo: service.configuration.maxBodyBytes)
-            } catch is NIOTooManyBytesError {
-                throw StatusErrorBody.limitExceeded("The request body is over \(service.configuration.maxBodyBytes) bytes")
-            }
-            let decoded = try StatusRequestDecoder.decode(body, from: buffer)
-            return try await perform(decoded, buffer.readableBytes, caller)
-        }
-    }
-
-    /// Encodes the answer of `operation`, or the error it threw as an error body.
-    private func respond<Answer: Encodable>(_ operation: () async throws -> Answer) async -> Response {
+    ) async throws -> Response {
+        let caller = try await authenticate(request, context: context)
+        let buffer: ByteBuffer
         do {
-            return try Self.json(await operation(), status: .ok)
-        } catch let error as StatusErrorBody {
-            return Self.errorResponse(error)
-        } catch {
-            return Self.errorResponse(StatusErrorBody(.internalError, "The server could not complete the request: \(error)", retryAfter: 1))
+            buffer = try await request.body.collect(upTo: service.configuration.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw StatusErrorBody.limitExceeded("The request body is over \(service.configuration.maxBodyBytes) bytes")
         }
+        let decoded = try StatusRequestDecoder.decode(body, from: buffer)
+        return try StatusResponses.json(await perform(decoded, buffer.readableBytes, caller))
     }
 
     private func authenticate(_ request: Request, context: some RequestContext) async throws -> StatusCaller {
@@ -100,41 +86,23 @@ public struct StatusRoutes: Sendable {
         let query = request.uri.queryParameters
         return try await service.authenticate(
             container: parameters.get("container") ?? "", environment: environment,
-            apiToken: query.get("ckAPIToken"), webAuthToken: query.get("ckWebAuthToken") ?? Self.bearerToken(request))
+            apiToken: query.get("ckAPIToken"), webAuthToken: try Self.userToken(request))
     }
 
-    /// The user token of an `Authorization: Bearer <token>` header (accepted as well as the
-    /// `ckWebAuthToken` query parameter, which proxies are more likely to log).
-    private static func bearerToken(_ request: Request) -> String? {
-        guard let value = request.headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = value.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
-    }
-
-    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let data = try JSONEncoder().encode(value)
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    private static func errorResponse(_ error: StatusErrorBody) -> Response {
-        var response = (try? json(error, status: HTTPResponse.Status(code: error.serverErrorCode.httpStatus)))
-            ?? Response(status: .internalServerError)
-        if let retryAfter = error.retryAfter {
-            response.headers[.retryAfter] = String(Int(retryAfter.rounded(.up)))
+    /// The user token of `request`: from `Authorization: Bearer <token>` (where proxies do not log
+    /// it), else from the `ckWebAuthToken` query parameter (CloudKit's way); two different tokens
+    /// are a BAD_REQUEST.
+    static func userToken(_ request: Request) throws -> String? {
+        let query = request.uri.queryParameters.get("ckWebAuthToken")
+        guard let header = request.headers[.authorization] else { return query }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw StatusErrorBody(.badRequest, "The Authorization header must be 'Bearer <token>'")
         }
-        return response
-    }
-}
-
-extension StatusRoutes {
-    /// The routes `metube-server` serves for `configuration`: its status settings over the
-    /// status file beside the hub's database.
-    public init(serving configuration: ServerConfiguration) throws {
-        let settings = configuration.status
-        do {
-            self.init(repository: try settings.makeRepository(hubDatabasePath: configuration.databasePath), configuration: settings.configuration)
-        } catch {
-            throw ServerError.invalidConfiguration("cannot open the status database: \(error)")
+        let bearer = parts[1].trimmingCharacters(in: .whitespaces)
+        if let query, query != bearer {
+            throw StatusErrorBody(.badRequest, "The Authorization header and ckWebAuthToken name different tokens")
         }
+        return bearer
     }
 }

@@ -2,16 +2,21 @@ import MeTubeAPI
 
 extension StatusService {
     /// `changes/zone`: for each requested zone, the records changed since its sync token (all
-    /// live records without one), oldest change first, at most `resultsLimit` per zone, with
-    /// `moreComing` and the token to continue from.
+    /// live records without one), oldest change first, with `moreComing` and the token to continue
+    /// from. A zone named twice with the same token is answered once; a response holds at most
+    /// `maxRecordsPerResponse` records in total, each zone at most its `resultsLimit`, so a zone
+    /// past the budget gets no records, its own token back and `moreComing`.
     public func zoneChanges(_ request: StatusZoneChangesRequest, caller: StatusCaller) async throws -> StatusZoneChangesResponse {
         try checkCount(request.zones.count, of: "zones")
         let maximum = configuration.maxRecordsPerResponse
         for limit in [request.resultsLimit] + request.zones.map(\.resultsLimit) {
             if let limit, limit < 1 { throw StatusErrorBody(.badRequest, "resultsLimit must be at least 1, not \(limit)") }
         }
+        var seen: Set<[String?]> = []
+        let zones = request.zones.filter { seen.insert([$0.zoneID.zoneName, $0.zoneID.ownerRecordName, $0.syncToken]).inserted }
         let results = try await repository.transaction { transaction in
-            try request.zones.map { wanted -> StatusZoneChangesResult in
+            var budget = maximum
+            return try zones.map { wanted -> StatusZoneChangesResult in
                 if let error = accessError(for: wanted.zoneID, caller: caller) { return .failure(error) }
                 let key = StatusZoneKey(database: caller.database, zoneName: wanted.zoneID.zoneName)
                 guard let zone = try existingZone(key, in: transaction) else { return .failure(zoneNotFound(wanted.zoneID)) }
@@ -22,10 +27,11 @@ extension StatusService {
                     case .failure(let error): return .failure(error)
                     }
                 }
-                let limit = min(wanted.resultsLimit ?? request.resultsLimit ?? maximum, maximum)
-                var changed = try transaction.changes(in: key, after: after, includeDeleted: wanted.syncToken != nil, limit: limit + 1)
-                let moreComing = changed.count > limit
-                if moreComing { changed.removeLast(changed.count - limit) }
+                let limit = min(wanted.resultsLimit ?? request.resultsLimit ?? maximum, budget)
+                var changed = limit > 0 ? try transaction.changes(in: key, after: after, includeDeleted: wanted.syncToken != nil, limit: limit + 1) : []
+                let moreComing = limit > 0 ? changed.count > limit : zone.lastSequence > after
+                if changed.count > limit { changed.removeLast(changed.count - limit) }
+                budget -= changed.count
                 let position = moreComing ? changed.last?.sequence ?? after : zone.lastSequence
                 let types = (wanted.desiredRecordTypes ?? request.desiredRecordTypes).map(Set.init)
                 let keys = wanted.desiredKeys ?? request.desiredKeys

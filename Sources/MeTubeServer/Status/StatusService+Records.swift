@@ -64,6 +64,12 @@ extension StatusService {
             let zone = try requireZone(zoneID, caller: caller, in: transaction)
             let found = try transaction.records(named: request.records.map(\.recordName), in: zone.key)
             return request.records.map { lookup -> StatusRecordResult in
+                guard !lookup.recordName.isEmpty else {
+                    return .failure(StatusRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
+                }
+                if let error = Self.nameError(lookup.recordName, of: "recordName") {
+                    return .failure(StatusRecordError(recordName: lookup.recordName, .badRequest, error))
+                }
                 guard let record = found[lookup.recordName], !record.isDeleted else {
                     return .failure(StatusRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
                 }
@@ -115,6 +121,13 @@ extension StatusService {
         }
         guard type == .create || sent.recordName != nil else {
             return failure(.badRequest, "recordName is required for \(type.rawValue)")
+        }
+        if sent.recordName?.isEmpty == true {
+            return failure(.badRequest, "recordName must not be empty")
+        }
+        let names = [(sent.recordName ?? "", "recordName"), (sent.recordType ?? "", "recordType")] + (sent.fields ?? [:]).keys.map { ($0, "A field name") }
+        if let error = names.lazy.compactMap({ Self.nameError($0.0, of: $0.1) }).first {
+            return failure(.badRequest, error)
         }
         if let mismatch = sent.fields?.first(where: { $0.value.typeMismatch != nil }) {
             return failure(.badRequest, "Field '\(mismatch.key)': \(mismatch.value.typeMismatch ?? "")")

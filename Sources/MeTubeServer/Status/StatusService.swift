@@ -43,7 +43,9 @@ public struct StatusService: Sendable {
             throw StatusErrorBody(.badRequest, "A user name is one or more letters, digits, '-', '_' or '.'")
         }
         let token = StatusTokenHasher.newToken()
-        _ = try await repository.addUser(name: name, tokenHash: StatusTokenHasher.hash(token))
+        guard try await repository.addUser(name: name, tokenHash: StatusTokenHasher.hash(token)) != nil else {
+            throw StatusErrorBody(.exists, "User '\(name)' already exists")
+        }
         return token
     }
 
@@ -53,11 +55,11 @@ public struct StatusService: Sendable {
         guard let apiToken, !apiToken.isEmpty else {
             throw StatusErrorBody(.authenticationRequired, "The request needs the container's API token as ckAPIToken")
         }
-        guard configuration.apiTokens[container] == apiToken else {
+        guard let expected = configuration.apiTokens[container], StatusTokenHasher.matches(apiToken, expected) else {
             throw StatusErrorBody(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'")
         }
         guard let webAuthToken, !webAuthToken.isEmpty else {
-            throw StatusErrorBody(.authenticationRequired, "The request needs a user token as ckWebAuthToken")
+            throw StatusErrorBody(.authenticationRequired, "The request needs a user token: an Authorization: Bearer header, or ckWebAuthToken")
         }
         guard let user = try await repository.user(tokenHash: StatusTokenHasher.hash(webAuthToken)) else {
             throw StatusErrorBody(.authenticationFailed, "ckWebAuthToken is not a valid user token")
@@ -121,6 +123,14 @@ public struct StatusService: Sendable {
         return StatusZonesResponse(zones: results)
     }
 
+    /// The longest zone name, record name, record type or field name, in UTF-8 bytes.
+    public static let maxNameBytes = 255
+
+    /// Why `name` cannot be a `what`, or nil when it can.
+    static func nameError(_ name: String, of what: String) -> String? {
+        name.utf8.count > maxNameBytes ? "\(what) is longer than \(maxNameBytes) bytes" : nil
+    }
+
     /// The current time for record stamps.
     var nowMillis: Int64 { clock() }
 
@@ -138,6 +148,9 @@ public struct StatusService: Sendable {
         }
         if zoneID.zoneName.isEmpty {
             return StatusZoneError(zoneID: zoneID, .badRequest, "zoneName must not be empty")
+        }
+        if let error = Self.nameError(zoneID.zoneName, of: "zoneName") {
+            return StatusZoneError(zoneID: zoneID, .badRequest, error)
         }
         return nil
     }

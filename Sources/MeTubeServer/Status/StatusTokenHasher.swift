@@ -1,73 +1,37 @@
-import MeTubeAPI
+import Crypto
+import Foundation
 
-/// Hashes user tokens for storage: SHA-256 (FIPS 180-4), as lowercase hex.
+/// User and API tokens: how they are made, stored and compared.
 ///
-/// The server stores only this digest of a token; a token is a random 256-bit secret, so a plain
-/// hash (no salt, no stretching) is enough to keep the stored form useless to a reader.
+/// The server stores only the SHA-256 digest of a user token (swift-crypto), as lowercase hex. A
+/// token is a random 256-bit secret, so a plain hash (no salt, no stretching) keeps the stored
+/// form useless to a reader; and because the database looks users up by that digest, the time a
+/// lookup takes tells an attacker nothing about the token they would need. API tokens are compared
+/// in constant time.
 enum StatusTokenHasher {
     /// The SHA-256 digest of the token's UTF-8 bytes, as 64 lowercase hex digits.
     static func hash(_ token: String) -> String {
-        sha256(Array(token.utf8)).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        hex(SHA256.hash(data: Data(token.utf8)))
     }
 
-    /// A new random token: 32 random bytes as 64 hex digits.
+    /// A new random token: 256 bits from the system's secure generator, as 64 hex digits.
     static func newToken() -> String {
-        StatusIdentifier.random() + StatusIdentifier.random()
+        SymmetricKey(size: .bits256).withUnsafeBytes { hex($0) }
     }
 
-    /// The SHA-256 digest of `message`.
-    static func sha256(_ message: [UInt8]) -> [UInt8] {
-        var hash: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bitLength = UInt64(message.count) * 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    /// Whether `given` equals `expected`, in time that depends on neither (their digests are
+    /// compared with swift-crypto's constant-time equality).
+    static func matches(_ given: String, _ expected: String) -> Bool {
+        SHA256.hash(data: Data(given.utf8)) == SHA256.hash(data: Data(expected.utf8))
+    }
 
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let base = chunk + index * 4
-                schedule[index] = UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
-            }
-            for index in 16..<64 {
-                let s0 = rotateRight(schedule[index - 15], 7) ^ rotateRight(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-                let s1 = rotateRight(schedule[index - 2], 17) ^ rotateRight(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = (hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7])
-            for index in 0..<64 {
-                let s1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ s1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let s0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = s0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-            }
-            hash[0] &+= a; hash[1] &+= b; hash[2] &+= c; hash[3] &+= d
-            hash[4] &+= e; hash[5] &+= f; hash[6] &+= g; hash[7] &+= h
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
         }
-        return hash.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - $0 * 8)) } }
+        return String(decoding: text, as: UTF8.self)
     }
-
-    private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
-    }
-
-    private static let roundConstants: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
 }

@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import MeTubeAPI
+
+/// The hub's behaviour, independent of HTTP: it validates request bodies, applies the hub's
+/// limits and answers from a ``HubRepository``.
+///
+/// Failures of the request are thrown as ``ServerError``; anything else comes from the storage.
+public struct HubService: Sendable {
+    /// The new channels one client address may register per hour, unless configured otherwise.
+    public static let defaultRegistrationsPerHour = 2_000
+
+    /// The storage.
+    public let repository: any HubRepository
+    private let registrations: RegistrationLimiter
+
+    /// Creates the service over `repository`, allowing each client address
+    /// `registrationsPerHour` new channels per hour (nil: no limit).
+    public init(repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour) {
+        self.repository = repository
+        self.registrations = RegistrationLimiter(channelsPerHour: registrationsPerHour)
+    }
+
+    /// `channels/register`: stores the plausible channel ids of `body` for the client at `client`
+    /// (its address), within its hourly allowance.
+    func register(body: some DataProtocol, client: String) async throws -> HubRegisterResponse {
+        let ids = try HubRequestValidation.registerChannelIDs(body: body)
+        if let wait = registrations.wait(for: client) {
+            throw ServerError.tooManyRequests("too many new channels registered from this address; retry in \(wait) s", retryAfter: wait)
+        }
+        let response = try await repository.register(channelIDs: ids)
+        registrations.record(response.inserted, for: client)
+        return response
+    }
+
+    /// `channels`: the page of registered channels `body` asks for.
+    func channels(body: some DataProtocol) async throws -> HubChannelList {
+        let page = try HubRequestValidation.channelsPage(body: body)
+        var channels = try await repository.channels(after: page.after, limit: page.limit + 1)
+        guard channels.count > page.limit else { return HubChannelList(channels: channels) }
+        channels.removeLast(channels.count - page.limit)
+        return HubChannelList(channels: channels, nextAfterChannelID: channels.last?.channelID)
+    }
+
+    /// `videos/query`: the page `body` asks for, as its JSON answer.
+    func videoPage(body: some DataProtocol) async throws -> ByteBuffer {
+        HubJSONWriter.page(try await repository.videos(matching: try HubRequestValidation.videoSelection(body: body)))
+    }
+}

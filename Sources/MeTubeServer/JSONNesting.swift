@@ -1,0 +1,42 @@
+/// The nesting depth of a JSON text, measured before any decoder sees it.
+///
+/// Foundation's decoders, and decoders of recursive values such as `JSONValue` and `StatusValue`,
+/// spend time that grows much faster than the body with each level of nesting (a 1 KB body
+/// nested 500 deep took 1.2 s of CPU). One linear pass over the bytes, counting brackets outside
+/// strings, refuses such a body first.
+enum JSONNesting {
+    /// The deepest nesting a request body may have; metube's requests need 6.
+    static let maxDepth = 32
+
+    /// Whether `bytes` nest arrays and objects deeper than `maxDepth`. The text need not be valid
+    /// JSON: the decoder judges that afterwards.
+    static func exceedsLimit(_ bytes: some Sequence<UInt8>, maxDepth: Int = maxDepth) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maxDepth { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+            default:
+                break
+            }
+        }
+        return false
+    }
+}

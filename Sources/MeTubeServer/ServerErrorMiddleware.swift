@@ -1,0 +1,59 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import MeTubeAPI
+
+/// The one place where failures become answers.
+///
+/// Every answer carries a fresh request id as `X-Request-Id`. Failures of the request keep their
+/// documented answers: a ``ServerError`` as `{"error":"…"}` on the hub, a `StatusErrorBody` as
+/// itself on the status routes; an unknown path or method gets 404 and a body over the limit 413,
+/// each in the shape of the API the path falls under. Anything else is unexpected: it is logged
+/// with the request id, method and path, and the client gets 500 with the request id and no
+/// detail: `{"error":"internal error","requestId":"…"}` on the hub, `INTERNAL_ERROR` with the
+/// id as `uuid` on the status routes (`/database/…`).
+///
+/// Paths are exact: one with a trailing slash (other than `/`) is not found.
+public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The header that carries the request id.
+    public static var requestIDHeader: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
+
+    /// Creates the middleware.
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let requestID = StatusIdentifier.random()
+        var response: Response
+        do {
+            let path = request.uri.path
+            guard path == "/" || !path.hasSuffix("/") else { throw ServerError.notFound }
+            response = try await next(request, context)
+        } catch {
+            response = answer(to: error, request: request, requestID: requestID, logger: context.logger)
+        }
+        response.headers[Self.requestIDHeader] = requestID
+        return response
+    }
+
+    private func answer(to error: any Error, request: Request, requestID: String, logger: Logger) -> Response {
+        let isStatus = request.uri.path.hasPrefix("/database/")
+        let failure: ServerError
+        switch error {
+        case let error as StatusErrorBody where isStatus:
+            return StatusResponses.error(error)
+        case let error as ServerError where error.isClientError:
+            failure = error
+        case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed:
+            failure = .notFound
+        case let error as any HTTPResponseError where error.status == .contentTooLarge:
+            failure = .payloadTooLarge(limit: isStatus ? StatusConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
+        default:
+            logger.error("unexpected error", metadata: [
+                "requestId": "\(requestID)", "method": "\(request.method)", "path": "\(request.uri.path)",
+                "error": "\(String(reflecting: error))",
+            ])
+            failure = .storage("unexpected")
+        }
+        return isStatus ? StatusResponses.error(failure, requestID: requestID) : HubResponses.error(failure, requestID: requestID)
+    }
+}

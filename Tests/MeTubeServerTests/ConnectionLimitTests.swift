@@ -1,0 +1,129 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import MeTubeAPI
+import NIOCore
+import NIOPosix
+import Testing
+@testable import MeTubeServer
+
+/// Clients that hold connections without using them (issue 13, 13.15): half-sent requests,
+/// drips and silence are cut off, so they cannot exhaust the server.
+@Suite struct ConnectionLimitTests {
+    /// A running full server with tight limits.
+    struct RunningServer {
+        let port: Int
+        let task: Task<Void, any Error>
+
+        static func start(_ limits: ConnectionLimits) async throws -> RunningServer {
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            var configuration = ServerConfiguration(pollInterval: nil, onListening: { _, port in continuation.yield(port) })
+            configuration.connectionLimits = limits
+            configuration.logger.logLevel = .critical
+            let app = try await buildApplication(configuration: configuration)
+            let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+            guard let port = await ports.first(where: { _ in true }) else { throw ServerError.notFound }
+            return RunningServer(port: port, task: task)
+        }
+
+        func stop() { task.cancel() }
+    }
+
+    /// A TCP connection that sends raw bytes and notices when the server closes it.
+    struct RawConnection {
+        let channel: any Channel
+
+        static func open(port: Int) async throws -> RawConnection {
+            RawConnection(channel: try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get())
+        }
+
+        func send(_ text: String) async throws {
+            try await channel.writeAndFlush(ByteBuffer(string: text)).get()
+        }
+
+        /// Whether the server closed the connection within `limit`.
+        func isClosed(within limit: Duration) async -> Bool {
+            let channel = channel
+            return await withTaskGroup(of: Bool.self) { group in
+                group.addTask { (try? await channel.closeFuture.get()) != nil }
+                group.addTask {
+                    try? await Task.sleep(for: limit)
+                    return false
+                }
+                defer { group.cancelAll() }
+                return await group.next() ?? false
+            }
+        }
+    }
+
+    static let halfSentRequest = "POST /api/videos/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{\"afterSeq\":"
+
+    @Test func aHalfSentRequestIsCutOffOnceItsGraceHasPassed() async throws {
+        // Given a server whose requests must arrive within 1 s, then at 1 KiB/s
+        let server = try await RunningServer.start(ConnectionLimits(idleTimeout: .seconds(60), requestGrace: .seconds(1)))
+        defer { server.stop() }
+
+        // When a client sends half a request and stops, and another only half a request line
+        let body = try await RawConnection.open(port: server.port)
+        try await body.send(Self.halfSentRequest)
+        let line = try await RawConnection.open(port: server.port)
+        try await line.send("GET /hea")
+
+        // Then the server closes both
+        #expect(await body.isClosed(within: .seconds(15)))
+        #expect(await line.isClosed(within: .seconds(15)))
+    }
+
+    @Test func aDrippedRequestIsCutOff() async throws {
+        // Given a server whose requests must arrive at 1 KiB/s after 1 s
+        let server = try await RunningServer.start(ConnectionLimits(idleTimeout: .seconds(60), requestGrace: .seconds(1)))
+        defer { server.stop() }
+
+        // When a client drips a header, a few bytes at a time
+        let connection = try await RawConnection.open(port: server.port)
+        let drip = Task {
+            for _ in 0..<300 {
+                try await connection.send("X-Drip: 1\r\n")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        defer { drip.cancel() }
+        try await connection.send("POST /api/videos/query HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+
+        // Then the server closes it though bytes keep coming
+        #expect(await connection.isClosed(within: .seconds(10)))
+    }
+
+    @Test func anIdleConnectionIsClosed() async throws {
+        // Given a server that closes connections idle for 1 s
+        let server = try await RunningServer.start(ConnectionLimits(idleTimeout: .seconds(1), requestGrace: .seconds(1)))
+        defer { server.stop() }
+
+        // When a client connects and sends nothing
+        let connection = try await RawConnection.open(port: server.port)
+
+        // Then the server closes it
+        #expect(await connection.isClosed(within: .seconds(10)))
+    }
+
+    @Test func healthAnswersWhileHalfSentConnectionsFillTheCap() async throws {
+        // Given a server capped at 20 connections, and 100 clients each holding a half-sent request
+        let server = try await RunningServer.start(ConnectionLimits(maxConnections: 20, idleTimeout: .seconds(2), requestGrace: .seconds(1)))
+        defer { server.stop() }
+        var holders: [RawConnection] = []
+        for _ in 0..<100 {
+            let connection = try await RawConnection.open(port: server.port)
+            try? await connection.send(Self.halfSentRequest)
+            holders.append(connection)
+        }
+
+        // When a real client asks for /health
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)\(HubAPI.healthPath)")
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+
+        // Then it is answered, the holders having been cut off
+        #expect(response.status == .ok)
+        _ = holders
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import MeTubeAPI
+import MeTubeCore
+import TestSupport
+import Testing
+@testable import MeTubeServer
+
+/// `videos/query` answers must stay byte for byte what earlier versions sent, whose pages SQLite
+/// wrote with `json_object` under the plan `channel_id IN (SELECT value FROM json_each(?)) ORDER
+/// BY seq LIMIT ?`. That statement is kept here, verbatim, as the reference.
+@Suite struct HubPageCompatibilityTests {
+    /// The page statement of the earlier versions (`SQLiteHubRepository.videoPageJSON`).
+    static func referenceSQL(withChannels: Bool) -> String {
+        let columns = """
+            seq, json_object('seq', seq, 'videoId', video_id, 'channelId', channel_id,
+                'publishedAt', strftime('%Y-%m-%dT%H:%M:%SZ', CAST(published_at AS INTEGER) - (published_at < CAST(published_at AS INTEGER)), 'unixepoch'),
+                'title', title, 'url', url, 'durationSeconds', duration_seconds)
+            """
+        return withChannels
+            ? "SELECT \(columns) FROM hub_videos WHERE seq > ? AND channel_id IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?"
+            : "SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?"
+    }
+
+    /// The page the earlier versions answered for `selection`.
+    static func referencePage(_ selection: HubVideoSelection, in database: ServerDatabase) throws -> String {
+        try database.writer.read { db in
+            let rows: [Row]
+            if selection.channelIDs.isEmpty {
+                rows = try Row.fetchAll(db, sql: referenceSQL(withChannels: false), arguments: [selection.afterSeq, selection.limit])
+            } else {
+                let list = String(decoding: try JSONEncoder().encode(selection.channelIDs), as: UTF8.self)
+                rows = try Row.fetchAll(db, sql: referenceSQL(withChannels: true), arguments: [selection.afterSeq, list, selection.limit])
+            }
+            let maxSeq: Int64 = rows.last?[0] ?? selection.afterSeq
+            return "{\"videos\":[" + rows.map { $0[1] as String }.joined(separator: ",") + "],\"maxSeqReturned\":\(maxSeq)}"
+        }
+    }
+
+    @Test(arguments: [216, 20_000])
+    func everyPageIsByteIdenticalToTheEarlierAnswer(registeredChannels: Int) async throws {
+        // Given a hub with 216 channels' videos (awkward titles, fractional and pre-1970 dates,
+        // Shorts, missing durations), among `registeredChannels` registered channels, so both
+        // query plans are taken
+        let database = try ServerDatabase()
+        let repository = try SQLiteHubRepository(database: database)
+        let library = SyntheticLibrary(channelCount: 216, videoCount: 1_500, markCount: 0)
+        let channels = library.channels().map(\.id)
+        _ = try await repository.register(channelIDs: channels)
+        for start in stride(from: 216, to: registeredChannels, by: 500) {
+            _ = try await repository.register(channelIDs: (start..<min(start + 500, registeredChannels)).map(SyntheticLibrary.channelID))
+        }
+        let byChannel = Dictionary(grouping: library.videos().reversed(), by: \.channelID)
+        for channel in library.channels() {
+            _ = try await repository.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: byChannel[channel.id] ?? []))
+        }
+        var awkward = library.video(0)
+        awkward.title = "He said \"hi\" \\ back\nnew line\ttab\u{01}\u{08}\u{0C}\u{1F}\u{7F} </script> \u{2028} 東京 🌃"
+        awkward.published = Date(timeIntervalSince1970: -86_400.75)
+        var renamed = library.video(5)
+        renamed.title = "renamed 🎉"
+        renamed.published = Date(timeIntervalSince1970: 1_790_000_000.5)
+        _ = try await repository.ingest(FeedIngestion(channelID: awkward.channelID, channelTitle: nil, videos: [awkward, renamed]))
+
+        // When every page of several selections is fetched, to the end
+        let selections = [
+            HubVideoSelection(channelIDs: channels, afterSeq: 0, limit: 100),
+            HubVideoSelection(channelIDs: channels, afterSeq: 750, limit: 100),
+            HubVideoSelection(channelIDs: [], afterSeq: 0, limit: 500),
+            HubVideoSelection(channelIDs: Array(channels[100..<110]), afterSeq: 0, limit: 7),
+            HubVideoSelection(channelIDs: [channels[3], SyntheticLibrary.channelID(99_999)], afterSeq: 0, limit: 3),
+        ]
+        var pages = 0
+        for start in selections {
+            var selection = start
+            while true {
+                let page = try await repository.videos(matching: selection)
+                let answer = String(buffer: HubJSONWriter.page(page))
+
+                // Then each is the earlier answer, byte for byte
+                #expect(answer == (try Self.referencePage(selection, in: database)))
+                pages += 1
+                if page.videos.isEmpty { break }
+                selection.afterSeq = page.maxSeqReturned
+            }
+        }
+        #expect(pages > 40)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MeTubeAPI
+import Testing
+@testable import MeTubeServer
+
+/// One error middleware: unexpected errors are logged with a request id and answered without
+/// detail; unknown paths and methods answer JSON in the shape of their API.
+@Suite struct ServerErrorTests {
+    struct SecretFailure: Error, CustomStringConvertible {
+        var description: String { "disk I/O error at /var/lib/secret/path" }
+    }
+
+    /// A status repository whose every call fails with a Swift error text that must not leak.
+    struct FailingStatusRepository: StatusRepository {
+        func addUser(name: String, tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: name) }
+        func user(tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: "alice") }
+        func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T { throw SecretFailure() }
+    }
+
+    static func application(hub: any HubRepository, status: StatusRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {
+        Application(router: buildRouter(hubRepository: hub, status: status), logger: logs.logger)
+    }
+
+    @Test func anUnexpectedHubErrorIsLoggedWithARequestIDAndAnswered500WithoutDetail() async throws {
+        // Given a hub whose storage fails with a revealing message
+        let logs = LogCapture()
+        try await Self.application(hub: FailingHubRepository(), logs: logs).test(.router) { client in
+            // When a client lists channels
+            try await client.execute(uri: HubAPI.channelsPath, method: .post) { response throws in
+                // Then it gets 500 with only "internal error" and the request id, which the log names too
+                #expect(response.status == .internalServerError)
+                let body = try HubTestSupport.decode(HubErrorBody.self, response.body)
+                let requestID = try #require(response.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
+                #expect(body == HubErrorBody(error: "internal error", requestID: requestID))
+                #expect(!String(buffer: response.body).contains("secret") && !String(buffer: response.body).contains("Failure"))
+                let logged = logs.entries.filter { $0.level == .error }
+                #expect(logged.count == 1)
+                #expect(logged.first?.metadata["requestId"] == requestID)
+                #expect(logged.first?.metadata["path"] == HubAPI.channelsPath)
+            }
+        }
+    }
+
+    @Test func anUnexpectedStatusErrorIsLoggedAndAnsweredInternalErrorWithoutSwiftText() async throws {
+        // Given the status routes over storage that fails with a revealing message
+        let logs = LogCapture()
+        let status = StatusRoutes(repository: FailingStatusRepository(), configuration: StatusConfiguration(requestsPerSecond: nil))
+        let token = try await status.service.addUser(name: "alice")
+        try await Self.application(hub: try SQLiteHubRepository(), status: status, logs: logs).test(.router) { client in
+            // When alice lists her zones
+            let response = try await client.execute(uri: StatusTestClient.uri("zones/list", token: token), method: .get)
+
+            // Then she gets a CloudKit INTERNAL_ERROR whose uuid is the logged request id, and no Swift text
+            #expect(response.status == .internalServerError)
+            let body = try decode(StatusErrorBody.self, response)
+            #expect(body.serverErrorCode == .internalError)
+            #expect(body.reason == "internal error")
+            #expect(body.uuid == response.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
+            #expect(!String(buffer: response.body).contains("secret"))
+            #expect(logs.entries.contains { $0.level == .error && $0.metadata["requestId"] == body.uuid && $0.metadata["error"]?.contains("secret") == true })
+        }
+    }
+
+    @Test(arguments: [
+        ("/nope", HTTPRequest.Method.post), ("/health/", .get), ("/api/channels/register/", .post), ("/api/videos", .post),
+        ("/api/videos/query", .get), ("/api/channels", .delete),
+    ])
+    func unknownHubPathsAndMethodsAnswerJSONNotFound(path: String, method: HTTPRequest.Method) async throws {
+        try await HubTestSupport.application().test(.router) { client in
+            try await client.execute(uri: path, method: method) { response throws in
+                #expect(response.status == .notFound)
+                #expect(try HubTestSupport.decode(HubErrorBody.self, response.body) == HubErrorBody(error: "not found"))
+                #expect(response.headers[.accessControlAllowOrigin] == "*")
+                #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("records/bogus", HTTPRequest.Method.post), ("records/modify", .get), ("zones/list", .delete), ("changes/zone/", .post),
+    ])
+    func unknownStatusOperationsAnswerCloudKitNotFound(operation: String, method: HTTPRequest.Method) async throws {
+        let fixture = try await StatusFixture()
+        let router = buildRouter(hubRepository: try SQLiteHubRepository(), status: StatusRoutes(service: fixture.service))
+        try await Application(router: router).test(.router) { client in
+            let response = try await client.execute(uri: StatusTestClient.uri(operation, token: fixture.alice), method: method)
+            #expect(response.status == .notFound)
+            #expect(try decode(StatusErrorBody.self, response).serverErrorCode == .notFound)
+        }
+    }
+
+    @Test func headHealthAnswers200() async throws {
+        try await HubTestSupport.application().test(.router) { client in
+            try await client.execute(uri: HubAPI.healthPath, method: .head) { response throws in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test func anEmptyRecordNameIsRefused() async throws {
+        // Given alice with her zone
+        let fixture = try await StatusFixture()
+        try await fixture.withClient { client in
+            try await client.createZone(token: client.alice)
+
+            // When she writes and looks up a record named ""
+            var record = watched("v1")
+            record.recordName = ""
+            let results = try await client.modify([.init(.forceReplace, record: record)], token: client.alice)
+                + client.modify([.init(.create, record: record)], token: client.alice)
+            let lookup = try await client.post(
+                "records/lookup", StatusRecordsLookupRequest(records: [.init(recordName: "")], zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice)
+
+            // Then each is a BAD_REQUEST and nothing was stored
+            #expect(results.map(\.errorCode) == [.badRequest, .badRequest])
+            #expect(try decode(StatusRecordsResponse.self, lookup).records.map(\.errorCode) == [.badRequest])
+        }
+    }
+}
