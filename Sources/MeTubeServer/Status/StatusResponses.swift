@@ -14,8 +14,8 @@ enum StatusResponses {
     static func error(_ error: StatusErrorBody) -> Response {
         let status = HTTPResponse.Status(code: error.serverErrorCode.httpStatus)
         var response = (try? json(error, status: status)) ?? Response(status: status)
-        if let retryAfter = error.retryAfter {
-            response.headers[.retryAfter] = String(Int(retryAfter.rounded(.up)))
+        if let retryAfter = error.retryAfter, retryAfter.isFinite {
+            response.headers[.retryAfter] = String(Int(min(max(retryAfter, 0), 86_400).rounded(.up)))
         }
         return response
     }
