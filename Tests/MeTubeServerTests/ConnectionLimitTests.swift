@@ -4,6 +4,7 @@ import Hummingbird
 import MeTubeAPI
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 @testable import MeTubeServer
 
@@ -13,7 +14,7 @@ import Testing
     /// A running full server with tight limits.
     struct RunningServer {
         let port: Int
-        let task: Task<Void, any Error>
+        let service: BackgroundService
 
         static func start(_ limits: ConnectionLimits) async throws -> RunningServer {
             let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -21,12 +22,12 @@ import Testing
             configuration.connectionLimits = limits
             configuration.logger.logLevel = .critical
             let app = try await buildApplication(configuration: configuration)
-            let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+            let service = BackgroundService(app, logger: configuration.logger)
             guard let port = await ports.first(where: { _ in true }) else { throw ServerError.notFound }
-            return RunningServer(port: port, task: task)
+            return RunningServer(port: port, service: service)
         }
 
-        func stop() { task.cancel() }
+        func stop() { service.stop() }
     }
 
     /// A TCP connection that sends raw bytes and notices when the server closes it.

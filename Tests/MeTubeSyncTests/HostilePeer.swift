@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Synchronization
+import TestSupport
 
 /// A scriptable misbehaving server on 127.0.0.1, standing in for a hostile hub, status service or
 /// feed server: every request is answered by the script, which may send any status, headers and
@@ -44,7 +45,7 @@ final class HostilePeer: Sendable {
 
     /// The base URL, e.g. `http://127.0.0.1:54321`.
     let url: String
-    private let task: Task<Void, any Error>
+    private let service: BackgroundService
     private let log: RequestLog
 
     /// Every request so far, in order.
@@ -55,9 +56,9 @@ final class HostilePeer: Sendable {
         let requests = Mutex<[Request]>([])
     }
 
-    private init(url: String, task: Task<Void, any Error>, log: RequestLog) {
+    private init(url: String, service: BackgroundService, log: RequestLog) {
         self.url = url
-        self.task = task
+        self.service = service
         self.log = log
     }
 
@@ -82,14 +83,14 @@ final class HostilePeer: Sendable {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
         )
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let service = BackgroundService(app, logger: logger)
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        return HostilePeer(url: "http://127.0.0.1:\(port)", task: task, log: log)
+        return HostilePeer(url: "http://127.0.0.1:\(port)", service: service, log: log)
     }
 
     /// Stops the server.
-    func stop() { task.cancel() }
+    func stop() { service.stop() }
 
     private static func response(_ reply: Reply) -> Response {
         var headers = HTTPFields()

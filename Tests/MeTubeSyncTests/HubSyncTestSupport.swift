@@ -12,12 +12,12 @@ import TestSupport
 final class LiveHub: Sendable {
     let repository: SQLiteHubRepository
     let url: String
-    private let task: Task<Void, any Error>
+    private let service: BackgroundService
 
-    private init(repository: SQLiteHubRepository, url: String, task: Task<Void, any Error>) {
+    private init(repository: SQLiteHubRepository, url: String, service: BackgroundService) {
         self.repository = repository
         self.url = url
-        self.task = task
+        self.service = service
     }
 
     /// Starts a hub over a new SQLite file in `directory`.
@@ -35,14 +35,14 @@ final class LiveHub: Sendable {
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
         )
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let service = BackgroundService(app, logger: logger)
         var iterator = ports.makeAsyncIterator()
         let port = await iterator.next() ?? 0
-        return LiveHub(repository: repository, url: "http://127.0.0.1:\(port)", task: task)
+        return LiveHub(repository: repository, url: "http://127.0.0.1:\(port)", service: service)
     }
 
     /// Stops the server.
-    func stop() { task.cancel() }
+    func stop() { service.stop() }
 
     /// Registers the library's channels and stores its videos, oldest first, one channel at a time.
     func seed(_ library: SyntheticLibrary, registering: Bool = true) async throws {
