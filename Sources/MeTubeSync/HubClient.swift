@@ -39,9 +39,20 @@ public struct HubClient: Sendable {
         return screened.answer
     }
 
-    /// Every channel the hub holds, screened.
-    func channels() async throws(SyncError) -> ScreenedHubChannels {
-        try await post(HubAPI.channelsPath, Optional<HubVideoQuery>.none)
+    /// Every channel the hub holds, screened, page by page (`nextAfterChannelId`). A cursor that
+    /// does not move forward, or more than `maxPages` pages, ends the listing with an error.
+    func channels(maxPages: Int = 1_000) async throws(SyncError) -> ScreenedHubChannels {
+        var all = ScreenedHubChannels()
+        var after: String?
+        for _ in 0..<maxPages {
+            let page: ScreenedHubChannels = try await post(HubAPI.channelsPath, HubChannelsRequest(afterChannelID: after))
+            all.channels += page.channels
+            all.dropped += page.dropped
+            guard let next = page.nextAfterChannelID else { return all }
+            guard next > (after ?? "") else { throw .limitExceeded("the hub's channel list does not move forward (next page after \(next))") }
+            after = next
+        }
+        throw .limitExceeded("the hub's channel list has more than \(maxPages) pages")
     }
 
     /// One page of videos, screened row by row.

@@ -8,8 +8,10 @@ struct ScreenedHubChannels: Decodable, Sendable {
     var channels: [HubChannel] = []
     /// How many entries were dropped for an invalid channel id.
     var dropped = 0
+    /// Where the next page starts (`nextAfterChannelId`), when it is a valid channel id.
+    var nextAfterChannelID: String?
 
-    private enum ListKeys: String, CodingKey { case channels }
+    private enum ListKeys: String, CodingKey { case channels, nextAfterChannelID = "nextAfterChannelId" }
     private enum Keys: String, CodingKey { case channelID = "channelId", title, thumbnailURL = "thumbnailUrl" }
 
     /// One entry, each field read on its own; never fails.
@@ -26,8 +28,13 @@ struct ScreenedHubChannels: Decodable, Sendable {
         }
     }
 
+    /// An empty list, to collect pages into.
+    init() {}
+
     init(from decoder: any Decoder) throws {
-        var entries = try decoder.container(keyedBy: ListKeys.self).nestedUnkeyedContainer(forKey: .channels)
+        let list = try decoder.container(keyedBy: ListKeys.self)
+        nextAfterChannelID = (try? list.decode(String.self, forKey: .nextAfterChannelID)).flatMap { PeerInput.isChannelID($0) ? $0 : nil }
+        var entries = try list.nestedUnkeyedContainer(forKey: .channels)
         while !entries.isAtEnd {
             let entry = try entries.decode(Entry.self)
             guard let id = entry.channelID, PeerInput.isChannelID(id) else {
