@@ -13,6 +13,10 @@ struct HubSyncRun {
     /// Whether to subscribe the store to every channel the hub holds before syncing.
     let followHubChannels: Bool
     let progress: @Sendable (String) -> Void
+    /// How long to wait before syncing again while the hub is still fetching new channels
+    /// (`pendingChannels` in its register answer), and how many times at most.
+    var pendingFollowUpDelay: Duration = .seconds(2)
+    var pendingFollowUps = 5
 
     func run() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .hub)
@@ -24,7 +28,8 @@ struct HubSyncRun {
         guard !local.isEmpty else { return report }
         var sync = store.syncSnapshot()
         let acknowledged = Set(sync.hubRegisteredChannelIDs).intersection(local)
-        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, report: &report)
+        var pending = 0
+        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, pending: &pending, report: &report)
         if report.hubWasReset {
             progress("the hub lost this device's channels; registered them again and fetching everything")
             try store.syncTransaction { $0.sync.hubWatermark = 0 }
@@ -38,6 +43,13 @@ struct HubSyncRun {
         try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
         let filter = local.count <= HubAPI.maxQueryChannelIDs ? local.sorted() : nil
         try await page(channelIDs: filter, from: store.syncSnapshot().hubWatermark, advancesWatermark: true, local: local, report: &report)
+        for _ in 0..<pendingFollowUps where pending > 0 {
+            progress("the hub is fetching \(pending) new channels; syncing again shortly")
+            do { try await Task.sleep(for: pendingFollowUpDelay) } catch { throw .cancelled }
+            pending = 0
+            _ = try await register(newChannels, acknowledged: [], pending: &pending, report: &report)
+            try await page(channelIDs: filter, from: store.syncSnapshot().hubWatermark, advancesWatermark: true, local: local, report: &report)
+        }
         try store.syncTransaction { $0.sync.lastHubSync = Date() }
         return report
     }
@@ -61,14 +73,16 @@ struct HubSyncRun {
     }
 
     /// Registers every local channel in chunks; returns the ones the device had not had
-    /// acknowledged before. Sets `hubWasReset` when the hub inserted channels it had acknowledged.
-    private func register(_ channelIDs: [String], acknowledged: Set<String>, report: inout SyncReport) async throws(SyncError) -> [String] {
+    /// acknowledged before. Sets `hubWasReset` when the hub inserted channels it had acknowledged;
+    /// adds the channels the hub is still fetching for the first time to `pending`.
+    private func register(_ channelIDs: [String], acknowledged: Set<String>, pending: inout Int, report: inout SyncReport) async throws(SyncError) -> [String] {
         var newChannels: [String] = []
         for chunk in channelIDs.chunked(HubAPI.maxRegisterChannelIDs) {
             try checkCancellation()
             let fresh = chunk.filter { !acknowledged.contains($0) }
             let answer = try await client.register(Array(chunk))
             report.requests += 1
+            pending += max(0, min(answer.pendingChannels ?? 0, chunk.count))
             if answer.inserted > fresh.count { report.hubWasReset = true }
             report.channelsRegistered += fresh.count
             newChannels += fresh
