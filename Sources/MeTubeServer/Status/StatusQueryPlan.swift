@@ -8,8 +8,9 @@ import MeTubeAPI
 /// other kind, matches no predicate on it and sorts after every record that has it. Records that
 /// sort equal are ordered by record name, so pages never overlap.
 struct StatusQueryPlan {
-    /// At most this many predicates, sort descriptors or `IN` values.
+    /// At most this many predicates, and this many sort descriptors, in one query.
     static let maxTerms = 20
+    /// At most this many values in one `IN` list.
     static let maxInValues = 200
 
     private enum Comparator: String {
