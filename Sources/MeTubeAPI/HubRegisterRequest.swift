@@ -21,12 +21,17 @@ public struct HubRegisterResponse: Codable, Sendable, Equatable {
     public var alreadyPresent: Int
     /// How many channels the hub holds now.
     public var totalChannels: Int
+    /// How many of the requested channels the hub is fetching for the first time right now; when
+    /// above 0 their videos arrive within seconds and the client should sync again shortly.
+    /// Absent from hubs that do not fetch new channels at once.
+    public var pendingChannels: Int?
 
     /// Creates an answer from its counts.
-    public init(requested: Int, inserted: Int, alreadyPresent: Int, totalChannels: Int) {
+    public init(requested: Int, inserted: Int, alreadyPresent: Int, totalChannels: Int, pendingChannels: Int? = nil) {
         self.requested = requested
         self.inserted = inserted
         self.alreadyPresent = alreadyPresent
         self.totalChannels = totalChannels
+        self.pendingChannels = pendingChannels
     }
 }

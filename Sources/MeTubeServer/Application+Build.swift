@@ -28,15 +28,17 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     try configuration.validate()
     let repository = try SQLiteHubRepository(database: database)
     let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
-    let router = Router(context: ServerRequestContext.self)
-    addRoutes(to: router, hub: HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour), status: status)
-    var services: [any Service] = []
-    if let pollInterval = configuration.pollInterval {
-        services.append(FeedIngester(
+    let ingester = configuration.pollInterval.map { pollInterval in
+        FeedIngester(
             repository: repository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
             concurrency: configuration.ingestConcurrency, logger: configuration.logger
-        ))
+        )
     }
+    let router = Router(context: ServerRequestContext.self)
+    let hub = HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester)
+    addRoutes(to: router, hub: hub, status: status)
+    var services: [any Service] = []
+    if let ingester { services.append(ingester) }
     if configuration.demo {
         let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)
         try await publisher.seedIfEmpty()

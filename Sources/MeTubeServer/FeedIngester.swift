@@ -10,7 +10,8 @@ import ServiceLifecycle
 ///
 /// Feeds are fetched with bounded concurrency and conditional GET (ETag / Last-Modified). A channel
 /// whose fetch or parse fails is logged, skipped, and retried after an exponential backoff; it
-/// never stops the others.
+/// never stops the others. Channels handed to ``fetchSoon(_:)`` that it has never fetched are
+/// fetched at once, ahead of the polling round, at most `concurrency` at a time.
 public actor FeedIngester: Service {
     /// What one polling round did.
     public struct Round: Sendable, Equatable {
@@ -53,6 +54,13 @@ public actor FeedIngester: Service {
     private let httpClient: HTTPClient
     private let logger: Logger
     private var states: [String: ChannelState] = [:]
+    /// Channels waiting for, or in, their first fetch.
+    private var firstFetches: Set<String> = []
+    private let firstFetchQueue: AsyncStream<String>
+    private let firstFetchContinuation: AsyncStream<String>.Continuation
+
+    /// At most this many channels wait for their first fetch; more are left to the polling round.
+    public static let maxQueuedFirstFetches = 10_000
 
     /// Creates an ingester for the channels of `repository`. `feedURLTemplate` contains
     /// `{channelId}`; `pollInterval` is the time between rounds and the first backoff step;
@@ -68,11 +76,63 @@ public actor FeedIngester: Service {
         self.maxBackoff = maxBackoff
         self.httpClient = httpClient
         self.logger = logger
+        (firstFetchQueue, firstFetchContinuation) = AsyncStream.makeStream(of: String.self)
+    }
+
+    /// Queues those of `channelIDs` never fetched here for an immediate fetch; returns how many of
+    /// them wait for (or are in) their first fetch.
+    public func fetchSoon(_ channelIDs: [String]) -> Int {
+        var pending = 0
+        for id in channelIDs {
+            if firstFetches.contains(id) {
+                pending += 1
+            } else if states[id] == nil, firstFetches.count < Self.maxQueuedFirstFetches {
+                firstFetches.insert(id)
+                firstFetchContinuation.yield(id)
+                pending += 1
+            }
+        }
+        return pending
     }
 
     /// Polls until the service group shuts down: one round, then `pollInterval` of rest, repeated.
     /// A graceful shutdown cancels the round in progress, so slow or silent feeds never hold it up.
     public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await cancelWhenGracefulShutdown { await self.fetchQueuedChannels() } }
+            group.addTask { await self.pollUntilShutdown() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Fetches the channels queued by ``fetchSoon(_:)`` as they come, `concurrency` at a time,
+    /// until cancelled.
+    private func fetchQueuedChannels() async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for await id in firstFetchQueue {
+                if running >= concurrency {
+                    await group.next()
+                    running -= 1
+                }
+                group.addTask {
+                    let result = await self.fetch(id, entityTag: nil, lastModified: nil)
+                    await self.recordFirstFetch(result, for: id)
+                }
+                running += 1
+            }
+        }
+    }
+
+    private func recordFirstFetch(_ result: FetchResult, for channelID: String) async {
+        var round = Round()
+        await record(result, for: channelID, into: &round)
+        firstFetches.remove(channelID)
+        logger.info("first fetch of a new channel", metadata: ["channel": "\(channelID)", "inserted": "\(round.inserted)", "failed": "\(round.failed > 0)"])
+    }
+
+    private func pollUntilShutdown() async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             let round = await cancelWhenGracefulShutdown { await self.poll() }
             guard !Task.isCancelled, !Task.isShuttingDownGracefully else { return }

@@ -13,23 +13,28 @@ public struct HubService: Sendable {
     /// The storage.
     public let repository: any HubRepository
     private let registrations: RegistrationLimiter
+    private let ingester: FeedIngester?
 
     /// Creates the service over `repository`, allowing each client address
-    /// `registrationsPerHour` new channels per hour (nil: no limit).
-    public init(repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour) {
+    /// `registrationsPerHour` new channels per hour (nil: no limit); registered channels that
+    /// `ingester` has not fetched yet are queued for it at once.
+    public init(repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour, ingester: FeedIngester? = nil) {
         self.repository = repository
         self.registrations = RegistrationLimiter(channelsPerHour: registrationsPerHour)
+        self.ingester = ingester
     }
 
     /// `channels/register`: stores the plausible channel ids of `body` for the client at `client`
-    /// (its address), within its hourly allowance.
+    /// (its address), within its hourly allowance, and queues the ones never fetched for an
+    /// immediate fetch, answering how many are pending as `pendingChannels`.
     func register(body: some DataProtocol, client: String) async throws -> HubRegisterResponse {
         let ids = try HubRequestValidation.registerChannelIDs(body: body)
         if let wait = registrations.wait(for: client) {
             throw ServerError.tooManyRequests("too many new channels registered from this address; retry in \(wait) s", retryAfter: wait)
         }
-        let response = try await repository.register(channelIDs: ids)
+        var response = try await repository.register(channelIDs: ids)
         registrations.record(response.inserted, for: client)
+        if let ingester { response.pendingChannels = await ingester.fetchSoon(ids) }
         return response
     }
 

@@ -131,7 +131,7 @@ public struct HubClient: Sendable {
 private struct ScreenedRegisterAnswer: Decodable {
     let answer: HubRegisterResponse
 
-    private enum Keys: String, CodingKey { case requested, inserted, alreadyPresent, totalChannels }
+    private enum Keys: String, CodingKey { case requested, inserted, alreadyPresent, totalChannels, pendingChannels }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -139,6 +139,7 @@ private struct ScreenedRegisterAnswer: Decodable {
             min(max((try? container.decode(Int.self, forKey: key)) ?? 0, 0), 1_000_000)
         }
         answer = HubRegisterResponse(
-            requested: count(.requested), inserted: count(.inserted), alreadyPresent: count(.alreadyPresent), totalChannels: count(.totalChannels))
+            requested: count(.requested), inserted: count(.inserted), alreadyPresent: count(.alreadyPresent), totalChannels: count(.totalChannels),
+            pendingChannels: container.contains(.pendingChannels) ? count(.pendingChannels) : nil)
     }
 }

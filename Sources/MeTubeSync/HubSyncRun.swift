@@ -20,6 +20,10 @@ struct HubSyncRun {
     let progress: @Sendable (String) -> Void
     /// The longest the whole run may take; no request outlives it.
     var runLimit: Duration = .seconds(900)
+    /// How long to wait before syncing again while the hub is still fetching new channels
+    /// (`pendingChannels` in its register answer), and how many times at most.
+    var pendingFollowUpDelay: Duration = .seconds(2)
+    var pendingFollowUps = 5
 
     func run() async throws(SyncError) -> SyncReport {
         var run = self
@@ -45,7 +49,8 @@ struct HubSyncRun {
         }
         let acknowledged = Set(sync.hubRegisteredChannelIDs).intersection(local)
         var hubChannels = 0
-        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, hubChannels: &hubChannels, report: &report)
+        var pending = 0
+        let newChannels = try await register(local.sorted(), acknowledged: acknowledged, hubChannels: &hubChannels, pending: &pending, report: &report)
         if report.hubWasReset {
             progress("the hub lost this device's channels; registered them again and fetching everything")
             try store.syncTransaction { $0.sync.hubWatermark = 0 }
@@ -66,11 +71,18 @@ struct HubSyncRun {
             let reason = "the hub refused the watermark \(start) (\(message))"
             rejection = reason
             try forgetHubPosition(report: &report, because: reason)
-            _ = try await register(local.sorted(), acknowledged: [], hubChannels: &hubChannels, report: &report)
+            _ = try await register(local.sorted(), acknowledged: [], hubChannels: &hubChannels, pending: &pending, report: &report)
             try store.syncTransaction { $0.sync.hubRegisteredChannelIDs = local.sorted() }
             try await page(channelIDs: filter, from: 0, advancesWatermark: true, local: local, budget: &budget, report: &report)
         }
         SyncRejections.record(in: store.directory) { $0.hubWatermark = rejection }
+        for _ in 0..<pendingFollowUps where pending > 0 {
+            progress("the hub is fetching \(pending) new channels; syncing again shortly")
+            do { try await Task.sleep(for: pendingFollowUpDelay) } catch { throw .cancelled }
+            pending = 0
+            _ = try await register(newChannels, acknowledged: [], hubChannels: &hubChannels, pending: &pending, report: &report)
+            try await page(channelIDs: filter, from: store.syncSnapshot().hubWatermark, advancesWatermark: true, local: local, budget: &budget, report: &report)
+        }
         try store.syncTransaction { $0.sync.lastHubSync = Date() }
         return report
     }
@@ -108,8 +120,9 @@ struct HubSyncRun {
 
     /// Registers every local channel in chunks; returns the ones the device had not had
     /// acknowledged before, and sets `hubChannels` to the hub's (screened) channel count. Sets
-    /// `hubWasReset` when the hub inserted channels it had acknowledged.
-    private func register(_ channelIDs: [String], acknowledged: Set<String>, hubChannels: inout Int, report: inout SyncReport) async throws(SyncError) -> [String] {
+    /// `hubWasReset` when the hub inserted channels it had acknowledged; adds the channels the
+    /// hub is still fetching for the first time to `pending`.
+    private func register(_ channelIDs: [String], acknowledged: Set<String>, hubChannels: inout Int, pending: inout Int, report: inout SyncReport) async throws(SyncError) -> [String] {
         var newChannels: [String] = []
         for chunk in channelIDs.chunked(HubAPI.maxRegisterChannelIDs) {
             try checkCancellation()
@@ -118,6 +131,7 @@ struct HubSyncRun {
             report.requests += 1
             if min(answer.inserted, chunk.count) > fresh.count { report.hubWasReset = true }
             hubChannels = answer.totalChannels
+            pending += max(0, min(answer.pendingChannels ?? 0, chunk.count))
             report.channelsRegistered += fresh.count
             newChannels += fresh
         }

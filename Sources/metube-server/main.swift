@@ -53,6 +53,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
     var statusRate = 40.0
 
+    @Option(help: "The redirectURL of AUTHENTICATION_REQUIRED answers: where a status user gets a token.")
+    var signInURL = StatusConfiguration.defaultSignInURL
+
     @Option(help: "New channels one client address may register per hour; 0 turns the limit off.")
     var registerLimit = HubService.defaultRegistrationsPerHour
 
@@ -77,6 +80,7 @@ struct Serve: AsyncParsableCommand {
         guard demoInterval.isFinite, (1...86_400).contains(demoInterval) else { throw ValidationError("--demo-interval must be 1…86400 seconds") }
         guard statusRate.isFinite, (0...1_000_000).contains(statusRate) else { throw ValidationError("--status-rate must be 0…1000000") }
         guard (1...1_000).contains(ingestConcurrency) else { throw ValidationError("--ingest-concurrency must be 1…1000") }
+        guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
         for (name, value) in [("--idle-timeout", idleTimeout), ("--request-grace", requestGrace), ("--shutdown-grace", shutdownGrace)] {
@@ -98,7 +102,7 @@ struct Serve: AsyncParsableCommand {
             }
         )
         configuration.legacyStatusDatabasePath = db == nil ? nil : statusDb
-        configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)))
+        configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL)
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Status authentication and isolation")
 struct StatusAuthTests {
-    @Test("missing tokens are AUTHENTICATION_REQUIRED (421), wrong ones AUTHENTICATION_FAILED (401)", arguments: StatusStorage.allCases)
+    @Test("a missing API token or a missing or unknown user token is AUTHENTICATION_REQUIRED (421), a wrong API token AUTHENTICATION_FAILED (401)", arguments: StatusStorage.allCases)
     func tokens(storage: StatusStorage) async throws {
         let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
@@ -16,7 +16,7 @@ struct StatusAuthTests {
                 (StatusTestClient.uri("zones/list", token: client.alice, apiToken: nil), 421, .authenticationRequired),
                 (StatusTestClient.uri("zones/list", token: client.alice, apiToken: "wrong"), 401, .authenticationFailed),
                 (StatusTestClient.uri("zones/list", token: nil), 421, .authenticationRequired),
-                (StatusTestClient.uri("zones/list", token: "0123456789abcdef"), 401, .authenticationFailed),
+                (StatusTestClient.uri("zones/list", token: "0123456789abcdef"), 421, .authenticationRequired),
             ]
             for (uri, status, code) in cases {
                 // When each is sent
@@ -40,7 +40,7 @@ struct StatusAuthTests {
                 (StatusTestClient.uri("zones/list", token: client.alice), nil, 200),
                 (StatusTestClient.uri("zones/list", token: client.alice), "Bearer \(client.alice)", 200),
                 (StatusTestClient.uri("zones/list", token: client.bob), "Bearer \(client.alice)", 400),
-                (noToken, "Bearer 0123456789abcdef", 401),
+                (noToken, "Bearer 0123456789abcdef", 421),
                 (noToken, "Basic YWxpY2U6c2VjcmV0", 400),
             ]
             for (uri, authorization, status) in cases {

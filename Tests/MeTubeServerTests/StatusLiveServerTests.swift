@@ -34,8 +34,8 @@ struct StatusLiveServerTests {
             let fetched = try decode(StatusZoneChangesResponse.self, changes)
             guard case .success(let page) = fetched.zones.first else { Issue.record("no changes: \(fetched)"); return }
             #expect(page.records.map(\.recordName) == ["v1"])
-            #expect(stranger.status.code == 401)
-            #expect(try decode(StatusErrorBody.self, stranger).serverErrorCode == .authenticationFailed)
+            #expect(stranger.status.code == 421)
+            #expect(try decode(StatusErrorBody.self, stranger).serverErrorCode == .authenticationRequired)
         }
     }
 }

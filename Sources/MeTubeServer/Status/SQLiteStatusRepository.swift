@@ -42,7 +42,7 @@ public struct SQLiteStatusRepository: StatusRepository {
 
 /// The reads and writes of one SQLite transaction over the status tables.
 final class SQLiteStatusTransaction: StatusTransaction {
-    private let db: Database
+    let db: Database
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
@@ -112,7 +112,7 @@ final class SQLiteStatusTransaction: StatusTransaction {
             """), arguments: [zoneID, sequence, includeDeleted, limit]).map(record)
     }
 
-    private func zoneID(_ key: StatusZoneKey) throws -> Int64? {
+    func zoneID(_ key: StatusZoneKey) throws -> Int64? {
         if let id = zoneIDs[key] { return id }
         _ = try zone(key)
         return zoneIDs[key]
@@ -122,7 +122,7 @@ final class SQLiteStatusTransaction: StatusTransaction {
         [key.database.userID, key.database.container, key.database.environment, key.zoneName]
     }
 
-    private func record(_ row: Row) throws -> StoredStatusRecord {
+    func record(_ row: Row) throws -> StoredStatusRecord {
         let name: String = row[0]
         let fields: [String: StatusField]
         do {

@@ -21,6 +21,12 @@ public struct StatusConfiguration: Sendable {
     public var requestsPerSecond: Double?
     /// How many requests a user may make at once before throttling starts.
     public var burst: Int
+    /// The `redirectURL` of every AUTHENTICATION_REQUIRED answer: where a user gets a token.
+    public var signInURL: String
+
+    /// The sign-in URL unless configured otherwise: there is no sign-in page, tokens come from
+    /// `metube-server users add`.
+    public static let defaultSignInURL = "about:blank"
 
     /// Creates a configuration; the defaults are the documented CloudKit Web Services limits and
     /// 40 requests per second per user.
@@ -31,7 +37,8 @@ public struct StatusConfiguration: Sendable {
         maxRecordBytes: Int = 1_000_000,
         maxBodyBytes: Int = 4 * 1024 * 1024,
         requestsPerSecond: Double? = 40,
-        burst: Int = 40
+        burst: Int = 40,
+        signInURL: String = StatusConfiguration.defaultSignInURL
     ) {
         self.apiTokens = apiTokens
         self.maxOperationsPerRequest = maxOperationsPerRequest
@@ -40,5 +47,6 @@ public struct StatusConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
+        self.signInURL = signInURL
     }
 }

@@ -127,4 +127,29 @@ public protocol StatusTransaction {
     /// Up to `limit` records changed after `sequence`, oldest change first; tombstones only when
     /// `includeDeleted`.
     func changes(in zone: StatusZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredStatusRecord]
+    /// The live records of type `type` in the zone, in no particular order.
+    func records(ofType type: String, in zone: StatusZoneKey) throws -> [StoredStatusRecord]
+    /// The position of the latest zone change (creation, record change or deletion) in
+    /// `database`; 0 before any.
+    func databaseChangePosition(_ database: StatusDatabaseKey) throws -> Int64
+    /// Up to `limit` zones of `database` created, changed or deleted after `position`, oldest
+    /// change first; deleted zones only when `includeDeleted`.
+    func zoneChanges(in database: StatusDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) throws -> [StatusZoneChange]
+}
+
+/// A zone's latest change in its database's change history.
+public struct StatusZoneChange: Sendable, Hashable {
+    /// The zone as it is now (for a deleted zone: its key, with no history).
+    public var zone: StoredStatusZone
+    /// The position of the change in the database's history.
+    public var position: Int64
+    /// Whether the change was the zone's deletion.
+    public var isDeleted: Bool
+
+    /// Creates a zone change.
+    public init(zone: StoredStatusZone, position: Int64, isDeleted: Bool) {
+        self.zone = zone
+        self.position = position
+        self.isDeleted = isDeleted
+    }
 }

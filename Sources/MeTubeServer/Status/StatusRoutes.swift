@@ -4,7 +4,8 @@ import MeTubeAPI
 import NIOCore
 
 /// The HTTP face of the status service: routes under
-/// `/database/1/{container}/{environment}/private/…`, every answer in the documented JSON shape.
+/// `/database/1/{container}/{environment}/private/…` (and `…/public/users/caller`), every answer
+/// in the documented JSON shape.
 /// Their errors are answered by ``ServerErrorMiddleware``, which a router serving them needs.
 public struct StatusRoutes: Sendable {
     /// The behaviour behind the routes.
@@ -52,6 +53,25 @@ public struct StatusRoutes: Sendable {
                 try await service.zoneChanges(body, caller: caller)
             }
         }
+        group.post("changes/database") { request, context in
+            try await respond(to: request, context: context, body: StatusDatabaseChangesRequest.self) { body, _, caller in
+                try await service.databaseChanges(body, caller: caller)
+            }
+        }
+        group.post("records/query") { request, context in
+            try await respond(to: request, context: context, body: StatusRecordsQueryRequest.self) { body, _, caller in
+                try await service.queryRecords(body, caller: caller)
+            }
+        }
+        group.get("users/caller") { request, context in
+            let caller: StatusCaller
+            do {
+                caller = try await authenticate(request, context: context, databases: ["public", "private"])
+            } catch let error as StatusErrorBody where error.serverErrorCode == .authenticationFailed {
+                throw StatusErrorBody(.accessDenied, error.reason)
+            }
+            return try StatusResponses.json(service.caller(caller))
+        }
     }
 
     /// Authenticates, reads and decodes the body, and performs the operation with it. Errors go
@@ -71,7 +91,7 @@ public struct StatusRoutes: Sendable {
         return try StatusResponses.json(await perform(decoded, buffer.readableBytes, caller))
     }
 
-    private func authenticate(_ request: Request, context: some RequestContext) async throws -> StatusCaller {
+    private func authenticate(_ request: Request, context: some RequestContext, databases: Set<String> = ["private"]) async throws -> StatusCaller {
         let parameters = context.parameters
         guard parameters.get("version") == "1" else {
             throw StatusErrorBody(.badRequest, "Unsupported protocol version '\(parameters.get("version") ?? "")'; only 1 is served")
@@ -80,8 +100,9 @@ public struct StatusRoutes: Sendable {
         guard environment == "development" || environment == "production" else {
             throw StatusErrorBody(.badRequest, "Unknown environment '\(environment)'; use development or production")
         }
-        guard parameters.get("database") == "private" else {
-            throw StatusErrorBody(.badRequest, "Only the private database is served, not '\(parameters.get("database") ?? "")'")
+        let database = parameters.get("database") ?? ""
+        guard databases.contains(database) else {
+            throw StatusErrorBody(.badRequest, "This operation is served on the \(databases.sorted().joined(separator: " and ")) database, not '\(database.prefix(40))'")
         }
         let query = request.uri.queryParameters
         return try await service.authenticate(

@@ -50,19 +50,23 @@ public struct StatusService: Sendable {
     }
 
     /// Checks the container's API token and the user's web auth token and admits the request
-    /// through the user's throttle.
+    /// through the user's throttle. A missing or unknown user token is AUTHENTICATION_REQUIRED
+    /// (421) with the sign-in `redirectURL`, which CloudKit JS takes as "signed out"; a wrong API
+    /// token is AUTHENTICATION_FAILED (401).
     public func authenticate(container: String, environment: String, apiToken: String?, webAuthToken: String?) async throws -> StatusCaller {
         guard let apiToken, !apiToken.isEmpty else {
-            throw StatusErrorBody(.authenticationRequired, "The request needs the container's API token as ckAPIToken")
+            throw StatusErrorBody(.authenticationRequired, "The request needs the container's API token as ckAPIToken", redirectURL: configuration.signInURL)
         }
         guard let expected = configuration.apiTokens[container], StatusTokenHasher.matches(apiToken, expected) else {
             throw StatusErrorBody(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'")
         }
         guard let webAuthToken, !webAuthToken.isEmpty else {
-            throw StatusErrorBody(.authenticationRequired, "The request needs a user token: an Authorization: Bearer header, or ckWebAuthToken")
+            throw StatusErrorBody(.authenticationRequired, "The request needs a user token: an Authorization: Bearer header, or ckWebAuthToken",
+                                  redirectURL: configuration.signInURL)
         }
         guard let user = try await repository.user(tokenHash: StatusTokenHasher.hash(webAuthToken)) else {
-            throw StatusErrorBody(.authenticationFailed, "ckWebAuthToken is not a valid user token")
+            throw StatusErrorBody(.authenticationRequired, "The user token is not valid (wrong, or its user was removed); sign in again",
+                                  redirectURL: configuration.signInURL)
         }
         if let retryAfter = throttle.admit(user.id) {
             throw StatusErrorBody(.throttled, "Too many requests; retry after \(retryAfter) s", retryAfter: retryAfter)

@@ -28,4 +28,34 @@ enum StatusVersionTokens {
         }
         return .success(sequence)
     }
+
+    /// The database sync token for the position `position` of a database's change history.
+    static func databaseToken(position: Int64) -> String {
+        "D" + String(position, radix: 36)
+    }
+
+    /// The position named by a database sync token, or nil when `token` is not one.
+    static func position(ofDatabaseToken token: String) -> Int64? {
+        guard token.hasPrefix("D"), token.utf8.count <= 16, let position = Int64(token.dropFirst(), radix: 36), position >= 0 else { return nil }
+        return position
+    }
+
+    /// The continuation marker of a query page that ends after `offset` matches, for the zone
+    /// it was read from (matches may shift when records change between pages).
+    static func queryMarker(offset: Int, zone: StoredStatusZone) -> String {
+        "Q" + String(offset, radix: 36) + "-" + String(zone.incarnation, radix: 36)
+    }
+
+    /// The offset named by a query continuation marker for `zone`, or an error when the marker is
+    /// not one or belongs to an earlier zone of the same name.
+    static func offset(ofQueryMarker marker: String, in zone: StoredStatusZone) throws(StatusErrorBody) -> Int {
+        let parts = marker.dropFirst().split(separator: "-", maxSplits: 1)
+        guard marker.hasPrefix("Q"), marker.utf8.count <= 64, parts.count == 2, let offset = Int(parts[0], radix: 36), offset >= 0 else {
+            throw StatusErrorBody(.badRequest, "continuationMarker is not a marker of this server")
+        }
+        guard parts[1] == String(zone.incarnation, radix: 36) else {
+            throw StatusErrorBody(.badRequest, "continuationMarker belongs to an earlier zone of this name; query again without it")
+        }
+        return offset
+    }
 }

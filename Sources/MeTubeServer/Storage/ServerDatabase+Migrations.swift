@@ -64,6 +64,50 @@ extension ServerDatabase {
         migrator.registerMigration("001-drop-two-file-migration-table") { db in
             try db.execute(sql: "DROP TABLE IF EXISTS schema_migrations")
         }
+        migrator.registerMigration("status-002-database-change-history") { db in
+            try db.execute(sql: """
+                ALTER TABLE status_zones ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX status_zones_by_change ON status_zones (user_id, container, environment, changed_at);
+                CREATE TABLE status_database_counters (
+                    user_id INTEGER NOT NULL,
+                    container TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    value INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, container, environment)
+                ) WITHOUT ROWID;
+                CREATE TABLE status_zone_deletions (
+                    user_id INTEGER NOT NULL,
+                    container TEXT NOT NULL,
+                    environment TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    changed_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, container, environment, name)
+                ) WITHOUT ROWID;
+                CREATE INDEX status_zone_deletions_by_change ON status_zone_deletions (user_id, container, environment, changed_at);
+                CREATE TRIGGER status_zones_created AFTER INSERT ON status_zones BEGIN
+                    INSERT INTO status_database_counters (user_id, container, environment, value) VALUES (NEW.user_id, NEW.container, NEW.environment, 1)
+                        ON CONFLICT (user_id, container, environment) DO UPDATE SET value = value + 1;
+                    UPDATE status_zones SET changed_at = (SELECT value FROM status_database_counters
+                        WHERE user_id = NEW.user_id AND container = NEW.container AND environment = NEW.environment) WHERE id = NEW.id;
+                    DELETE FROM status_zone_deletions
+                        WHERE user_id = NEW.user_id AND container = NEW.container AND environment = NEW.environment AND name = NEW.name;
+                END;
+                CREATE TRIGGER status_zones_changed AFTER UPDATE OF incarnation, last_sequence ON status_zones
+                WHEN OLD.incarnation != NEW.incarnation OR OLD.last_sequence != NEW.last_sequence BEGIN
+                    INSERT INTO status_database_counters (user_id, container, environment, value) VALUES (NEW.user_id, NEW.container, NEW.environment, 1)
+                        ON CONFLICT (user_id, container, environment) DO UPDATE SET value = value + 1;
+                    UPDATE status_zones SET changed_at = (SELECT value FROM status_database_counters
+                        WHERE user_id = NEW.user_id AND container = NEW.container AND environment = NEW.environment) WHERE id = NEW.id;
+                END;
+                CREATE TRIGGER status_zones_deleted AFTER DELETE ON status_zones BEGIN
+                    INSERT INTO status_database_counters (user_id, container, environment, value) VALUES (OLD.user_id, OLD.container, OLD.environment, 1)
+                        ON CONFLICT (user_id, container, environment) DO UPDATE SET value = value + 1;
+                    INSERT OR REPLACE INTO status_zone_deletions (user_id, container, environment, name, changed_at)
+                        SELECT OLD.user_id, OLD.container, OLD.environment, OLD.name, value FROM status_database_counters
+                        WHERE user_id = OLD.user_id AND container = OLD.container AND environment = OLD.environment;
+                END;
+                """)
+        }
         return migrator
     }()
 }
