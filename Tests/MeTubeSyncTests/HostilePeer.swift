@@ -64,7 +64,6 @@ final class HostilePeer: Sendable {
 
     /// Starts a peer answering every request with `script`.
     static func start(_ script: @escaping @Sendable (Request) async -> Reply) async throws -> HostilePeer {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let log = RequestLog()
         let router = Router()
         let handler: @Sendable (Hummingbird.Request, BasicRequestContext) async throws -> Response = { request, _ in
@@ -77,16 +76,8 @@ final class HostilePeer: Sendable {
         }
         router.get("**", use: handler)
         router.post("**", use: handler)
-        var logger = Logger(label: "hostile-peer")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
-        )
-        let service = BackgroundService(app, logger: logger)
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        return HostilePeer(url: "http://127.0.0.1:\(port)", service: service, log: log)
+        let (service, url) = await BackgroundService.serve(router, label: "hostile-peer")
+        return HostilePeer(url: url, service: service, log: log)
     }
 
     /// Stops the server.

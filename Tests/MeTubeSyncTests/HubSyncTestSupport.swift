@@ -28,17 +28,8 @@ final class LiveHub: Sendable {
 
     /// Starts `router` on an ephemeral loopback port.
     static func start(router: Router<BasicRequestContext>, repository: SQLiteHubRepository) async throws -> LiveHub {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "test-hub")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
-        )
-        let service = BackgroundService(app, logger: logger)
-        var iterator = ports.makeAsyncIterator()
-        let port = await iterator.next() ?? 0
-        return LiveHub(repository: repository, url: "http://127.0.0.1:\(port)", service: service)
+        let (service, url) = await BackgroundService.serve(router, label: "test-hub")
+        return LiveHub(repository: repository, url: url, service: service)
     }
 
     /// Stops the server.

@@ -1,3 +1,4 @@
+import Hummingbird
 import Logging
 import ServiceLifecycle
 
@@ -18,5 +19,20 @@ public struct BackgroundService: Sendable {
     /// Begins the graceful shutdown and returns at once, so that `defer` blocks can call it.
     public func stop() {
         Task { [group] in await group.triggerGracefulShutdown() }
+    }
+
+    /// Serves `router` on an ephemeral port of 127.0.0.1 and returns once it listens, with the
+    /// server's base URL (`http://127.0.0.1:PORT`).
+    public static func serve(_ router: Router<BasicRequestContext>, label: String) async -> (service: BackgroundService, url: String) {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: label)
+        logger.logLevel = .critical
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
+        )
+        let service = BackgroundService(app, logger: logger)
+        var iterator = ports.makeAsyncIterator()
+        return (service, "http://127.0.0.1:\(await iterator.next() ?? 0)")
     }
 }
