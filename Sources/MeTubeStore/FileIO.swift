@@ -111,4 +111,7 @@ struct FileIdentity: Equatable, Sendable {
     var size: Int64
     var changeSeconds: Int64
     var changeNanos: Int64
+
+    /// The identity as one string, for a derived file to record which snapshot it was cut from.
+    var token: String { "\(device):\(inode):\(size):\(changeSeconds).\(changeNanos)" }
 }

@@ -22,28 +22,9 @@ enum SnapshotEncoding {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
             $0.key("channels")
-            $0.array(library.channels.values.sorted { $0.id < $1.id }) { writer, channel in
-                writer.object {
-                    $0.field("id", channel.id)
-                    $0.field("title", channel.title)
-                    $0.field("thumbnailURL", channel.thumbnailURL)
-                    $0.field("addedAt", channel.addedAt.timeIntervalSince1970)
-                }
-            }
+            $0.array(library.channels.values.sorted { $0.id < $1.id }, channel)
             $0.key("videos")
-            $0.array(library.videos) { writer, video in
-                writer.object {
-                    $0.field("id", video.id)
-                    $0.field("channelID", video.channelID)
-                    $0.field("title", video.title)
-                    $0.field("published", video.published.timeIntervalSince1970)
-                    $0.field("duration", video.duration)
-                    $0.field("description", video.description)
-                    $0.field("thumbnailURL", video.thumbnailURL)
-                    $0.field("hubSeq", video.hubSeq)
-                    $0.field("isShortLink", video.isShortLink)
-                }
-            }
+            $0.array(library.videos, video)
         }
         return writer.data
     }
@@ -54,20 +35,78 @@ enum SnapshotEncoding {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
             $0.key("marks")
-            $0.array(marks.values.sorted { $0.videoID < $1.videoID }) { writer, mark in
-                writer.object {
-                    $0.field("videoID", mark.videoID)
-                    $0.field("status", mark.status.rawValue)
-                    $0.key("hlc")
-                    $0.timestamp(mark.hlc)
-                    $0.field("deviceID", mark.deviceID)
-                    $0.field("syncState", mark.syncState.rawValue)
-                    $0.serverVersion("base", mark.base)
-                    $0.serverVersion("theirs", mark.theirs)
-                }
-            }
+            $0.array(marks.values.sorted { $0.videoID < $1.videoID }, mark)
         }
         return writer.data
+    }
+
+    /// `head.json`: the newest `videoLimit` videos, every channel, and those videos' marks, stamped
+    /// with the identities of the snapshots it was cut from (see ``LibraryHead``).
+    static func headData(_ library: Library, videoLimit: Int, generation: Int, identities: [StorePart: FileIdentity]) -> Data {
+        let videos = library.videos.prefix(videoLimit)
+        var writer = JSONWriter(capacity: videos.count * 420 + library.channels.count * 120 + 512)
+        writer.object {
+            $0.field("schemaVersion", currentSchemaVersion)
+            $0.field("generation", generation)
+            $0.field("totalVideos", library.videos.count)
+            $0.key("derivedFrom")
+            $0.object { writer in
+                for part in StorePart.allCases {
+                    guard let identity = identities[part] else { continue }
+                    writer.field(part.fileName, identity.token)
+                }
+            }
+            $0.field("videoIDFilter", videoIDFilter(library).base64)
+            $0.key("channels")
+            $0.array(library.channels.values.sorted { $0.id < $1.id }, channel)
+            $0.key("videos")
+            $0.array(videos, video)
+            $0.key("marks")
+            $0.array(videos.compactMap { library.marks[$0.id] }, mark)
+        }
+        return writer.data
+    }
+
+    private static func videoIDFilter(_ library: Library) -> VideoIDFilter {
+        var filter = VideoIDFilter(capacity: library.videos.count)
+        for video in library.videos { filter.insert(video.id) }
+        return filter
+    }
+
+    private static func channel(_ writer: inout JSONWriter, _ channel: Channel) {
+        writer.object {
+            $0.field("id", channel.id)
+            $0.field("title", channel.title)
+            $0.field("thumbnailURL", channel.thumbnailURL)
+            $0.field("addedAt", channel.addedAt.timeIntervalSince1970)
+        }
+    }
+
+    private static func video(_ writer: inout JSONWriter, _ video: Video) {
+        writer.object {
+            $0.field("id", video.id)
+            $0.field("channelID", video.channelID)
+            $0.field("title", video.title)
+            $0.field("published", video.published.timeIntervalSince1970)
+            $0.field("duration", video.duration)
+            $0.field("description", video.description)
+            $0.field("thumbnailURL", video.thumbnailURL)
+            $0.field("hubSeq", video.hubSeq)
+            $0.field("isShortLink", video.isShortLink)
+        }
+    }
+
+    private static func mark(_ writer: inout JSONWriter, _ mark: Mark) {
+        writer.object {
+            $0.field("videoID", mark.videoID)
+            $0.field("status", mark.status.rawValue)
+            $0.key("hlc")
+            $0.timestamp(mark.hlc)
+            $0.field("deviceID", mark.deviceID)
+            $0.field("syncState", mark.syncState.rawValue)
+            $0.serverVersion("base", mark.base)
+            $0.serverVersion("theirs", mark.theirs)
+        }
     }
 }
 

@@ -116,6 +116,7 @@ extension Store {
         let newGeneration = plan.newGeneration
         if !carried.isEmpty { try FileIO.replaceAtomically(journal.path(newGeneration), with: carried) }
         try switchIn(staged)
+        writeHead(of: plan.library, generation: newGeneration)
         state.withLock { state in
             for part in StorePart.allCases {
                 state.generations[part] = newGeneration

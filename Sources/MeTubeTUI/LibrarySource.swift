@@ -18,6 +18,14 @@ public protocol LibrarySource: Sendable {
     var needsCompaction: Bool { get }
     /// Folds the journal into new snapshots.
     func compact() throws
+    /// While only the newest part of the library is available: how many videos the whole holds;
+    /// `nil` once it is all loaded.
+    var loadingVideoCount: Int? { get }
+}
+
+extension LibrarySource {
+    /// A source that loads everything before its first answer is never loading.
+    public var loadingVideoCount: Int? { nil }
 }
 
 extension Store: LibrarySource {

@@ -62,6 +62,9 @@ public enum ModelEvent: Sendable, Equatable {
     case markFailed(videoID: String, message: String)
     /// The player started by an ``Effect/open(videoID:url:markOnSuccess:)`` exited.
     case playerExited(videoID: String, success: Bool, detail: String)
+    /// The whole library finished loading behind a first screen drawn from its newest part: it
+    /// replaces that part without counting as new arrivals.
+    case libraryLoaded(Library)
     /// A sync service reported.
     case sync(TUISyncEvent)
     /// The store's record of each channel's last feed fetch changed.
@@ -146,6 +149,9 @@ public struct ScreenModel: Sendable {
     public internal(set) var conflictCount = 0
     /// Whether the user asked to leave.
     public internal(set) var wantsQuit = false
+    /// While ``library`` is only the newest part of a store still loading: how many videos the
+    /// whole holds (as of its snapshot); `nil` once everything is loaded.
+    public internal(set) var loadingVideoCount: Int?
 
     /// A model showing `library`'s unwatched feed at `size`.
     public init(
@@ -224,6 +230,9 @@ public struct ScreenModel: Sendable {
         switch event {
         case .libraryChanged(let changed):
             replaceLibrary(changed)
+        case .libraryLoaded(let loaded):
+            loadingVideoCount = nil
+            replaceLibrary(loaded, countingNew: false)
         case .marked(let mark):
             setMark(mark)
         case .markFailed(let videoID, let text):
@@ -307,8 +316,8 @@ public struct ScreenModel: Sendable {
         for mark in library.marks.values { count(mark.syncState, by: 1) }
     }
 
-    private mutating func replaceLibrary(_ changed: Library) {
-        let added = changed.videos.count - library.videos.count
+    private mutating func replaceLibrary(_ changed: Library, countingNew: Bool = true) {
+        let added = countingNew ? changed.videos.count - library.videos.count : 0
         let selectedID = selectedVideo?.id
         library = changed
         libraryGeneration += 1

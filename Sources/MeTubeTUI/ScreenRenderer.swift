@@ -84,7 +84,12 @@ public struct ScreenRenderer: Sendable {
         grid.clear(row: row, style: .status)
         var parts: [String] = []
         switch model.screen {
-        case .feed: parts.append("\(Formatting.count(model.rows.count)) of \(Formatting.count(model.library.videos.count))")
+        case .feed:
+            if let loading = model.loadingVideoCount {
+                parts.append("\(Formatting.count(model.rows.count)) of the newest \(Formatting.count(model.library.videos.count)) · loading \(Formatting.count(loading))…")
+            } else {
+                parts.append("\(Formatting.count(model.rows.count)) of \(Formatting.count(model.library.videos.count))")
+            }
         case .channels: parts.append(Formatting.count(model.channelList.count, "channel"))
         case .conflicts: parts.append(Formatting.count(model.conflictList.count, "conflict"))
         case .help: parts.append("\(Action.allCases.count) actions")

@@ -24,6 +24,7 @@ struct TUILoop<Source: LibrarySource> {
         opener = VideoOpener(command: config.openCommand)
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
+        model.loadingVideoCount = source.loadingVideoCount
         for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
         _ = model.apply(.channelFetchesChanged(source.channelFetches()))
         showNotices()
@@ -114,7 +115,12 @@ struct TUILoop<Source: LibrarySource> {
 
     /// Gives the model the store's current library and channel fetch results.
     private mutating func reloadFromStore() {
-        _ = model.apply(.libraryChanged(source.library()))
+        if model.loadingVideoCount != nil, source.loadingVideoCount == nil {
+            _ = model.apply(.libraryLoaded(source.library()))
+            record(["event": "library-loaded", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
+        } else {
+            _ = model.apply(.libraryChanged(source.library()))
+        }
         _ = model.apply(.channelFetchesChanged(source.channelFetches()))
     }
 

@@ -3,10 +3,13 @@ import TestSupport
 import MeTubeCore
 import MeTubeStore
 
+/// The library sizes the store and start-up figures are measured at.
+let benchSizes = [10_000, 50_000, 200_000]
+
 /// Figures of the store: open to first rows, mark durability, compaction, memory.
 func storeFigures() async throws -> [Figure] {
     var figures: [Figure] = []
-    for videoCount in [10_000, 50_000] {
+    for videoCount in benchSizes {
         let label = "\(videoCount / 1000)k"
         let directory = try makeBenchStore(videos: videoCount)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -19,7 +22,17 @@ func storeFigures() async throws -> [Figure] {
             }
         }
         figures.append(Figure(name: "store.open_to_100_rows.\(label)", value: Measure.median(openSamples), unit: "ms",
-                              goal: videoCount == 10_000 ? "<= 50 ms" : "report", detail: "median of 7; \(videoCount) videos, 216 channels, \(videoCount) marks"))
+                              goal: "report", detail: "median of 7, full open; \(videoCount) videos, 216 channels, \(videoCount) marks"))
+
+        let headSamples = (0..<7).map { _ in
+            Measure.millis {
+                let head = Store.readHead(at: directory)
+                precondition(head?.rows(FeedQuery(filter: .all), statusesKnown: true, limit: 100)?.count == 100)
+            }
+        }
+        figures.append(Figure(name: "store.head_to_100_rows.\(label)", value: Measure.median(headSamples), unit: "ms",
+                              goal: "<= 50 ms", detail: "median of 7, head.json + journal, no full open"))
+        figures += try listProcessFigures(directory: directory, label: label)
 
         let store = try Store.open(at: directory)
         let library = store.library()
@@ -29,32 +42,65 @@ func storeFigures() async throws -> [Figure] {
         figures.append(Figure(name: "store.mark_durable.\(label)", value: Measure.median(markSamples), unit: "ms",
                               goal: "<= 5 ms median", detail: "median of 200 journal append + fsync; p99 \(String(format: "%.2f", Measure.percentile(markSamples, 99))) ms"))
     }
-    figures += try compactionFigures()
+    for videoCount in [50_000, 200_000] { figures += try compactionFigures(videos: videoCount) }
     return figures
 }
 
-/// Compaction and resident memory at 50,000 videos, measured in a child process so the peak
+/// `metube list --limit 100` as a whole process (exec to exit), on the store in `directory`.
+private func listProcessFigures(directory: URL, label: String) throws -> [Figure] {
+    guard FileManager.default.isExecutableFile(atPath: metubeBinary.path) else { return [] }
+    let samples = try (0..<7).map { _ in
+        try Measure.millis {
+            let process = Process()
+            process.executableURL = metubeBinary
+            process.arguments = ["list", "--limit", "100", "--filter", "all", "--data-dir", directory.path]
+            process.environment = ["METUBE_CONFIG": directory.appendingPathComponent("none.toml").path, "HOME": directory.path]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw BenchFailure("metube list exited \(process.terminationStatus)") }
+        }
+    }
+    return [Figure(name: "cli.list_limit_100.process.\(label)", value: Measure.median(samples), unit: "ms", goal: "<= 50 ms",
+                   detail: "median of 7, `metube list --limit 100 --filter all`, exec to exit")]
+}
+
+/// Compaction and resident memory at `videos` videos, measured in a child process so the peak
 /// belongs to that work alone.
-private func compactionFigures() throws -> [Figure] {
-    let directory = try makeBenchStore(videos: 50_000)
+private func compactionFigures(videos: Int) throws -> [Figure] {
+    let directory = try makeBenchStore(videos: videos)
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = try runSelf(["--child-store-memory", directory.path])
     let values = output.split(separator: " ").compactMap { Double($0) }
-    guard values.count == 3 else { throw BenchFailure("store memory child printed \(output)") }
+    guard values.count == 4 else { throw BenchFailure("store memory child printed \(output)") }
+    let label = "\(videos / 1000)k"
     return [
-        Figure(name: "store.peak_memory_loaded.50k", value: values[0], unit: "MiB", goal: "<= 60 MiB", detail: "VmHWM after open of 50,000 videos + 50,000 marks"),
-        Figure(name: "store.compaction_time.50k", value: values[1], unit: "ms", goal: "report", detail: "fold journal into snapshots, 50,000 videos"),
-        Figure(name: "store.compaction_peak_memory.50k", value: values[2], unit: "MiB", goal: "report", detail: "VmHWM after compaction"),
+        Figure(name: "store.peak_memory_loaded.\(label)", value: values[0], unit: "MiB", goal: videos <= 50_000 ? "<= 60 MiB" : "<= 120 MiB",
+               detail: "VmHWM after open of \(videos) videos + \(videos) marks"),
+        Figure(name: "store.compaction_time.\(label)", value: values[1], unit: "ms", goal: "report", detail: "fold journal into snapshots, \(videos) videos"),
+        Figure(name: "store.compaction_peak_memory.\(label)", value: values[2], unit: "MiB", goal: "report", detail: "VmHWM after compaction"),
+        Figure(name: "store.disk_use_ratio.\(label)", value: values[3], unit: "x", goal: "< 1.5 x", detail: "store files (backups excluded) / snapshot files, after compaction"),
     ]
 }
 
-/// The child side of ``compactionFigures()``: prints "loadedMiB compactMillis peakMiB".
+/// The store's live files (snapshots, journals, head; not backups) against its three snapshots.
+private func diskUseRatio(_ directory: URL) -> Double {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    func size(_ name: String) -> Double {
+        Double((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+    }
+    let snapshots = ["library.json", "marks.json", "sync.json"].map(size).reduce(0, +)
+    let live = names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }.map(size).reduce(0, +)
+    return snapshots > 0 ? live / snapshots : .nan
+}
+
+/// The child side of ``compactionFigures(videos:)``: prints "loadedMiB compactMillis peakMiB diskRatio".
 func runStoreMemoryChild(_ path: String) throws {
     let store = try Store.open(at: URL(fileURLWithPath: path))
     let loaded = Measure.peakResidentMiB()
     try store.mark(store.library().videos[0].id, as: .watched)
     let millis = try Measure.millis { try store.compact() }
-    print(loaded, millis, Measure.peakResidentMiB())
+    print(loaded, millis, Measure.peakResidentMiB(), diskUseRatio(URL(fileURLWithPath: path)))
 }
 
 /// Makes a compacted store of `videos` videos, 216 channels, as many marks, plus a short journal.

@@ -35,9 +35,11 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let opened = try store.openStore()
         let query = FeedQuery(filter: filter, channelID: channelID.flatMap(ChannelID.extract), search: search, hideShorts: hideShorts)
-        let rows = query.rows(in: opened.library(), statusesKnown: try store.statusesKnown(opened), limit: limit)
+        let rows = try headRows(query) ?? {
+            let opened = try store.openStore()
+            return query.rows(in: opened.library(), statusesKnown: store.statusesKnown(opened.syncSnapshot()), limit: limit)
+        }()
         if json {
             try printJSON(ListOutput(count: rows.count, videos: rows.map(VideoOutput.init)))
             return
@@ -48,6 +50,16 @@ struct ListCommand: ParsableCommand {
             print("\(DisplayText.line(row.video.id, limit: 24))  \(badge) \(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.day(row.video.published))  \(duration.padding(toLength: 8, withPad: " ", startingAt: 0))  \(DisplayText.line(row.channelName, limit: 100)) — \(DisplayText.line(row.video.title))")
         }
     }
+
+    /// The rows from the store's head alone (see `LibraryHead`), when it holds all `limit` of them:
+    /// a short list never waits for the whole library to be read.
+    private func headRows(_ query: FeedQuery) throws -> [FeedRow]? {
+        guard limit <= Self.headRowLimit, let head = Store.readHead(at: store.directory, options: try store.storeOptions()) else { return nil }
+        return head.rows(query, statusesKnown: store.statusesKnown(head.sync), limit: limit)
+    }
+
+    /// The longest list worth trying from the store's head.
+    private static let headRowLimit = 1_000
 
     private static func day(_ date: Date) -> String {
         let formatter = DateFormatter()

@@ -31,14 +31,19 @@ struct StoreAccess: ParsableArguments {
     /// Opens the store, printing recovery notices to stderr; a failure ends the command. The
     /// lock timeout is `[store] lock-timeout` (or `$METUBE_LOCK_TIMEOUT`).
     func openStore() throws -> Store {
-        let lockTimeout = try loadSettings().duration(.lockTimeout) ?? .zero
+        let options = try storeOptions()
         do {
-            let store = try Store.open(at: directory, options: StoreOptions(lockTimeout: lockTimeout))
+            let store = try Store.open(at: directory, options: options)
             for notice in store.takeNotices() { printError("note: \(notice)") }
             return store
         } catch {
             throw error.exit
         }
+    }
+
+    /// How to open the store: the lock timeout is `[store] lock-timeout` (or `$METUBE_LOCK_TIMEOUT`).
+    func storeOptions() throws -> StoreOptions {
+        StoreOptions(lockTimeout: try loadSettings().duration(.lockTimeout) ?? .zero)
     }
 
     /// The settings in force: the config file, the environment, then `flags` (flag, setting,
@@ -65,7 +70,12 @@ struct StoreAccess: ParsableArguments {
     /// Whether a video without a mark is known to be unwatched: no status account is saved, or a
     /// status pull has completed.
     func statusesKnown(_ store: Store) throws -> Bool {
-        !StatusAccountFiles.exist() || store.syncSnapshot().lastStatusSync != nil
+        statusesKnown(store.syncSnapshot())
+    }
+
+    /// Whether a video without a mark is known to be unwatched, given the store's sync state.
+    func statusesKnown(_ sync: SyncSnapshot) -> Bool {
+        !StatusAccountFiles.exist() || sync.lastStatusSync != nil
     }
 }
 

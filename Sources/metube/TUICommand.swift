@@ -25,7 +25,6 @@ struct TUICommand: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
-        let opened = try store.openStore()
         let settings = try store.settings()
         let config: TUIConfig
         do {
@@ -33,38 +32,67 @@ struct TUICommand: ParsableCommand {
         } catch {
             throw fail(error.description, code: ExitStatus.badInput)
         }
+        let opening = try openSource()
         var options = TUIOptions(
-            statusesKnown: try store.statusesKnown(opened),
+            statusesKnown: store.statusesKnown(opening.sync),
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
-        try connectSync(opened, sync: SyncConfiguration(settings: settings), to: &options)
+        try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {
-            status = try runTUI(store: opened, config: config, options: options)
+            status = try runTUI(store: opening.source, config: config, options: options)
         } catch let error as TUIError {
             throw fail(error.description, code: ExitStatus.failure)
         }
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// Starts a sync engine when a video source or a status account is configured, and routes its
-    /// events to the TUI.
-    private func connectSync(_ opened: Store, sync: SyncConfiguration, to options: inout TUIOptions) throws {
+    /// What the TUI starts from: the store's head with the whole store opening in the background
+    /// when the head can be used (the first frame then does not wait for the library's size), else
+    /// the store opened here.
+    private func openSource() throws -> OpeningSource {
+        let options = try store.storeOptions()
+        if let head = Store.readHead(at: store.directory, options: options) {
+            let directory = store.directory
+            let loading = LoadingStore(head: head) { try Store.open(at: directory, options: options) }
+            return OpeningSource(source: loading, sync: head.sync, store: { try await loading.store() })
+        }
+        let opened = try store.openStore()
+        return OpeningSource(source: opened, sync: opened.syncSnapshot(), store: { opened })
+    }
+
+    /// Starts a sync engine, once the store is open, when a video source or a status account is
+    /// configured, and routes its events to the TUI.
+    private func connectSync(_ opening: OpeningSource, sync: SyncConfiguration, to options: inout TUIOptions) throws {
         let account = try StatusAccountFiles.load()
-        let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
-        guard engine.hasWork else { return }
-        let snapshot = opened.syncSnapshot()
-        options.syncEvents = SyncEventBridge(
+        guard sync.hasVideoSource || account != nil else { return }
+        let openStore = opening.store
+        let engine = Task { () -> SyncEngine? in
+            guard let opened = try? await openStore() else { return nil }
+            let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
+            await engine.start()
+            return engine
+        }
+        let snapshot = opening.sync
+        let bridge = SyncEventBridge(
             hasStatusSync: account != nil, lastSynced: snapshot.lastHubSync,
             lastStatusSynced: snapshot.lastStatusSync, statusOfflineSince: snapshot.statusOfflineSince
-        ).stream(of: engine)
-        options.requestSync = { Task { await engine.sync() } }
-        options.requestFullResync = { Task { await engine.sync(full: true) } }
+        )
+        options.syncEvents = AsyncStream { continuation in
+            let task = Task {
+                if let engine = await engine.value {
+                    for await event in bridge.stream(of: engine) { continuation.yield(event) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        options.requestSync = { Task { await engine.value?.sync() } }
+        options.requestFullResync = { Task { await engine.value?.sync(full: true) } }
         options.syncAtStart = true
-        Task { await engine.start() }
         if account != nil {
-            let debouncer = Debouncer(delay: .seconds(2)) { await engine.sync(.status) }
+            let debouncer = Debouncer(delay: .seconds(2)) { await engine.value?.sync(.status) }
             options.markDidChange = { Task { await debouncer.poke() } }
         }
         options.videoSourceName = sync.source.displayName
@@ -73,4 +101,11 @@ struct TUICommand: ParsableCommand {
             .status: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: snapshot.lastStatusSync),
         ]
     }
+}
+
+/// The TUI's library source, the sync state to start from, and the store once it is open.
+private struct OpeningSource {
+    var source: any LibrarySource
+    var sync: SyncSnapshot
+    var store: @Sendable () async throws -> Store
 }

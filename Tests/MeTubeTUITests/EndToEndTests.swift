@@ -27,11 +27,11 @@ struct EndToEndTests {
     }
 
     /// Starts `metube` on the store in `directory` at `width` × `height`.
-    static func start(_ storeURL: URL, in directory: TemporaryDirectory, width: Int = 100, height: Int = 30, extraEnvironment: [String: String] = [:]) throws -> TmuxSession {
+    static func start(_ storeURL: URL, in directory: TemporaryDirectory, width: Int = 100, height: Int = 30, extraEnvironment: [String: String] = [:], arguments: [String] = []) throws -> TmuxSession {
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "metube binary missing at \(binary.path): run swift build first")
         var environment = ["METUBE_DATA_DIR": storeURL.path, "METUBE_CONFIG": directory.path("config.toml"), "HOME": directory.url.path, "BROWSER": "true"]
         environment.merge(extraEnvironment) { _, new in new }
-        return try TmuxSession(command: [binary.path], environment: environment, width: width, height: height)
+        return try TmuxSession(command: [binary.path] + arguments, environment: environment, width: width, height: height)
     }
 
     @Test("open, navigate, mark, search, filter, channels, resize, quit; the marks are on disk")

@@ -1,0 +1,57 @@
+import Foundation
+import MeTubeCore
+import MeTubeStore
+import MeTubeTUI
+import Testing
+import TestSupport
+
+/// The real `metube` binary in tmux on a 200,000-video store: the first frame comes from the
+/// store's head, complete and newest first, and the whole library replaces it once loaded.
+@Suite("TUI start on a large store")
+struct LargeStoreStartTests {
+    @Test("a 200k store: the first frame is the newest rows, then the counts of the whole library")
+    func firstFrameOfA200kStore() throws {
+        // Given a compacted store of 200,000 videos over 2,000 channels, the newest one marked since
+        let directory = TemporaryDirectory("metube-tui-200k")
+        defer { directory.remove() }
+        let library = SyntheticLibrary(channelCount: 2_000, videoCount: 200_000, markCount: 100_000)
+        let storeURL = try EndToEndTests.makeStore(library, in: directory)
+        try Store.open(at: storeURL).mark(SyntheticLibrary.videoID(0), as: .watched)
+        let full = try Store.open(at: storeURL).library()
+        let unwatched = FeedQuery(filter: .unwatched).rows(in: full, statusesKnown: true)
+        let timing = directory.path("timing.jsonl")
+
+        // When metube starts
+        let tmux = try EndToEndTests.start(storeURL, in: directory, extraEnvironment: [:], arguments: ["--timing", timing])
+        defer { tmux.close() }
+        let first = try tmux.waitFor { $0.contains("hub: not configured") }
+
+        // Then the first screen lists the newest unwatched videos in order, the marked one left out
+        for (line, row) in unwatched.prefix(5).enumerated() {
+            #expect(EndToEndTests.line(line + 1, of: first).contains(String(row.video.title.prefix(10))), "\(first)")
+        }
+        // And once everything is loaded the status line counts the whole library
+        try tmux.waitFor(timeout: .seconds(60)) { $0.contains("\(grouped(unwatched.count)) of \(grouped(200_000))") }
+        try tmux.send("q")
+        #expect(try EndToEndTests.waitForExit(tmux) == 0)
+
+        // And the first frame was drawn from the head, before the whole library was read
+        let events = try String(contentsOfFile: timing, encoding: .utf8).split(separator: "\n").compactMap { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        let firstFrame = try #require(events.first { $0["event"] as? String == "first-frame" })
+        let loaded = try #require(events.first { $0["event"] as? String == "library-loaded" })
+        #expect((firstFrame["videos"] as? Int ?? .max) <= 2_001)
+        #expect(loaded["videos"] as? Int == 200_000)
+    }
+
+    /// `value` with thousands separators, as the status line shows counts.
+    private func grouped(_ value: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.groupingSeparator = ","
+        formatter.usesGroupingSeparator = true
+        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+    }
+}
