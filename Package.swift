@@ -36,7 +36,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "CNcursesw"]),
+        .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
+        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "CNcursesw"]),
         .target(
             name: "MeTubeServer",
             dependencies: [
@@ -49,7 +50,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI",
+                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,6 +91,7 @@ let package = Package(
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
         .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "TestSupport"]),
         .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,14 +31,16 @@ import TestSupport
     @Test func everySnapshotReadsBackAsWritten() throws {
         var generator = StoredValueGenerator(seed: 42)
         for round in 0..<60 {
-            let library = Library(channels: generator.list(20) { $0.channel() }, videos: generator.list(40) { $0.video() },
+            var library = Library(channels: generator.list(20) { $0.channel() }, videos: generator.list(40) { $0.video() },
                                   marks: generator.list(40) { $0.mark() })
+            for position in generator.list(20, { $0.position() }) { library.apply(position) }
             let sync = generator.sync()
             let files = try SnapshotEncoding.files(library: library, sync: sync, generation: Int(generator.int64() >> 1))
             let libraryFile = try SnapshotDecoding.library(files[0].1)
             let marksFile = try SnapshotDecoding.marks(files[1].1)
             let syncFile = try StoreCoding.decoder().decode(SyncFile.self, from: files[2].1)
-            let read = Library(channels: libraryFile.channels, videos: libraryFile.videos, marks: marksFile.marks)
+            var read = Library(channels: libraryFile.channels, videos: libraryFile.videos, marks: marksFile.marks)
+            for position in marksFile.positions ?? [] { read.apply(position) }
             #expect(read == library, "round \(round)")
             #expect(syncFile.sync == sync, "round \(round)")
         }
