@@ -140,6 +140,13 @@ public struct MPVEnding: Sendable, Equatable {
     public var killedBySignal: Bool
     /// Lines on the socket that were not understood or out of range, and ignored.
     public var garbageLines: Int
+
+    /// An ending.
+    public init(status: Int32, killedBySignal: Bool, garbageLines: Int) {
+        self.status = status
+        self.killedBySignal = killedBySignal
+        self.garbageLines = garbageLines
+    }
 }
 
 /// The end of a child process, set once by its termination handler.

@@ -46,36 +46,53 @@ public final class PlaybackRecorder: Sendable {
         return result!
     }
 
+    /// Asks mpv to quit and waits at most `seconds` for its last position to be saved; `nil`
+    /// when it did not end in time.
+    @discardableResult
+    public func stop(waitingAtMost seconds: Double) -> PlaybackOutcome? {
+        session.quit()
+        guard finished.wait(timeout: .now() + seconds) == .success else { return nil }
+        finished.signal()
+        return result
+    }
+
     private func record(store: Store, policy: PlaybackPolicy, knownDuration: Double?, onUpdate: @Sendable (PlaybackUpdate) -> Void) {
         var tracker = PlaybackTracker(videoID: videoID, policy: policy, knownDuration: knownDuration)
-        var saved: PlaybackPosition?
+        var lastSaved: PlaybackPosition?
         var failures: [String] = []
-        func carryOut(_ decisions: [PlaybackTracker.Decision]) {
-            guard !decisions.isEmpty else { return }
+        /// Writes the decisions as one journal line; returns what was written.
+        func carryOut(_ decisions: [PlaybackTracker.Decision]) -> (PlaybackPosition?, Mark?) {
+            guard !decisions.isEmpty else { return (nil, nil) }
             do {
-                let position = try store.transaction { transaction -> PlaybackPosition? in
-                    var position: PlaybackPosition?
+                let written = try store.transaction { transaction -> (PlaybackPosition?, Mark?) in
+                    var written: (PlaybackPosition?, Mark?) = (nil, nil)
                     for decision in decisions {
                         switch decision {
-                        case let .save(seconds, duration): position = transaction.savePosition(videoID, seconds: seconds, duration: duration)
-                        case .markWatched: transaction.mark(videoID, as: .watched)
+                        case let .save(seconds, duration): written.0 = transaction.savePosition(videoID, seconds: seconds, duration: duration)
+                        case .markWatched: written.1 = transaction.mark(videoID, as: .watched)
                         }
                     }
-                    return position
+                    return written
                 }
-                saved = position ?? saved
+                lastSaved = written.0 ?? lastSaved
+                return written
             } catch {
                 failures.append(error.description)
+                return (nil, nil)
             }
         }
-        let ending = session.follow { property in
-            carryOut(tracker.observe(property))
-            onUpdate(PlaybackUpdate(videoID: videoID, seconds: tracker.seconds, duration: tracker.duration, isPaused: tracker.isPaused))
+        func update(_ written: (PlaybackPosition?, Mark?), outcome: PlaybackOutcome? = nil) -> PlaybackUpdate {
+            PlaybackUpdate(videoID: videoID, seconds: tracker.seconds, duration: tracker.duration, isPaused: tracker.isPaused,
+                           saved: written.0, mark: written.1, outcome: outcome)
         }
-        carryOut(tracker.finish())
-        let result = PlaybackOutcome(savedPosition: saved, markedWatched: tracker.markedWatched, ending: ending, saveFailures: failures)
+        let ending = session.follow { property in
+            let written = carryOut(tracker.observe(property))
+            onUpdate(update(written))
+        }
+        let written = carryOut(tracker.finish())
+        let result = PlaybackOutcome(savedPosition: lastSaved, markedWatched: tracker.markedWatched, ending: ending, saveFailures: failures)
         outcome.withLock { $0 = result }
         finished.signal()
-        onUpdate(PlaybackUpdate(videoID: videoID, seconds: tracker.seconds, duration: tracker.duration, isPaused: tracker.isPaused, outcome: result))
+        onUpdate(update(written, outcome: result))
     }
 }

@@ -11,8 +11,26 @@ public struct PlaybackUpdate: Sendable, Equatable {
     public var duration: Double?
     /// Whether playback is paused.
     public var isPaused: Bool
+    /// The position saved durably with this update, if one was.
+    public var saved: PlaybackPosition? = nil
+    /// The watched mark made durably with this update, if one was.
+    public var mark: Mark? = nil
     /// Set once, when the player has ended and its last position is saved.
-    public var outcome: PlaybackOutcome?
+    public var outcome: PlaybackOutcome? = nil
+
+    /// An update.
+    public init(
+        videoID: String, seconds: Double?, duration: Double?, isPaused: Bool, saved: PlaybackPosition? = nil, mark: Mark? = nil,
+        outcome: PlaybackOutcome? = nil
+    ) {
+        self.videoID = videoID
+        self.seconds = seconds
+        self.duration = duration
+        self.isPaused = isPaused
+        self.saved = saved
+        self.mark = mark
+        self.outcome = outcome
+    }
 }
 
 /// How one tracked playback ended, and what it saved.
@@ -25,6 +43,14 @@ public struct PlaybackOutcome: Sendable, Equatable {
     public var ending: MPVEnding
     /// Saves the store refused (a full disk, a lock held too long), as messages.
     public var saveFailures: [String]
+
+    /// An outcome.
+    public init(savedPosition: PlaybackPosition?, markedWatched: Bool, ending: MPVEnding, saveFailures: [String]) {
+        self.savedPosition = savedPosition
+        self.markedWatched = markedWatched
+        self.ending = ending
+        self.saveFailures = saveFailures
+    }
 
     /// Why the video did not play, when the player ended with an error before reporting any
     /// position (a URL it cannot play, a bad option).

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubePlayer
 
 /// The event loop: reads keys with a timeout, drains events between keys, polls the store for
 /// changes made by other processes, and redraws. Runs on one thread with every curses call.
@@ -14,6 +15,8 @@ struct TUILoop<Source: LibrarySource> {
     private var searchIndexRequested: Int?
     private var model: ScreenModel
     private var clipboard: String?
+    /// Tracked players now running, by video id.
+    private var players: [String: PlaybackRecorder] = [:]
     /// Timing figures as JSON lines, when `options.timingOutput` asks for them.
     private(set) var timingLines: [String] = []
 
@@ -56,7 +59,10 @@ struct TUILoop<Source: LibrarySource> {
             case nil:
                 break
             }
-            if model.wantsQuit { return 0 }
+            if model.wantsQuit {
+                stopPlayers()
+                return 0
+            }
             for event in inbox.drain() {
                 apply(event)
                 changed = true
@@ -94,6 +100,7 @@ struct TUILoop<Source: LibrarySource> {
     }
 
     private mutating func apply(_ event: ModelEvent) {
+        if case .playback(let update) = event, update.outcome != nil { players[update.videoID] = nil }
         if case .sync(.storeChanged) = event {
             reloadFromStore()
         } else {
@@ -159,6 +166,8 @@ struct TUILoop<Source: LibrarySource> {
                         inbox.post(.sync(.message(detail, isError: true)))
                     }
                 }
+            case .play(let videoID, let startSeconds):
+                startPlayer(videoID, at: startSeconds)
             case .copy(let text):
                 clipboard = text
             case .syncNow:
@@ -169,6 +178,23 @@ struct TUILoop<Source: LibrarySource> {
                 break
             }
         }
+    }
+
+    /// Starts a tracked player whose reports arrive through the inbox, so keys keep working.
+    private mutating func startPlayer(_ videoID: String, at startSeconds: Double?) {
+        guard let start = options.startPlayer else { return }
+        let inbox = inbox
+        do {
+            players[videoID] = try start(videoID, startSeconds) { update in inbox.post(.playback(update)) }
+        } catch {
+            _ = model.apply(.playerFailed(videoID: videoID, message: "\(error)"))
+        }
+    }
+
+    /// Quitting the TUI stops its players, each saving where it was (waiting a few seconds at most).
+    private mutating func stopPlayers() {
+        for recorder in players.values where recorder.result == nil { recorder.stop(waitingAtMost: 3) }
+        players.removeAll()
     }
 
     private func listenToSync() -> Task<Void, Never>? {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MeTubeCore
+import MeTubePlayer
 import MeTubeStore
 import MeTubeSync
 import MeTubeTUI
@@ -38,6 +39,7 @@ struct TUICommand: ParsableCommand {
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
+        if let player = config.player { options.startPlayer = Self.playerStarter(opened, player) }
         try connectSync(opened, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {
@@ -46,6 +48,16 @@ struct TUICommand: ParsableCommand {
             throw fail(error.description, code: ExitStatus.failure)
         }
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Starts tracked players for the TUI: the video from the store (a bare one when it is gone),
+    /// sockets in the runtime directory.
+    private static func playerStarter(_ opened: Store, _ player: PlayerSettings) -> TUIOptions.PlayerStarter {
+        { videoID, startSeconds, onUpdate in
+            let video = opened.library().video(videoID) ?? Video(id: videoID, channelID: "", title: videoID, published: Date())
+            return try PlaybackRecorder.start(video: video, store: opened, policy: player.policy, command: player.command,
+                                              startSeconds: startSeconds, socketDirectory: PlayerSocketDirectory.url(), onUpdate: onUpdate)
+        }
     }
 
     /// Starts a sync engine when a video source or a status account is configured, and routes its
