@@ -103,10 +103,14 @@ public struct Library: Sendable, Equatable {
         marks[mark.videoID] = mark
     }
 
-    /// Records a playback position unless a newer one of the same video is already known (the same
-    /// reading replaces it, so a sync can note that the service holds it).
+    /// Records a playback position unless a newer one of the same video is already known. The
+    /// same reading with the same seconds replaces it (a sync noting that the service holds it);
+    /// with other seconds it is an older write that kept a stale reading, and is ignored.
     public mutating func apply(_ position: PlaybackPosition) {
-        if let known = playbackPositions[position.videoID], known.isNewer(than: position) { return }
+        if let known = playbackPositions[position.videoID] {
+            if known.isNewer(than: position) { return }
+            if !position.isNewer(than: known), known.seconds != position.seconds { return }
+        }
         playbackPositions[position.videoID] = position
     }
 

@@ -70,7 +70,9 @@ extension ScreenModel {
         }
         guard let position = library.playbackPositions[videoID], position.seconds > 0,
               library.marks[videoID]?.status != .watched else { return nil }
-        guard let fraction = position.fraction else { return "\(unicode ? "◔" : "@") \(PlaybackText.clock(position.seconds))" }
+        let duration = position.duration ?? library.video(videoID)?.duration.map(Double.init)
+        guard let duration, duration > 0 else { return "\(unicode ? "◔" : "@") \(PlaybackText.clock(position.seconds))" }
+        let fraction = min(1, position.seconds / duration)
         let percent = min(99, Int((fraction * 100).rounded(.down)))
         let glyph = unicode ? (fraction < 0.5 ? "◔" : fraction < 0.75 ? "◑" : "◕") : "@"
         return "\(glyph) \(percent)%"

@@ -100,7 +100,11 @@ struct TUILoop<Source: LibrarySource> {
     }
 
     private mutating func apply(_ event: ModelEvent) {
-        if case .playback(let update) = event, update.outcome != nil { players[update.videoID] = nil }
+        if case .playback(let update) = event, update.outcome != nil || update.mark != nil {
+            // A position syncs once playback stops (and a watched mark at once), not every save.
+            if update.outcome != nil { players[update.videoID] = nil }
+            options.markDidChange?()
+        }
         if case .sync(.storeChanged) = event {
             reloadFromStore()
         } else {
