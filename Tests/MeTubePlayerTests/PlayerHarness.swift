@@ -14,7 +14,7 @@ struct PlayerHarness {
 
     /// A harness whose video the feed says lasts `duration` seconds (a generated source's own
     /// duration only grows while it plays, like a stream's).
-    init(duration: Int? = 60) throws {
+    init(duration: Int? = 600) throws {
         video = Video(id: "dQw4w9WgXcQ", channelID: "UCuAXFkgsw1L7xaCfnd5JJOw", title: "test source", published: Date(timeIntervalSince1970: 0),
                       duration: duration)
         store = try Store.open(at: directory.url.appendingPathComponent("store"))
