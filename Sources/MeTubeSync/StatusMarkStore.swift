@@ -16,8 +16,8 @@ public protocol StatusMarkStore: Sendable {
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
         _ reconcile: ([String: Mark]) -> StatusMarkUpdate
     ) throws
-    /// Positions waiting to be pushed whose mark is not pending itself (a pending mark's push
-    /// carries its video's position), oldest first.
+    /// Positions waiting to be pushed whose video has no mark or a synced one (a pending mark's
+    /// push carries its video's position; one in conflict waits until it is settled), oldest first.
     func pendingPositions() throws -> [PendingPosition]
     /// The playback positions of `videoIDs` that the store knows.
     func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition]
@@ -55,10 +55,9 @@ public struct PendingPosition: Sendable {
 }
 
 extension StatusMarkStore {
-    /// Positions waiting to be pushed whose mark is not pending itself (a pending mark carries
-    /// its video's position); none for a store without positions.
+    /// None: a store without playback positions.
     public func pendingPositions() throws -> [PendingPosition] { [] }
 
-    /// The playback positions of `videoIDs` that the store knows; none for a store without positions.
+    /// None: a store without playback positions.
     public func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition] { [:] }
 }

@@ -12,7 +12,8 @@ extension Store: StatusMarkStore {
         try refresh()
         let library = library()
         return library.playbackPositions.values.filter { position in
-            position.syncState != .synced && library.marks[position.videoID]?.syncState != .pending
+            // A pending mark's push carries the position; one in conflict waits until it is settled.
+            position.syncState != .synced && (library.marks[position.videoID].map { $0.syncState == .synced } ?? true)
         }.sorted { $0.hlc < $1.hlc }.map { PendingPosition(position: $0, mark: library.marks[$0.videoID]) }
     }
 

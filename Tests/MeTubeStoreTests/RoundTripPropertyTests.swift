@@ -101,3 +101,48 @@ import TestSupport
         #expect(try Store.open(at: directory.url).library().video(video.id) == video)
     }
 }
+
+/// Playback positions are an additive part of the store: stores written before them still open,
+/// and a position survives the journal, a compaction and a backup.
+@Suite struct PlaybackPositionStoreTests {
+    @Test func aStoreWrittenBeforePositionsOpensWithNoneAndNoNotice() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a journal line and a marks snapshot in the layout before positions existed
+        let line = #"{"marks":[{"deviceID":"d","hlc":{"counter":0,"millis":5},"status":"watched","syncState":"pending","videoID":"v1"}],"v":1}"#
+        try Data((line + "\n").utf8).write(to: directory.url.appendingPathComponent("journal-0.jsonl"))
+        let store = try Store.open(at: directory.url)
+        #expect(store.takeNotices().isEmpty)
+        #expect(store.library().marks["v1"]?.status == .watched)
+        #expect(store.library().playbackPositions.isEmpty)
+    }
+
+    @Test func aPositionSurvivesTheJournalACompactionAndABackup() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Store.open(at: directory.url)
+        let saved = try store.transaction { $0.savePosition("v1", seconds: 842.25, duration: 1_800) }
+        #expect(try Store.open(at: directory.url).library().playbackPositions["v1"] == saved)
+        try store.compact()
+        let compacted = try Store.open(at: directory.url)
+        #expect(compacted.takeNotices().isEmpty)
+        #expect(compacted.library().playbackPositions["v1"] == saved)
+        let other = TemporaryDirectory()
+        defer { other.remove() }
+        let restored = try Store.open(at: other.url)
+        try restored.restore(from: try compacted.exportBackup())
+        #expect(restored.library().playbackPositions["v1"]?.seconds == 842.25)
+    }
+
+    @Test func anOlderPositionNeverReplacesANewerOne() {
+        var library = Library()
+        let newer = PlaybackPosition(videoID: "v", seconds: 900, hlc: HybridTimestamp(millis: 20), deviceID: "laptop")
+        library.apply(newer)
+        library.apply(PlaybackPosition(videoID: "v", seconds: 100, hlc: HybridTimestamp(millis: 10), deviceID: "phone"))
+        #expect(library.playbackPositions["v"] == newer)
+        var synced = newer
+        synced.syncState = .synced
+        library.apply(synced)
+        #expect(library.playbackPositions["v"]?.syncState == .synced)
+    }
+}
