@@ -37,7 +37,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "CNcursesw"]),
+        .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
+        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "CNcursesw"]),
         .target(
             name: "MeTubeServer",
             dependencies: [
@@ -52,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI",
+                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,8 +93,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
-        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "TestSupport"]),
+        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "MeTubePlayer", "TestSupport"]),
         .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,9 @@ public struct WatchedStatusRecord: Sendable, Hashable {
     public var hlc: String?
     /// The writing device, when it said.
     public var deviceID: String?
+    /// metube's hybrid logical clock reading of ``playbackPosition`` (`millis-counter`), when the
+    /// writer sent one; without it the position dates from `lastModified`.
+    public var positionHLC: String?
 
     /// Creates a watched-status record.
     public init(videoID: String, status: String, lastModified: Int64, playbackPosition: Double? = nil, hlc: String? = nil, deviceID: String? = nil) {
@@ -40,6 +43,7 @@ public struct WatchedStatusRecord: Sendable, Hashable {
         self.playbackPosition = fields["playbackPosition"]?.value.doubleValue
         self.hlc = fields["hlc"]?.value.stringValue
         self.deviceID = fields["deviceId"]?.value.stringValue
+        self.positionHLC = fields["positionHlc"]?.value.stringValue
     }
 
     /// The record's fields, every one tagged with its type.
@@ -50,6 +54,7 @@ public struct WatchedStatusRecord: Sendable, Hashable {
         if let playbackPosition { fields["playbackPosition"] = .double(playbackPosition) }
         if let hlc { fields["hlc"] = .string(hlc) }
         if let deviceID { fields["deviceId"] = .string(deviceID) }
+        if let positionHLC { fields["positionHlc"] = .string(positionHLC) }
         return fields
     }
 

@@ -6,6 +6,8 @@ public enum FeedFilter: String, Codable, Sendable, CaseIterable {
     case all
     case watched
     case skipped
+    /// Partly watched: a saved playback position, neither watched nor skipped.
+    case inProgress = "in-progress"
 
     /// The next filter in the order the `f` key cycles through.
     public var next: FeedFilter {
@@ -13,13 +15,20 @@ public enum FeedFilter: String, Codable, Sendable, CaseIterable {
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 
-    /// Whether a video with `status` passes this filter.
-    public func admits(_ status: DisplayStatus) -> Bool {
+    /// Whether a video with `status` passes this filter; `hasProgress` says whether it has a
+    /// saved playback position past the start (only ``inProgress`` asks).
+    public func admits(_ status: DisplayStatus, hasProgress: Bool = false) -> Bool {
         switch (self, status) {
         case (.all, _), (_, .unknown): true
         case (.unwatched, .unwatched), (.watched, .watched), (.skipped, .skipped): true
+        case (.inProgress, .unwatched): hasProgress
         default: false
         }
+    }
+
+    /// Whether `library` holds a playback position past the start for `videoID`.
+    public static func hasProgress(_ videoID: String, in library: Library) -> Bool {
+        (library.playbackPositions[videoID]?.seconds ?? 0) > 0
     }
 }
 
@@ -33,6 +42,8 @@ public struct FeedRow: Sendable, Equatable {
     public var mark: Mark?
     /// What the row shows as status.
     public var status: DisplayStatus
+    /// Where playback stopped, if it was played.
+    public var position: PlaybackPosition? = nil
 }
 
 /// A selection of the feed: filter, one channel, search text, Shorts.
@@ -70,10 +81,10 @@ public struct FeedQuery: Sendable, Equatable {
             if hideShorts, video.isShort { continue }
             let mark = library.marks[video.id]
             let status = Self.status(of: mark, statusesKnown: statusesKnown)
-            guard filter.admits(status) else { continue }
+            guard filter.admits(status, hasProgress: filter == .inProgress && FeedFilter.hasProgress(video.id, in: library)) else { continue }
             let channelName = library.channels[video.channelID]?.displayName ?? video.channelID
             if !needle.isEmpty, !video.title.lowercased().contains(needle), !channelName.lowercased().contains(needle) { continue }
-            rows.append(FeedRow(video: video, channelName: channelName, mark: mark, status: status))
+            rows.append(FeedRow(video: video, channelName: channelName, mark: mark, status: status, position: library.playbackPositions[video.id]))
         }
         return rows
     }

@@ -10,6 +10,8 @@ public struct Library: Sendable, Equatable {
     public private(set) var videos: [Video] = []
     /// Marks by video id.
     public private(set) var marks = MarkTable()
+    /// Where playback stopped, by video id (the newest saved position of each video).
+    public private(set) var playbackPositions: [String: PlaybackPosition] = [:]
     private var positions: [String: Int] = [:]
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
@@ -101,6 +103,17 @@ public struct Library: Sendable, Equatable {
         marks[mark.videoID] = mark
     }
 
+    /// Records a playback position unless a newer one of the same video is already known. The
+    /// same reading with the same seconds replaces it (a sync noting that the service holds it);
+    /// with other seconds it is an older write that kept a stale reading, and is ignored.
+    public mutating func apply(_ position: PlaybackPosition) {
+        if let known = playbackPositions[position.videoID] {
+            if known.isNewer(than: position) { return }
+            if !position.isNewer(than: known), known.seconds != position.seconds { return }
+        }
+        playbackPositions[position.videoID] = position
+    }
+
     /// Forgets the mark of `videoID`.
     public mutating func removeMark(_ videoID: String) {
         marks[videoID] = nil
@@ -112,6 +125,6 @@ public struct Library: Sendable, Equatable {
     }
 
     public static func == (lhs: Library, rhs: Library) -> Bool {
-        lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks
+        lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks && lhs.playbackPositions == rhs.playbackPositions
     }
 }

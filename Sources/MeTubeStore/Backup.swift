@@ -22,6 +22,8 @@ struct BackupFile: Codable {
     var videos: [Video]
     var marks: [Mark]
     var sync: SyncSnapshot
+    /// Playback positions (absent in backups written before positions existed).
+    var positions: [PlaybackPosition]?
 }
 
 extension Store {
@@ -32,7 +34,8 @@ extension Store {
         let manifest = BackupManifest(format: "metube-backup", schemaVersion: currentSchemaVersion, createdAt: Date(),
                                       channelCount: library.channels.count, videoCount: library.videos.count, markCount: library.marks.count)
         let file = BackupFile(manifest: manifest, channels: library.channels.values.sorted { $0.id < $1.id }, videos: library.videos,
-                              marks: library.marks.values.sorted { $0.videoID < $1.videoID }, sync: syncSnapshot())
+                              marks: library.marks.values.sorted { $0.videoID < $1.videoID }, sync: syncSnapshot(),
+                              positions: library.playbackPositions.values.sorted { $0.videoID < $1.videoID })
         do {
             return try StoreCoding.encoder().encode(file)
         } catch {
@@ -78,7 +81,12 @@ extension Store {
         let file = try Self.decodeBackup(data)
         var sync = file.sync
         sync.deviceID = deviceID
-        try replaceContents(with: Library(channels: file.channels, videos: file.videos, marks: file.marks), sync: sync)
+        var library = Library(channels: file.channels, videos: file.videos, marks: file.marks)
+        for position in file.positions ?? [] {
+            library.apply(PlaybackPosition(videoID: position.videoID, seconds: position.seconds, duration: position.duration,
+                                           hlc: position.hlc, deviceID: position.deviceID, syncState: position.syncState))
+        }
+        try replaceContents(with: library, sync: sync)
         return file.manifest
     }
 }

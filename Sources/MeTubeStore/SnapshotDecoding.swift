@@ -47,10 +47,11 @@ enum SnapshotDecoding {
     /// Reads `marks.json`, failing on any field it does not understand.
     static func marks(_ data: Data) throws(Failure) -> MarksFile {
         var marks: [Mark] = []
+        var positions: [PlaybackPosition] = []
         var notes = FieldNotes()
-        let header = try scanMarks(data, notes: &notes) { marks.append($0) }
+        let header = try scanMarks(data, notes: &notes, positions: { positions.append($0) }) { marks.append($0) }
         try strict(notes)
-        return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks)
+        return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks, positions: positions)
     }
 
     private static func strict(_ notes: FieldNotes) throws(Failure) {
@@ -58,8 +59,11 @@ enum SnapshotDecoding {
     }
 
     /// Reads a marks snapshot, handing each mark to `each` as it is read (so a caller can build its
-    /// table without an intermediate array); returns the file's schema version and generation.
-    static func scanMarks(_ data: Data, notes: inout FieldNotes, _ each: (Mark) -> Void) throws(Failure) -> (schemaVersion: Int, generation: Int) {
+    /// table without an intermediate array) and each playback position to `positions`; returns the
+    /// file's schema version and generation.
+    static func scanMarks(
+        _ data: Data, notes: inout FieldNotes, positions: (PlaybackPosition) -> Void = { _ in }, _ each: (Mark) -> Void
+    ) throws(Failure) -> (schemaVersion: Int, generation: Int) {
         try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
             var fileHeader = (schemaVersion: 0, generation: 0)
             var deviceIDs: [String: String] = [:]
@@ -73,6 +77,7 @@ enum SnapshotDecoding {
                         if let shared = deviceIDs[mark.deviceID] { mark.deviceID = shared } else { deviceIDs[mark.deviceID] = mark.deviceID }
                         each(mark)
                     }
+                case "positions": try Self.positions(&scanner, &notes, positions)
                 default: try scanner.skipValue()
                 }
             }
@@ -104,6 +109,7 @@ enum SnapshotDecoding {
                     }
                 case "removedChannelIDs": change.removedChannelIDs = try stringList(&scanner, "removedChannelIDs", &notes)
                 case "removedMarkIDs": change.removedMarkIDs = try stringList(&scanner, "removedMarkIDs", &notes)
+                case "positions": try positions(&scanner, &notes) { change.positions.append($0) }
                 case "sync": syncRange = try scanner.skipValueRange()
                 default: try scanner.skipValue()
                 }

@@ -13,7 +13,7 @@ enum SnapshotEncoding {
         } catch {
             throw .writeFailed(path: StorePart.sync.fileName, reason: "could not encode: \(error)")
         }
-        return [(.library, libraryData(library, generation: generation)), (.marks, marksData(library.marks, generation: generation)), (.sync, syncData)]
+        return [(.library, libraryData(library, generation: generation)), (.marks, marksData(library.marks, positions: library.playbackPositions, generation: generation)), (.sync, syncData)]
     }
 
     private static func libraryData(_ library: Library, generation: Int) -> Data {
@@ -29,13 +29,17 @@ enum SnapshotEncoding {
         return writer.data
     }
 
-    private static func marksData(_ marks: MarkTable, generation: Int) -> Data {
+    private static func marksData(_ marks: MarkTable, positions: [String: PlaybackPosition], generation: Int) -> Data {
         var writer = JSONWriter(capacity: marks.count * 160)
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
             $0.key("marks")
             $0.array(marks.values.sorted { $0.videoID < $1.videoID }, mark)
+            if !positions.isEmpty {
+                $0.key("positions")
+                $0.array(positions.values.sorted { $0.videoID < $1.videoID }) { writer, position in writer.position(position) }
+            }
         }
         return writer.data
     }
@@ -179,6 +183,19 @@ struct JSONWriter {
         object {
             $0.field("counter", value.counter)
             $0.field("millis", value.millis)
+        }
+    }
+
+    /// A playback position as `JSONEncoder` would write it (sorted keys, no nil fields).
+    mutating func position(_ position: PlaybackPosition) {
+        object {
+            $0.field("deviceID", position.deviceID)
+            if let duration = position.duration { $0.field("duration", duration) }
+            $0.key("hlc")
+            $0.timestamp(position.hlc)
+            $0.field("seconds", position.seconds)
+            $0.field("syncState", position.syncState.rawValue)
+            $0.field("videoID", position.videoID)
         }
     }
 

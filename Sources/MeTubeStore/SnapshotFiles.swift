@@ -22,11 +22,12 @@ struct LibraryFile: Codable {
     var videos: [Video]
 }
 
-/// `marks.json`: every mark.
+/// `marks.json`: every mark, and every playback position (a key added later; absent when none).
 struct MarksFile: Codable {
     var schemaVersion: Int
     var generation: Int
     var marks: [Mark]
+    var positions: [PlaybackPosition]?
 }
 
 /// `sync.json`: what the syncs remember.

@@ -16,11 +16,13 @@ public struct StoreChange: Codable, Sendable, Equatable {
     public var removedChannelIDs: [String]
     /// The sync state after this change, when it changed.
     public var sync: SyncSnapshot?
+    /// Playback positions to record (a newer one of the same video already known is kept).
+    public var positions: [PlaybackPosition]
 
     /// Creates a change.
     public init(
         marks: [Mark] = [], removedMarkIDs: [String] = [], videos: [Video] = [], channels: [Channel] = [],
-        removedChannelIDs: [String] = [], sync: SyncSnapshot? = nil
+        removedChannelIDs: [String] = [], sync: SyncSnapshot? = nil, positions: [PlaybackPosition] = []
     ) {
         self.marks = marks
         self.removedMarkIDs = removedMarkIDs
@@ -28,15 +30,16 @@ public struct StoreChange: Codable, Sendable, Equatable {
         self.channels = channels
         self.removedChannelIDs = removedChannelIDs
         self.sync = sync
+        self.positions = positions
     }
 
     /// Whether the change changes nothing.
     public var isEmpty: Bool {
-        marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil
+        marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil && positions.isEmpty
     }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync
+        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, positions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -47,6 +50,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         channels = try container.decodeIfPresent([Channel].self, forKey: .channels) ?? []
         removedChannelIDs = try container.decodeIfPresent([String].self, forKey: .removedChannelIDs) ?? []
         sync = try container.decodeIfPresent(SyncSnapshot.self, forKey: .sync)
+        positions = try container.decodeIfPresent([PlaybackPosition].self, forKey: .positions) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,6 +62,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         if !channels.isEmpty { try container.encode(channels, forKey: .channels) }
         if !removedChannelIDs.isEmpty { try container.encode(removedChannelIDs, forKey: .removedChannelIDs) }
         try container.encodeIfPresent(sync, forKey: .sync)
+        if !positions.isEmpty { try container.encode(positions, forKey: .positions) }
     }
 }
 
@@ -81,6 +86,15 @@ public struct StoreTransaction: Sendable {
                         syncState: .pending, base: previous?.syncState == .conflict ? previous?.theirs : previous?.base)
         change.marks.append(mark)
         return mark
+    }
+
+    /// Stages the playback position of `videoID` saved on this device now (pending), with
+    /// `seconds` and `duration` clamped into range.
+    @discardableResult
+    public mutating func savePosition(_ videoID: String, seconds: Double, duration: Double?) -> PlaybackPosition {
+        let position = PlaybackPosition(videoID: videoID, seconds: seconds, duration: duration, hlc: clock.now(), deviceID: sync.deviceID)
+        change.positions.append(position)
+        return position
     }
 
     /// Notes a clock reading seen from another device, so later local marks order after it.

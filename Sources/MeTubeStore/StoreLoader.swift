@@ -18,6 +18,7 @@ struct StoreLoader {
         var channels: [Channel] = []
         var videos: [Video] = []
         var marks = MarkTable()
+        var positions: [PlaybackPosition] = []
         var sync: SyncSnapshot?
 
         var libraryNotes = FieldNotes()
@@ -31,15 +32,17 @@ struct StoreLoader {
         }
         note(libraryNotes, in: .library, &state)
         var marksNotes = FieldNotes()
-        if let ((table, header), identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
+        if let ((table, header, read), identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
             marksNotes = FieldNotes()
             return try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
                 var table = MarkTable()
-                let header = try SnapshotDecoding.scanMarks(data, notes: &marksNotes) { table[$0.videoID] = $0 }
-                return (table, header)
+                var read: [PlaybackPosition] = []
+                let header = try SnapshotDecoding.scanMarks(data, notes: &marksNotes, positions: { read.append($0) }) { table[$0.videoID] = $0 }
+                return (table, header, read)
             }
         }) {
             marks = table
+            positions = read
             note(header.schemaVersion, header.generation, .marks, identity, &state)
         }
         note(marksNotes, in: .marks, &state)
@@ -56,6 +59,10 @@ struct StoreLoader {
         state.library = Library(channels: channels, videos: videos, markTable: marks)
         if let sync { state.sync = sync }
         for mark in marks { state.observeClocks(of: mark) }
+        for position in positions {
+            state.library.apply(position)
+            state.clock.observe(position.hlc)
+        }
 
         let oldest = state.generations.values.min() ?? 0
         for generation in journal.generations() where generation >= oldest {

@@ -63,6 +63,10 @@ struct StoreState: Sendable {
                     observeClocks(of: mark)
                 }
                 for id in change.removedMarkIDs { library.removeMark(id) }
+                for position in change.positions {
+                    library.apply(position)
+                    clock.observe(position.hlc)
+                }
             }
             if parts.contains(.sync), let newSync = change.sync { sync = newSync }
         }

@@ -16,6 +16,11 @@ public protocol StatusMarkStore: Sendable {
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
         _ reconcile: ([String: Mark]) -> StatusMarkUpdate
     ) throws
+    /// Positions waiting to be pushed whose video has no mark or a synced one (a pending mark's
+    /// push carries its video's position; one in conflict waits until it is settled), oldest first.
+    func pendingPositions() throws -> [PendingPosition]
+    /// The playback positions of `videoIDs` that the store knows.
+    func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition]
 }
 
 /// What one status reconciliation changes in the store.
@@ -24,10 +29,35 @@ public struct StatusMarkUpdate: Sendable {
     public var marks: [Mark]
     /// Videos whose mark is forgotten: the server deleted a record this device had as synced.
     public var removedVideoIDs: [String]
+    /// Playback positions to save; a newer one already in the store is kept.
+    public var positions: [PlaybackPosition]
 
     /// Creates an update.
-    public init(marks: [Mark], removedVideoIDs: [String] = []) {
+    public init(marks: [Mark], removedVideoIDs: [String] = [], positions: [PlaybackPosition] = []) {
         self.marks = marks
         self.removedVideoIDs = removedVideoIDs
+        self.positions = positions
     }
+}
+
+/// A playback position waiting to be pushed, with the video's mark (which the record carries too).
+public struct PendingPosition: Sendable {
+    /// The position.
+    public var position: PlaybackPosition
+    /// The video's mark, `nil` when it has none.
+    public var mark: Mark?
+
+    /// Creates a pending position.
+    public init(position: PlaybackPosition, mark: Mark?) {
+        self.position = position
+        self.mark = mark
+    }
+}
+
+extension StatusMarkStore {
+    /// None: a store without playback positions.
+    public func pendingPositions() throws -> [PendingPosition] { [] }
+
+    /// None: a store without playback positions.
+    public func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition] { [:] }
 }

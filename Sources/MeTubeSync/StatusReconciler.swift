@@ -29,10 +29,11 @@ public struct StatusReconciler: Sendable {
 
     /// The `records/modify` operation that pushes `mark`: an `update` carrying the change tag
     /// of the version it replaces, or a `create` when it replaces none.
-    public static func operation(for mark: Mark) -> StatusRecordsModifyRequest.Operation {
-        let record = WatchedStatusRecord(
-            videoID: mark.videoID, status: mark.status.rawValue, lastModified: mark.hlc.millis,
+    public static func operation(for mark: Mark, position: PlaybackPosition? = nil) -> StatusRecordsModifyRequest.Operation {
+        var record = WatchedStatusRecord(
+            videoID: mark.videoID, status: mark.status.rawValue, lastModified: mark.hlc.millis, playbackPosition: position?.seconds,
             hlc: mark.hlc.description, deviceID: mark.deviceID)
+        record.positionHLC = position?.hlc.description
         guard let tag = (mark.theirs ?? mark.base)?.changeTag else { return .init(.create, record: record.record()) }
         return .init(.update, record: record.record(changeTag: tag))
     }
@@ -99,6 +100,11 @@ public struct StatusReconciler: Sendable {
     /// comparison cannot let an older mark win.
     private func settle(_ local: Mark, against server: ServerVersion) -> Mark {
         let localIsNewer = (local.hlc, local.deviceID) > (server.hlc ?? HybridTimestamp(millis: 0), server.deviceID ?? "")
+        // Only the playback position changed since our base: no status conflict, push ours on it.
+        if let base = local.base, base.changeTag != server.changeTag, base.status == server.status, base.hlc == server.hlc,
+           base.deviceID == server.deviceID, server.status != local.status {
+            return rebase(local, on: server)
+        }
         if server.status == local.status {
             if policy == .newest, localIsNewer { return rebase(local, on: server) }
             var mark = local

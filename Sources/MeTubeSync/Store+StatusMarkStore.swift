@@ -8,6 +8,22 @@ extension Store: StatusMarkStore {
         return library().marks.values.filter { $0.syncState == .pending }.sorted { $0.hlc < $1.hlc }
     }
 
+    public func pendingPositions() throws -> [PendingPosition] {
+        try refresh()
+        let library = library()
+        return library.playbackPositions.values.filter { position in
+            // A pending mark's push carries the position; one in conflict waits until it is settled.
+            position.syncState != .synced && (library.marks[position.videoID].map { $0.syncState == .synced } ?? true)
+        }.sorted { $0.hlc < $1.hlc }.map { PendingPosition(position: $0, mark: library.marks[$0.videoID]) }
+    }
+
+    public func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition] {
+        let positions = library().playbackPositions
+        var found: [String: PlaybackPosition] = [:]
+        for id in videoIDs { found[id] = positions[id] }
+        return found
+    }
+
     public func statusSyncToken() throws -> String? {
         try refresh()
         return syncSnapshot().statusSyncToken
@@ -23,6 +39,7 @@ extension Store: StatusMarkStore {
             let update = reconcile(current)
             transaction.change.marks = update.marks
             transaction.change.removedMarkIDs = update.removedVideoIDs
+            transaction.change.positions = update.positions
             if let syncToken { transaction.sync.statusSyncToken = syncToken }
             if let observed { transaction.observe(observed) }
             if pullFinished { transaction.sync.lastStatusSync = Date() }

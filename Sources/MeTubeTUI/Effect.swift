@@ -8,6 +8,8 @@ public enum Effect: Sendable, Equatable {
     /// Open `url` with the configured command; when `markWhen` is set, mark the video watched
     /// at that point (on the player's success, or at once).
     case open(videoID: String, url: String, markOnSuccess: Bool)
+    /// Play the video in a tracked mpv, from `startSeconds` when given.
+    case play(videoID: String, startSeconds: Double?)
     /// Put `text` on the clipboard (OSC 52).
     case copy(String)
     /// Start a sync now.

@@ -17,6 +17,12 @@ enum HelpText {
                 lines.append(Line(keys: keys.isEmpty ? "(unbound)" : keys, text: action.info.help, isHeading: false))
             }
         }
+        lines.append(Line(keys: "", text: "", isHeading: false))
+        lines.append(Line(keys: "", text: "Progress (right column, with mpv)", isHeading: true))
+        lines += [
+            Line(keys: "◔ ◑ ◕  (@)", text: "partly watched: under half, half, three quarters, with the share played", isHeading: false),
+            Line(keys: "▶ 12:34  (>)", text: "playing now, at this position (⏸ / = while paused)", isHeading: false),
+        ]
         return lines
     }
 }

@@ -62,6 +62,7 @@ extension ScreenModel {
 
     private mutating func openSelected() -> [Effect] {
         guard let video = selectedVideo else { return [] }
+        if let player { return playTracked(video, player) }
         message = StatusMessage(text: "opening \(video.url)", isError: false)
         switch markOnOpen {
         case .never: return [.open(videoID: video.id, url: video.url, markOnSuccess: false)]
@@ -112,10 +113,12 @@ extension ScreenModel {
         let channelID = query.channelID
         let filter = query.filter
         let hideShorts = query.hideShorts
+        let library = library
         library.videos.withUnsafeBufferPointer { videos in
             statuses.withUnsafeBufferPointer { statuses in
                 for index in 0..<videos.count {
-                    if !filter.admits(statuses[index]), stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) { continue }
+                    let hasProgress = filter == .inProgress && FeedFilter.hasProgress(videos[index].id, in: library)
+                    if !filter.admits(statuses[index], hasProgress: hasProgress), stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) { continue }
                     if hideShorts, videos[index].isShort { continue }
                     if let channelID, videos[index].channelID != channelID { continue }
                     result.append(index)

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubePlayer
 import MeTubeStore
 
 /// The size of the terminal in cells.
@@ -65,6 +66,10 @@ public enum ModelEvent: Sendable, Equatable {
     /// The whole library finished loading behind a first screen drawn from its newest part: it
     /// replaces that part without counting as new arrivals.
     case libraryLoaded(Library)
+    /// A tracked player reported (see ``Effect/play(videoID:startSeconds:)``).
+    case playback(PlaybackUpdate)
+    /// A tracked player could not be started.
+    case playerFailed(videoID: String, message: String)
     /// A sync service reported.
     case sync(TUISyncEvent)
     /// The store's record of each channel's last feed fetch changed.
@@ -152,6 +157,12 @@ public struct ScreenModel: Sendable {
     /// While ``library`` is only the newest part of a store still loading: how many videos the
     /// whole holds (as of its snapshot); `nil` once everything is loaded.
     public internal(set) var loadingVideoCount: Int?
+    /// The tracked player's settings, `nil` when videos go to the open command.
+    public let player: PlayerSettings?
+    /// Tracked players now running, by video id, with what each last reported.
+    public internal(set) var playing: [String: PlaybackUpdate] = [:]
+    /// The resume question waiting for `y` or `n` (`resume = "ask"`).
+    public internal(set) var resumeQuestion: ResumeQuestion?
 
     /// A model showing `library`'s unwatched feed at `size`.
     public init(
@@ -162,6 +173,7 @@ public struct ScreenModel: Sendable {
         self.size = size
         keyMap = config.keyMap
         markOnOpen = config.markOnOpen
+        player = config.player
         self.unicode = unicode && !config.forceASCII
         self.now = now
         self.timeZone = timeZone
@@ -188,6 +200,7 @@ public struct ScreenModel: Sendable {
     public mutating func handle(_ key: Key) -> [Effect] {
         if searchInput != nil { return handleSearchInput(key) }
         if isConfirmingFullResync { return confirmFullResync(key) }
+        if resumeQuestion != nil { return answerResume(key) }
         guard let action = keyMap.action(for: key) else {
             message = StatusMessage(text: keyMap.message("\(key.name) does nothing here", hints: [(.help, "shows the keys")]), isError: false)
             return []
@@ -242,6 +255,11 @@ public struct ScreenModel: Sendable {
                 return markVideo(videoID, as: .watched)
             }
             message = StatusMessage(text: "player failed: \(detail)", isError: true)
+        case .playback(let update):
+            return applyPlayback(update)
+        case .playerFailed(let videoID, let text):
+            playing[videoID] = nil
+            message = StatusMessage(text: "cannot play \(videoID): \(text)", isError: true)
         case .sync(let syncEvent):
             applySync(syncEvent)
         case .channelFetchesChanged(let fetches):

@@ -32,7 +32,9 @@ extension ScreenRenderer {
             let titleColumn = Self.feedPrefixWidth + channelWidth + 1
             let titleWidth = grid.width - titleColumn - Self.durationWidth - 1
             field(video.title, into: &grid, row: row, column: titleColumn, width: titleWidth, style: status == .watched || status == .skipped ? .dim : .normal)
-            field(Formatting.duration(video.duration), into: &grid, row: row, column: grid.width - Self.durationWidth, width: Self.durationWidth, style: .dim, alignRight: true)
+            let progress = model.progressText(of: video.id)
+            field(progress ?? Formatting.duration(video.duration), into: &grid, row: row, column: grid.width - Self.durationWidth, width: Self.durationWidth,
+                  style: progress == nil ? .dim : .accent, alignRight: true)
             if position == cursor.selection { grid.invert(row: row) }
         }
     }

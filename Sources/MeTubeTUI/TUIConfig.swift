@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubePlayer
 
 /// When opening a video marks it watched.
 public enum MarkOnOpen: String, CaseIterable, Sendable {
@@ -32,13 +33,19 @@ public struct TUIConfig: Sendable, Equatable {
     public var markOnOpen: MarkOnOpen
     /// Whether to use ASCII badges even when the locale is UTF-8.
     public var forceASCII: Bool
+    /// The tracked player (mpv), `nil` when videos go to the open command untracked.
+    public var player: PlayerSettings?
 
     /// A configuration: the defaults unless told otherwise.
-    public init(keyBindings: [Action: [Key]] = [:], openCommand: String? = nil, markOnOpen: MarkOnOpen = .onSuccess, forceASCII: Bool = false) {
+    public init(
+        keyBindings: [Action: [Key]] = [:], openCommand: String? = nil, markOnOpen: MarkOnOpen = .onSuccess, forceASCII: Bool = false,
+        player: PlayerSettings? = nil
+    ) {
         self.keyBindings = keyBindings
         self.openCommand = openCommand
         self.markOnOpen = markOnOpen
         self.forceASCII = forceASCII
+        self.player = player
     }
 
     /// The key map these bindings make.
@@ -52,6 +59,8 @@ public struct TUIConfig: Sendable, Equatable {
             markOnOpen: settings.text(.markOnOpen).flatMap(MarkOnOpen.init(rawValue:)) ?? .onSuccess,
             forceASCII: settings.flag(.ascii)
         )
+        let player = PlayerSettings(settings: settings)
+        self.player = player.tracksMPV ? player : nil
         var boundBy: [Key: String] = [:]
         for binding in settings.keyBindings {
             let setting = "[keys] \(binding.action)"

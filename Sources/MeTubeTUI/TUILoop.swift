@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubePlayer
 
 /// The event loop: reads keys with a timeout, drains events between keys, polls the store for
 /// changes made by other processes, and redraws. Runs on one thread with every curses call.
@@ -14,6 +15,8 @@ struct TUILoop<Source: LibrarySource> {
     private var searchIndexRequested: Int?
     private var model: ScreenModel
     private var clipboard: String?
+    /// Tracked players now running, by video id.
+    private var players: [String: PlaybackRecorder] = [:]
     /// Timing figures as JSON lines, when `options.timingOutput` asks for them.
     private(set) var timingLines: [String] = []
 
@@ -57,7 +60,10 @@ struct TUILoop<Source: LibrarySource> {
             case nil:
                 break
             }
-            if model.wantsQuit { return 0 }
+            if model.wantsQuit {
+                stopPlayers()
+                return 0
+            }
             for event in inbox.drain() {
                 apply(event)
                 changed = true
@@ -95,6 +101,11 @@ struct TUILoop<Source: LibrarySource> {
     }
 
     private mutating func apply(_ event: ModelEvent) {
+        if case .playback(let update) = event, update.outcome != nil || update.mark != nil {
+            // A position syncs once playback stops (and a watched mark at once), not every save.
+            if update.outcome != nil { players[update.videoID] = nil }
+            options.markDidChange?()
+        }
         if case .sync(.storeChanged) = event {
             reloadFromStore()
         } else {
@@ -165,6 +176,8 @@ struct TUILoop<Source: LibrarySource> {
                         inbox.post(.sync(.message(detail, isError: true)))
                     }
                 }
+            case .play(let videoID, let startSeconds):
+                startPlayer(videoID, at: startSeconds)
             case .copy(let text):
                 clipboard = text
             case .syncNow:
@@ -175,6 +188,23 @@ struct TUILoop<Source: LibrarySource> {
                 break
             }
         }
+    }
+
+    /// Starts a tracked player whose reports arrive through the inbox, so keys keep working.
+    private mutating func startPlayer(_ videoID: String, at startSeconds: Double?) {
+        guard let start = options.startPlayer else { return }
+        let inbox = inbox
+        do {
+            players[videoID] = try start(videoID, startSeconds) { update in inbox.post(.playback(update)) }
+        } catch {
+            _ = model.apply(.playerFailed(videoID: videoID, message: "\(error)"))
+        }
+    }
+
+    /// Quitting the TUI stops its players, each saving where it was (waiting a few seconds at most).
+    private mutating func stopPlayers() {
+        for recorder in players.values where recorder.result == nil { recorder.stop(waitingAtMost: 3) }
+        players.removeAll()
     }
 
     private func listenToSync() -> Task<Void, Never>? {

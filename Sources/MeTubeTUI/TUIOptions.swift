@@ -1,4 +1,5 @@
 import Foundation
+import MeTubePlayer
 
 /// How the TUI connects to the rest of metube: sync events in, sync requests out, timing.
 public struct TUIOptions: Sendable {
@@ -32,6 +33,12 @@ public struct TUIOptions: Sendable {
     public var startedAt: ContinuousClock.Instant
     /// How often the loop looks for changes made by other processes.
     public var refreshInterval: Duration
+    /// Starts a tracked player for a video, at a position when given, reporting to a handler;
+    /// `nil` when there is no tracked player.
+    public var startPlayer: PlayerStarter?
+
+    /// Starts a tracked player: video id, start position, and where its updates go.
+    public typealias PlayerStarter = @Sendable (_ videoID: String, _ startSeconds: Double?, _ onUpdate: @escaping @Sendable (PlaybackUpdate) -> Void) throws -> PlaybackRecorder
 
     /// Options for a TUI without sync and without timing.
     public init(

@@ -9,7 +9,7 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var store: StoreAccess
 
-    @Option(help: "Which videos: unwatched, watched, skipped or all. Videos whose status is not known yet show under every filter.")
+    @Option(help: "Which videos: unwatched, watched, skipped, in-progress (partly watched in mpv) or all. Videos whose status is not known yet show under every filter.")
     var filter: FeedFilter = .unwatched
 
     @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel's videos.", valueName: "channel-id"))
@@ -90,6 +90,8 @@ struct VideoOutput: Encodable {
     var url: String
     var status: DisplayStatus
     var syncState: SyncState?
+    /// Where playback stopped, in seconds; absent when the video was never played in mpv.
+    var positionSeconds: Double?
 
     init(_ row: FeedRow) {
         videoId = row.video.id
@@ -102,5 +104,6 @@ struct VideoOutput: Encodable {
         url = row.video.url
         status = row.status
         syncState = row.mark?.syncState
+        positionSeconds = row.position?.seconds
     }
 }

@@ -22,6 +22,10 @@ struct StatusCommand: ParsableCommand {
         for video in library.videos {
             statuses[FeedQuery.status(of: library.marks[video.id], statusesKnown: statusesKnown).rawValue, default: 0] += 1
         }
+        let inProgress = library.videos.count { video in
+            FeedFilter.inProgress.admits(FeedQuery.status(of: library.marks[video.id], statusesKnown: true),
+                                         hasProgress: FeedFilter.hasProgress(video.id, in: library))
+        }
         let shownStates = [SyncState.synced, .pending, .conflict, .offline]
         var syncStates = Dictionary(uniqueKeysWithValues: shownStates.map { ($0.rawValue, 0) })
         let reachable = sync.statusOfflineSince == nil
@@ -30,7 +34,7 @@ struct StatusCommand: ParsableCommand {
             version: MeTubeVersion.current, store: opened.directory.path, deviceId: sync.deviceID, readOnly: opened.readOnlyReason,
             channels: library.channels.count, videos: library.videos.count, marks: library.marks.count,
             statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastStatusSync: sync.lastStatusSync,
-            statusOfflineSince: sync.statusOfflineSince
+            statusOfflineSince: sync.statusOfflineSince, inProgress: inProgress
         )
         if json { return try printJSON(output) }
         print("metube     \(output.version)")
@@ -38,6 +42,7 @@ struct StatusCommand: ParsableCommand {
         if let reason = output.readOnly { print("read-only  \(reason)") }
         print("library    \(output.channels) channels, \(output.videos) videos, \(output.marks) marks")
         print("statuses   " + DisplayStatus.allCases.map { "\($0.rawValue) \(statuses[$0.rawValue] ?? 0)" }.joined(separator: ", "))
+        print("playback   \(inProgress) in progress")
         print("sync       " + shownStates.map { "\($0.rawValue) \(syncStates[$0.rawValue] ?? 0)" }.joined(separator: ", "))
         print("hub        " + (output.lastHubSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
         let offline = output.statusOfflineSince.map { "offline since \($0.formatted(date: .abbreviated, time: .shortened)); " } ?? ""
@@ -59,4 +64,6 @@ struct StatusOutput: Encodable {
     var lastHubSync: Date?
     var lastStatusSync: Date?
     var statusOfflineSince: Date?
+    /// Videos partly watched in mpv (a saved position, neither watched nor skipped).
+    var inProgress: Int
 }

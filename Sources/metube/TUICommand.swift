@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MeTubeCore
+import MeTubePlayer
 import MeTubeStore
 import MeTubeSync
 import MeTubeTUI
@@ -38,6 +39,7 @@ struct TUICommand: ParsableCommand {
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
+        if let player = config.player { options.startPlayer = Self.playerStarter(opening.openedStore, player) }
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {
@@ -48,6 +50,17 @@ struct TUICommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
+    /// Starts tracked players for the TUI: the video from the store (a bare one when it is gone),
+    /// sockets in the runtime directory; refused while the whole store is still opening.
+    private static func playerStarter(_ openedStore: @escaping @Sendable () -> Store?, _ player: PlayerSettings) -> TUIOptions.PlayerStarter {
+        { videoID, startSeconds, onUpdate in
+            guard let opened = openedStore() else { throw PlayerError.storeStillOpening }
+            let video = opened.library().video(videoID) ?? Video(id: videoID, channelID: "", title: videoID, published: Date())
+            return try PlaybackRecorder.start(video: video, store: opened, policy: player.policy, command: player.command,
+                                              startSeconds: startSeconds, socketDirectory: PlayerSocketDirectory.url(), onUpdate: onUpdate)
+        }
+    }
+
     /// What the TUI starts from: the store's head with the whole store opening in the background
     /// when the head can be used (the first frame then does not wait for the library's size), else
     /// the store opened here.
@@ -56,10 +69,10 @@ struct TUICommand: ParsableCommand {
         if let head = Store.readHead(at: store.directory, options: options) {
             let directory = store.directory
             let loading = LoadingStore(head: head) { try Store.open(at: directory, options: options) }
-            return OpeningSource(source: loading, sync: head.sync, store: { try await loading.store() })
+            return OpeningSource(source: loading, sync: head.sync, store: { try await loading.store() }, openedStore: { loading.openedStore })
         }
         let opened = try store.openStore()
-        return OpeningSource(source: opened, sync: opened.syncSnapshot(), store: { opened })
+        return OpeningSource(source: opened, sync: opened.syncSnapshot(), store: { opened }, openedStore: { opened })
     }
 
     /// Starts a sync engine, once the store is open, when a video source or a status account is
@@ -108,4 +121,6 @@ private struct OpeningSource {
     var source: any LibrarySource
     var sync: SyncSnapshot
     var store: @Sendable () async throws -> Store
+    /// The store if it is open already.
+    var openedStore: @Sendable () -> Store?
 }

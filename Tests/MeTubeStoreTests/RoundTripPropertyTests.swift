@@ -31,14 +31,16 @@ import TestSupport
     @Test func everySnapshotReadsBackAsWritten() throws {
         var generator = StoredValueGenerator(seed: 42)
         for round in 0..<60 {
-            let library = Library(channels: generator.list(20) { $0.channel() }, videos: generator.list(40) { $0.video() },
+            var library = Library(channels: generator.list(20) { $0.channel() }, videos: generator.list(40) { $0.video() },
                                   marks: generator.list(40) { $0.mark() })
+            for position in generator.list(20, { $0.position() }) { library.apply(position) }
             let sync = generator.sync()
             let files = try SnapshotEncoding.files(library: library, sync: sync, generation: Int(generator.int64() >> 1))
             let libraryFile = try SnapshotDecoding.library(files[0].1)
             let marksFile = try SnapshotDecoding.marks(files[1].1)
             let syncFile = try StoreCoding.decoder().decode(SyncFile.self, from: files[2].1)
-            let read = Library(channels: libraryFile.channels, videos: libraryFile.videos, marks: marksFile.marks)
+            var read = Library(channels: libraryFile.channels, videos: libraryFile.videos, marks: marksFile.marks)
+            for position in marksFile.positions ?? [] { read.apply(position) }
             #expect(read == library, "round \(round)")
             #expect(syncFile.sync == sync, "round \(round)")
         }
@@ -97,5 +99,50 @@ import TestSupport
         #expect(reopened.syncSnapshot().hubWatermark == .max)
         try reopened.compact()
         #expect(try Store.open(at: directory.url).library().video(video.id) == video)
+    }
+}
+
+/// Playback positions are an additive part of the store: stores written before them still open,
+/// and a position survives the journal, a compaction and a backup.
+@Suite struct PlaybackPositionStoreTests {
+    @Test func aStoreWrittenBeforePositionsOpensWithNoneAndNoNotice() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a journal line and a marks snapshot in the layout before positions existed
+        let line = #"{"marks":[{"deviceID":"d","hlc":{"counter":0,"millis":5},"status":"watched","syncState":"pending","videoID":"v1"}],"v":1}"#
+        try Data((line + "\n").utf8).write(to: directory.url.appendingPathComponent("journal-0.jsonl"))
+        let store = try Store.open(at: directory.url)
+        #expect(store.takeNotices().isEmpty)
+        #expect(store.library().marks["v1"]?.status == .watched)
+        #expect(store.library().playbackPositions.isEmpty)
+    }
+
+    @Test func aPositionSurvivesTheJournalACompactionAndABackup() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Store.open(at: directory.url)
+        let saved = try store.transaction { $0.savePosition("v1", seconds: 842.25, duration: 1_800) }
+        #expect(try Store.open(at: directory.url).library().playbackPositions["v1"] == saved)
+        try store.compact()
+        let compacted = try Store.open(at: directory.url)
+        #expect(compacted.takeNotices().isEmpty)
+        #expect(compacted.library().playbackPositions["v1"] == saved)
+        let other = TemporaryDirectory()
+        defer { other.remove() }
+        let restored = try Store.open(at: other.url)
+        try restored.restore(from: try compacted.exportBackup())
+        #expect(restored.library().playbackPositions["v1"]?.seconds == 842.25)
+    }
+
+    @Test func anOlderPositionNeverReplacesANewerOne() {
+        var library = Library()
+        let newer = PlaybackPosition(videoID: "v", seconds: 900, hlc: HybridTimestamp(millis: 20), deviceID: "laptop")
+        library.apply(newer)
+        library.apply(PlaybackPosition(videoID: "v", seconds: 100, hlc: HybridTimestamp(millis: 10), deviceID: "phone"))
+        #expect(library.playbackPositions["v"] == newer)
+        var synced = newer
+        synced.syncState = .synced
+        library.apply(synced)
+        #expect(library.playbackPositions["v"]?.syncState == .synced)
     }
 }

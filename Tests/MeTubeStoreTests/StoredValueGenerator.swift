@@ -102,6 +102,12 @@ struct StoredValueGenerator {
              theirs: optional { $0.serverVersion() })
     }
 
+    /// A playback position from any `Double`s (the initializer clamps them into the stored range).
+    mutating func position() -> PlaybackPosition {
+        PlaybackPosition(videoID: string(), seconds: double(), duration: optional { $0.double() }, hlc: timestamp(), deviceID: string(),
+                         syncState: SyncState.allCases[below(SyncState.allCases.count)])
+    }
+
     mutating func channelFetch() -> ChannelFetchResult {
         ChannelFetchResult(lastSuccess: optional { $0.date() }, failingSince: optional { $0.date() }, lastError: optional { $0.string() },
                            etag: optional { $0.string() }, lastModified: optional { $0.string() })
@@ -122,6 +128,7 @@ struct StoredValueGenerator {
 
     mutating func change() -> StoreChange {
         StoreChange(marks: list(4) { $0.mark() }, removedMarkIDs: list(2) { $0.string() }, videos: list(4) { $0.video() },
-                    channels: list(3) { $0.channel() }, removedChannelIDs: list(2) { $0.string() }, sync: optional { $0.sync() })
+                    channels: list(3) { $0.channel() }, removedChannelIDs: list(2) { $0.string() }, sync: optional { $0.sync() },
+                    positions: list(3) { $0.position() })
     }
 }

@@ -99,13 +99,13 @@ struct ScreenModelTests {
         #expect(model.message == StatusMessage(text: "could not mark \(id(1)): disk full", isError: true))
     }
 
-    @Test("f cycles unwatched, all, watched, skipped; unknown stays visible in each")
+    @Test("f cycles unwatched, all, watched, skipped, in progress; unknown stays visible in each")
     func filterCycle() {
         // Given statuses not yet known: unmarked videos are unknown
         var model = Fixture.model(statusesKnown: false)
         let unknown = [id(0), id(3), id(5)]
         var seen: [FeedFilter: [String]] = [:]
-        for _ in 0..<4 {
+        for _ in 0..<5 {
             seen[model.query.filter] = Fixture.rowIDs(model)
             model.press(.character("f"))
         }
@@ -115,6 +115,7 @@ struct ScreenModelTests {
         #expect(seen[.all]?.count == 7)
         #expect(seen[.watched] == [id(0), id(2), id(3), id(5), id(6)])
         #expect(seen[.skipped] == [id(0), id(3), id(4), id(5)])
+        #expect(seen[.inProgress] == unknown)
         for filter in FeedFilter.allCases { #expect(unknown.allSatisfy { seen[filter]!.contains($0) }) }
     }
 

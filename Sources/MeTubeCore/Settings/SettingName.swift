@@ -14,6 +14,10 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case open = "tui.open"
     case markOnOpen = "tui.mark-on-open"
     case ascii = "tui.ascii"
+    case player = "tui.player"
+    case resume = "tui.resume"
+    case resumeRewind = "tui.resume-rewind"
+    case watchedAt = "tui.watched-at"
     case lockTimeout = "store.lock-timeout"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
@@ -37,6 +41,10 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .hubInterval, .statusInterval: .seconds(1...604_800, zeroTurnsOff: true)
         case .markOnOpen: .choice(["never", "on-success", "always"])
         case .lockTimeout: .seconds(0...600, zeroTurnsOff: false)
+        case .player: .choice(["auto", "mpv", "open"])
+        case .resume: .choice(["always", "ask", "never"])
+        case .resumeRewind: .seconds(0...600, zeroTurnsOff: false)
+        case .watchedAt: .number(0.1...1)
         }
     }
 
@@ -52,6 +60,10 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .statusInterval: .seconds(300)
         case .markOnOpen: .text("on-success")
         case .lockTimeout: .seconds(5)
+        case .player: .text("auto")
+        case .resume: .text("always")
+        case .resumeRewind: .seconds(5)
+        case .watchedAt: .number(0.9)
         }
     }
 

@@ -12,6 +12,8 @@ public enum SettingKind: Sendable, Equatable {
     case whole(ClosedRange<Int>)
     /// A number of seconds in the range; when `zeroTurnsOff`, 0 is allowed too and means "never".
     case seconds(ClosedRange<Double>, zeroTurnsOff: Bool)
+    /// A number in the range, such as a share of a video's length.
+    case number(ClosedRange<Double>)
     /// true or false.
     case flag
 
@@ -24,6 +26,7 @@ public enum SettingKind: Sendable, Equatable {
         case .whole(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .seconds(let range, let zeroTurnsOff):
             "a number of seconds from \(SettingValue.seconds(range.lowerBound).text) to \(SettingValue.seconds(range.upperBound).text)" + (zeroTurnsOff ? ", or 0 for never" : "")
+        case .number(let range): "a number from \(SettingValue.number(range.lowerBound).text) to \(SettingValue.number(range.upperBound).text)"
         case .flag: "true or false"
         }
     }
@@ -34,6 +37,7 @@ public enum SettingValue: Sendable, Equatable {
     case text(String)
     case whole(Int)
     case seconds(Double)
+    case number(Double)
     case flag(Bool)
 
     /// The value as the config file writes it.
@@ -41,7 +45,7 @@ public enum SettingValue: Sendable, Equatable {
         switch self {
         case .text(let value): "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         case .whole(let value): String(value)
-        case .seconds(let value): value.rounded() == value ? String(Int(value)) : String(value)
+        case .seconds(let value), .number(let value): value.rounded() == value ? String(Int(value)) : String(value)
         case .flag(let value): value ? "true" : "false"
         }
     }
@@ -73,7 +77,10 @@ public enum SettingValue: Sendable, Equatable {
     /// `raw` checked against `kind`; `nil` when it is of the wrong type or out of range.
     init?(_ raw: Raw, as kind: SettingKind) {
         var raw = raw
-        if case .seconds = kind, case .integer(let value) = raw { raw = .number(Double(value)) }
+        switch (kind, raw) {
+        case (.seconds, .integer(let value)), (.number, .integer(let value)): raw = .number(Double(value))
+        default: break
+        }
         switch (kind, raw) {
         case (.text, .string(let value)):
             self = .text(value)
@@ -85,6 +92,8 @@ public enum SettingValue: Sendable, Equatable {
             self = .whole(value)
         case (.seconds(let range, let zeroTurnsOff), .number(let value)) where value.isFinite && (range.contains(value) || (zeroTurnsOff && value == 0)):
             self = .seconds(value)
+        case (.number(let range), .number(let value)) where value.isFinite && range.contains(value):
+            self = .number(value)
         case (.flag, .bool(let value)):
             self = .flag(value)
         default:

@@ -22,7 +22,7 @@ extension Settings {
         switch name.kind {
         case .text, .webURL, .choice: raw = .string(text)
         case .whole: raw = Int(text).map(SettingValue.Raw.integer) ?? .string(text)
-        case .seconds: raw = Double(text).map(SettingValue.Raw.number) ?? .string(text)
+        case .seconds, .number: raw = Double(text).map(SettingValue.Raw.number) ?? .string(text)
         case .flag: raw = Bool(text).map(SettingValue.Raw.bool) ?? .string(text)
         }
         guard let value = SettingValue(raw, as: name.kind) else {

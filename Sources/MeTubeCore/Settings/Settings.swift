@@ -49,6 +49,11 @@ public struct Settings: Sendable, Equatable {
         if case .flag(let value)? = values[name] { value } else { false }
     }
 
+    /// The number of `name`; every number setting has a default.
+    public func number(_ name: SettingName) -> Double {
+        if case .number(let value)? = values[name] { value } else { 0 }
+    }
+
     /// The seconds of `name`; `nil` for 0 ("never") or unset.
     public func seconds(_ name: SettingName) -> Double? {
         if case .seconds(let value)? = values[name], value > 0 { value } else { nil }
