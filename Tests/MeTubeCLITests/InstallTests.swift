@@ -35,7 +35,7 @@ import TestSupport
     private static func install() throws -> Installation {
         let installation = Installation()
         let binaries = ProductBinary.directory.path
-        try #require(FileManager.default.isExecutableFile(atPath: binaries + "/generate-manual-tool"),
+        try #require(FileManager.default.isExecutableFile(atPath: binaries + "/generate-manual"),
                      "build the man page generator first: swift build --product generate-manual (make test does)")
         _ = try script("generate-docs", ["man", binaries, installation.work.path("man")])
         _ = try script("generate-docs", ["completions", binaries, installation.work.path("completions")])
