@@ -11,7 +11,7 @@ struct MeTubeServerCommand: AsyncParsableCommand {
         commandName: "metube-server",
         abstract: "The MeTube hub and status server.",
         version: MeTubeVersion.current,
-        subcommands: [Serve.self, Users.self],
+        subcommands: [Serve.self, Users.self, Channels.self, Backup.self, Restore.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -105,6 +105,8 @@ struct Serve: AsyncParsableCommand {
             requestGrace: .milliseconds(Int64(requestGrace * 1000)))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         do {
+            let databaseLock = try (db ?? statusDb).map { try ServerDatabaseLock(databasePath: $0) }
+            defer { withExtendedLifetime(databaseLock) {} }
             let app = try await buildApplication(configuration: configuration)
             var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             group.maximumGracefulShutdownDuration = configuration.shutdownGrace
@@ -119,7 +121,7 @@ struct Serve: AsyncParsableCommand {
 
 /// `metube-server users …`: manages the status service's users.
 struct Users: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self, List.self, Remove.self, Rotate.self])
 
     /// `metube-server users add NAME`: adds a user and prints their token once.
     struct Add: AsyncParsableCommand {

@@ -53,7 +53,7 @@ extension HubShutdownTests {
 }
 
 /// The real `metube-server` executable running as a child process.
-private final class ServerProcess: Sendable {
+final class ServerProcess: Sendable {
     private let process: Process
     private let output: AsyncStream<String>
     private let termination: AsyncStream<Int32>

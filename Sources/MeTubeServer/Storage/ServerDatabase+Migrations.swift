@@ -64,6 +64,12 @@ extension ServerDatabase {
         migrator.registerMigration("001-drop-two-file-migration-table") { db in
             try db.execute(sql: "DROP TABLE IF EXISTS schema_migrations")
         }
+        migrator.registerMigration("admin-001-user-created-last-seen") { db in
+            try db.execute(sql: """
+                ALTER TABLE status_users ADD COLUMN created_millis INTEGER;
+                ALTER TABLE status_users ADD COLUMN last_seen_millis INTEGER;
+                """)
+        }
         return migrator
     }()
 }
