@@ -29,6 +29,7 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     let repository = try SQLiteHubRepository(database: database)
     let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
     let router = Router(context: ServerRequestContext.self)
+    if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     addRoutes(to: router, hub: HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour), status: status)
     var services: [any Service] = []
     if let pollInterval = configuration.pollInterval {
@@ -36,6 +37,9 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
             repository: repository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
             concurrency: configuration.ingestConcurrency, logger: configuration.logger
         ))
+    }
+    if let metrics = configuration.metrics {
+        services.append(metrics.endpoint(database: database, host: configuration.host, logger: configuration.logger))
     }
     if configuration.demo {
         let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)
