@@ -28,6 +28,11 @@ enum AdminExit {
         }
     }
 
+    /// `text` with control characters left out and cut to 100 characters, safe for one terminal line.
+    static func displayLine(_ text: String) -> String {
+        String(text.filter { character in !character.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) } }.prefix(100))
+    }
+
     /// A time in milliseconds since 1970 as UTC ISO 8601, or `-` when unknown.
     static func time(millis: Int64?) -> String {
         guard let millis else { return "-" }
@@ -128,7 +133,7 @@ struct Channels: AsyncParsableCommand {
                 print("CHANNEL\tREGISTERED\tVIDEOS\tNEWEST UPLOAD\tTITLE")
                 for channel in channels {
                     let newest = channel.newestUpload.map { AdminExit.time(millis: Int64($0 * 1000)) } ?? "-"
-                    let title = String((channel.title ?? "-").unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(100))
+                    let title = AdminExit.displayLine(channel.title ?? "-")
                     print("\(channel.channelID)\t\(AdminExit.time(millis: channel.registeredAt * 1000))\t\(channel.videoCount)\t\(newest)\t\(title)")
                 }
             }

@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap(logFormat.makeHandler)
+        LoggingSystem.bootstrap { [logFormat] label in logFormat.makeHandler(label: label) }
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(

@@ -98,22 +98,22 @@ final class ServerProcess: Sendable {
     /// Waits until the server prints a line with `prefix` followed by `HOST:PORT` and returns the
     /// port, failing after `limit`; lines printed earlier count too.
     func port(after prefix: String, within limit: Duration) async throws -> Int {
-        let (output, printed) = (output, printed)
-        return try await withDeadline(limit, "the server did not print \(prefix)") {
-            func found() -> Int? {
-                printed.withLock { text in
-                    guard let range = text.range(of: prefix), text[range.upperBound...].contains("\n"),
-                          let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
-                    let hostAndPort = line.split(separator: "/").first ?? line
-                    return hostAndPort.split(separator: ":").last.flatMap { Int($0) }
-                }
-            }
-            if let port = found() { return port }
+        try await withDeadline(limit, "the server did not print \(prefix)") { [self] in
+            if let port = printedPort(after: prefix) { return port }
             for await chunk in output {
                 printed.withLock { $0 += chunk }
-                if let port = found() { return port }
+                if let port = printedPort(after: prefix) { return port }
             }
             throw ShutdownTestFailure("the server closed stdout without printing \(prefix)")
+        }
+    }
+
+    private func printedPort(after prefix: String) -> Int? {
+        printed.withLock { text in
+            guard let range = text.range(of: prefix), text[range.upperBound...].contains("\n"),
+                  let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
+            let hostAndPort = line.split(separator: "/").first ?? line
+            return hostAndPort.split(separator: ":").last.flatMap { Int($0) }
         }
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import MeTubeAPI
+import NIOCore
 import Testing
 import TestSupport
 
