@@ -35,10 +35,14 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
         )
     }
     let router = Router(context: ServerRequestContext.self)
+    if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     let hub = HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester)
     addRoutes(to: router, hub: hub, status: status)
     var services: [any Service] = []
     if let ingester { services.append(ingester) }
+    if let metrics = configuration.metrics {
+        services.append(metrics.endpoint(database: database, host: configuration.host, logger: configuration.logger))
+    }
     if configuration.demo {
         let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)
         try await publisher.seedIfEmpty()

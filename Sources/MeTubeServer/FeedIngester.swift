@@ -136,6 +136,7 @@ public actor FeedIngester: Service {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             let round = await cancelWhenGracefulShutdown { await self.poll() }
             guard !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
+            IngestionMetrics.count(round)
             if round.fetched + round.failed > 0 {
                 logger.info("feed round", metadata: [
                     "fetched": "\(round.fetched)", "notModified": "\(round.notModified)", "failed": "\(round.failed)",

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MeTubeAPI
+import MeTubeCore
 
 /// The hub routes of section A of the MeTube hub API: HTTP in and out, the rest in ``HubService``.
 struct HubAPIRoutes<Context: RequestContext>: Sendable {
@@ -12,8 +13,8 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
         router.get("/") { _, _ in
             HubResponses.plainText("metube-server: a MeTube hub. POST /api/channels/register, POST /api/channels, POST /api/videos/query; GET /health.\n")
         }
-        router.get(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.plainText("ok") }
-        router.head(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.plainText("ok") }
+        router.get(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health() }
+        router.head(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health() }
         router.post(RouterPath(HubAPI.registerPath)) { request, context in
             try HubResponses.json(try await service.register(body: try await body(of: request), client: context.clientAddress))
         }

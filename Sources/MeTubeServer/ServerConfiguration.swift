@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     public var logger: Logger
     /// Called once the server listens, with the bound host and port.
     public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void
+    /// Where `/metrics` is served, when it is; see ``ServerMetrics``.
+    public var metrics: ServerMetrics?
 
     /// Creates a configuration; by default an in-memory hub on 127.0.0.1 with an ephemeral port
     /// that polls YouTube every 15 minutes with 8 feeds at once.

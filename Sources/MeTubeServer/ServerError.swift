@@ -17,6 +17,12 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// The server could not start with the given settings.
     case invalidConfiguration(String)
+    /// An administration command found no database file at the path.
+    case databaseMissing(String)
+    /// An administration command found the database held by a running server.
+    case databaseBusy(String)
+    /// An administration command named a user or channel the database does not hold.
+    case unknownName(String)
 
     /// A one-line description for logs and the command line.
     public var description: String {
@@ -27,6 +33,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManyRequests(let message, _): "too many requests: \(message)"
         case .storage(let detail): "storage failure: \(detail)"
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
+        case .databaseMissing(let path): "no database at \(path)"
+        case .databaseBusy(let detail): "database busy: \(detail)"
+        case .unknownName(let detail): detail
         }
     }
 
@@ -34,7 +43,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
-        case .storage, .invalidConfiguration: false
+        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName: false
         }
     }
 
@@ -45,7 +54,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge: .contentTooLarge
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
-        case .storage, .invalidConfiguration: .internalServerError
+        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName: .internalServerError
         }
     }
 
@@ -56,7 +65,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _): message
-        case .storage, .invalidConfiguration: "internal error"
+        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName: "internal error"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import TestSupport
 
@@ -53,10 +54,11 @@ extension HubShutdownTests {
 }
 
 /// The real `metube-server` executable running as a child process.
-private final class ServerProcess: Sendable {
+final class ServerProcess: Sendable {
     private let process: Process
     private let output: AsyncStream<String>
     private let termination: AsyncStream<Int32>
+    private let printed = Mutex("")
 
     /// Starts `metube-server` with `arguments`.
     init(arguments: [String]) throws {
@@ -90,17 +92,28 @@ private final class ServerProcess: Sendable {
     /// Waits until the server prints that it is listening and returns its port, failing after `limit`.
     @discardableResult
     func listening(within limit: Duration) async throws -> Int {
-        let output = output
-        return try await withDeadline(limit, "the server did not report listening") {
-            var text = ""
+        try await port(after: "listening on http://", within: limit)
+    }
+
+    /// Waits until the server prints a line with `prefix` followed by `HOST:PORT` and returns the
+    /// port, failing after `limit`; lines printed earlier count too.
+    func port(after prefix: String, within limit: Duration) async throws -> Int {
+        try await withDeadline(limit, "the server did not print \(prefix)") { [self] in
+            if let port = printedPort(after: prefix) { return port }
             for await chunk in output {
-                text += chunk
-                if let range = text.range(of: "listening on http://"), let line = text[range.upperBound...].split(separator: "\n").first,
-                   text[range.upperBound...].contains("\n"), let port = line.split(separator: ":").last.flatMap({ Int($0) }) {
-                    return port
-                }
+                printed.withLock { $0 += chunk }
+                if let port = printedPort(after: prefix) { return port }
             }
-            throw ShutdownTestFailure("the server closed stdout without listening")
+            throw ShutdownTestFailure("the server closed stdout without printing \(prefix)")
+        }
+    }
+
+    private func printedPort(after prefix: String) -> Int? {
+        printed.withLock { text in
+            guard let range = text.range(of: prefix), text[range.upperBound...].contains("\n"),
+                  let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
+            let hostAndPort = line.split(separator: "/").first ?? line
+            return hostAndPort.split(separator: ":").last.flatMap { Int($0) }
         }
     }
 

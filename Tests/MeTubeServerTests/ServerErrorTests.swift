@@ -16,6 +16,7 @@ import Testing
     struct FailingStatusRepository: StatusRepository {
         func addUser(name: String, tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: name) }
         func user(tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: "alice") }
+        func recordSeen(userID: Int64, atMillis millis: Int64) async throws {}
         func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T { throw SecretFailure() }
     }
 

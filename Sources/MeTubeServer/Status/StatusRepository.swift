@@ -105,6 +105,8 @@ public protocol StatusRepository: Sendable {
     func addUser(name: String, tokenHash: String) async throws -> StatusUser?
     /// The user whose token hashes to `tokenHash`, if any.
     func user(tokenHash: String) async throws -> StatusUser?
+    /// Notes that the user made an authenticated request at `millis` (for `users list`).
+    func recordSeen(userID: Int64, atMillis millis: Int64) async throws
     /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives
     /// when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T

@@ -26,6 +26,7 @@ public struct StatusService: Sendable {
     /// Limits and containers.
     public let configuration: StatusConfiguration
     private let throttle: StatusThrottle
+    private let lastSeen = StatusLastSeenRecorder()
     private let clock: @Sendable () -> Int64
 
     /// Creates a service over `repository`; `clock` gives the time stamped on records, in
@@ -67,6 +68,10 @@ public struct StatusService: Sendable {
         guard let user = try await repository.user(tokenHash: StatusTokenHasher.hash(webAuthToken)) else {
             throw StatusErrorBody(.authenticationRequired, "The user token is not valid (wrong, or its user was removed); sign in again",
                                   redirectURL: configuration.signInURL)
+        }
+        let now = clock()
+        if lastSeen.shouldRecord(user.id, atMillis: now) {
+            try await repository.recordSeen(userID: user.id, atMillis: now)
         }
         if let retryAfter = throttle.admit(user.id) {
             throw StatusErrorBody(.throttled, "Too many requests; retry after \(retryAfter) s", retryAfter: retryAfter)

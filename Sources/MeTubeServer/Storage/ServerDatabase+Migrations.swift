@@ -108,6 +108,12 @@ extension ServerDatabase {
                 END;
                 """)
         }
+        migrator.registerMigration("admin-001-user-created-last-seen") { db in
+            try db.execute(sql: """
+                ALTER TABLE status_users ADD COLUMN created_millis INTEGER;
+                ALTER TABLE status_users ADD COLUMN last_seen_millis INTEGER;
+                """)
+        }
         return migrator
     }()
 }

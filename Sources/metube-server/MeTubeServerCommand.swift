@@ -11,7 +11,7 @@ struct MeTubeServerCommand: AsyncParsableCommand {
         commandName: "metube-server",
         abstract: "The MeTube hub and status server.",
         version: MeTubeVersion.current,
-        subcommands: [Serve.self, Users.self],
+        subcommands: [Serve.self, Users.self, Channels.self, Backup.self, Restore.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -74,8 +74,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(help: "Serve Prometheus metrics at http://HOST:PORT/metrics (0 picks a free port; printed as `metrics on …`).")
+    var metricsPort: Int?
+
+    @Option(help: "Log lines as `text` or `json` (one JSON object per line).")
+    var logFormat = LogFormat.text
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0…65535") }
         guard pollInterval.isFinite, (0...604_800).contains(pollInterval) else { throw ValidationError("--poll-interval must be 0…604800 seconds") }
         guard demoInterval.isFinite, (1...86_400).contains(demoInterval) else { throw ValidationError("--demo-interval must be 1…86400 seconds") }
         guard statusRate.isFinite, (0...1_000_000).contains(statusRate) else { throw ValidationError("--status-rate must be 0…1000000") }
@@ -89,7 +96,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        LoggingSystem.bootstrap { [logFormat] label in logFormat.makeHandler(label: label) }
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = ServerConfiguration(
@@ -108,7 +115,14 @@ struct Serve: AsyncParsableCommand {
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             requestGrace: .milliseconds(Int64(requestGrace * 1000)))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
+        configuration.metrics = metricsPort.map { port in
+            ServerMetrics.bootstrap(port: port) { host, port in
+                FileHandle.standardOutput.write(Data("metrics on http://\(host):\(port)/metrics\n".utf8))
+            }
+        }
         do {
+            let databaseLock = try (db ?? statusDb).map { try ServerDatabaseLock(databasePath: $0) }
+            defer { withExtendedLifetime(databaseLock) {} }
             let app = try await buildApplication(configuration: configuration)
             var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             group.maximumGracefulShutdownDuration = configuration.shutdownGrace
@@ -123,7 +137,7 @@ struct Serve: AsyncParsableCommand {
 
 /// `metube-server users …`: manages the status service's users.
 struct Users: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self])
+    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self, List.self, Remove.self, Rotate.self])
 
     /// `metube-server users add NAME`: adds a user and prints their token once.
     struct Add: AsyncParsableCommand {
