@@ -59,8 +59,8 @@ import TestSupport
         #expect(newAlice.count >= 32 && newAlice != alice)
         for oldToken in [alice, bob] {
             let refused = try await Self.listZones(port: port, token: oldToken)
-            #expect(refused.status == 401)
-            #expect(refused.code == StatusErrorCode.authenticationFailed.rawValue)
+            #expect(refused.status == 421)
+            #expect(refused.code == StatusErrorCode.authenticationRequired.rawValue)
         }
         #expect(try await Self.listZones(port: port, token: newAlice).status == 200)
 
