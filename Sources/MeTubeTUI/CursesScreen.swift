@@ -7,6 +7,8 @@ enum TerminalInput: Equatable {
     case key(Key)
     /// The terminal changed size.
     case resize
+    /// The terminal went away (its pty closed) without a SIGHUP reaching us.
+    case hangup
 }
 
 /// The ncurses backend: sets the terminal up, reads keys with a timeout, and copies a
@@ -48,15 +50,23 @@ final class CursesScreen {
     /// The terminal's size now.
     var size: TerminalSize { TerminalSize(width: Int(cnc_cols()), height: Int(cnc_lines())) }
 
-    /// Waits up to the input timeout for a key; `nil` when none came.
+    /// Waits up to the input timeout for a key; `nil` when none came, ``TerminalInput/hangup``
+    /// when the terminal is gone (reads then fail at once, which would otherwise spin the loop).
     func read() -> TerminalInput? {
         var character: wint_t = 0
         let result = wget_wch(window, &character)
-        if result == ERR { return nil }
+        if result == ERR { return Self.terminalIsGone() ? .hangup : nil }
         if result == cnc_key_code_yes() {
             return Self.specialKey(Int32(character))
         }
         return Self.characterKey(UInt32(character)).map(TerminalInput.key)
+    }
+
+    /// Whether standard input, the terminal curses reads, has hung up or become invalid.
+    private static func terminalIsGone() -> Bool {
+        var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&input, 1, 0) >= 0 else { return false }
+        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// Makes the terminal show `grid`.

@@ -57,6 +57,9 @@ struct TUILoop<Source: LibrarySource> {
                 _ = model.apply(.resized(terminal.size))
                 terminal.invalidate()
                 changed = true
+            case .hangup?:
+                stopPlayers()
+                return 128 + SIGHUP
             case nil:
                 break
             }
