@@ -28,7 +28,7 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 ## run: build, start a local metube-server with demo data, open the TUI against it.
 run: release
