@@ -80,8 +80,9 @@ import Testing
         let server = try await RunningServer.start(ConnectionLimits(idleTimeout: .seconds(60), requestGrace: .seconds(1)))
         defer { server.stop() }
 
-        // When a client drips a header, a few bytes at a time
+        // When a client sends a request line, then drips a header a few bytes at a time
         let connection = try await RawConnection.open(port: server.port)
+        try await connection.send("POST /api/videos/query HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         let drip = Task {
             for _ in 0..<300 {
                 try await connection.send("X-Drip: 1\r\n")
@@ -89,7 +90,6 @@ import Testing
             }
         }
         defer { drip.cancel() }
-        try await connection.send("POST /api/videos/query HTTP/1.1\r\nHost: 127.0.0.1\r\n")
 
         // Then the server closes it though bytes keep coming
         #expect(await connection.isClosed(within: .seconds(10)))
