@@ -1,12 +1,22 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
 /// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
+///
+/// The storage is the PostgreSQL database of `configuration.databaseURL` when it is set, else the
+/// SQLite file of `configuration.databasePath`, else an SQLite database in memory.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
     try configuration.validate()
+    if let url = configuration.databaseURL {
+        let database = try await PostgresServerDatabase(url: url, poolSize: configuration.databasePoolSize, logger: configuration.logger)
+        return try await buildApplication(
+            configuration: configuration, hub: PostgresHubRepository(database: database), status: PostgresStatusRepository(database: database),
+            counts: { try await database.counts() })
+    }
     let database: ServerDatabase
     if let path = configuration.databasePath {
         do {
@@ -19,15 +29,36 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     } else {
         database = try ServerDatabase()
     }
-    return try await buildApplication(configuration: configuration, database: database)
+    return try await buildApplication(
+        configuration: configuration, hub: try SQLiteHubRepository(database: database), status: SQLiteStatusRepository(database: database),
+        counts: sqliteCounts(database))
 }
 
 /// Builds the whole server over an open database (`configuration.databasePath` is not used);
 /// tests and benchmarks use it to seed and inspect the storage directly.
 public func buildApplication(configuration: ServerConfiguration, database: ServerDatabase) async throws -> some ApplicationProtocol {
+    try await buildApplication(
+        configuration: configuration, hub: try SQLiteHubRepository(database: database), status: SQLiteStatusRepository(database: database),
+        counts: sqliteCounts(database))
+}
+
+/// The number of status users and of registered channels in `database`, for `/metrics`.
+private func sqliteCounts(_ database: ServerDatabase) -> @Sendable () async throws -> (users: Int, channels: Int) {
+    {
+        try await database.writer.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
+        }
+    }
+}
+
+/// Builds the whole server over the given repositories; `counts` answers the number of users
+/// and channels for `/metrics`.
+private func buildApplication(
+    configuration: ServerConfiguration, hub repository: any HubRepository, status statusRepository: any StatusRepository,
+    counts: @escaping @Sendable () async throws -> (users: Int, channels: Int)
+) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let repository = try SQLiteHubRepository(database: database)
-    let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
+    let status = StatusRoutes(repository: statusRepository, configuration: configuration.status)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: repository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
@@ -41,7 +72,7 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     var services: [any Service] = []
     if let ingester { services.append(ingester) }
     if let metrics = configuration.metrics {
-        services.append(metrics.endpoint(database: database, host: configuration.host, logger: configuration.logger))
+        services.append(metrics.endpoint(counts: counts, host: configuration.host, logger: configuration.logger))
     }
     if configuration.demo {
         let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)
