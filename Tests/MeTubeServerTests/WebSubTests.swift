@@ -25,6 +25,8 @@ final class LoopbackWebSubHub: Sendable {
 
     let requests: AsyncStream<SubscriptionRequest>
     private let continuation: AsyncStream<SubscriptionRequest>.Continuation
+    /// The status the hub answers subscription requests with.
+    let answer = Mutex<HTTPResponse.Status>(.accepted)
 
     init() {
         (requests, continuation) = AsyncStream.makeStream(of: SubscriptionRequest.self)
@@ -42,8 +44,9 @@ final class LoopbackWebSubHub: Sendable {
             var fields: [String: String] = [:]
             for item in components.queryItems ?? [] { fields[item.name] = item.value ?? "" }
             guard request.headers[.contentType] == "application/x-www-form-urlencoded" else { return Response(status: .badRequest) }
+            let status = self.answer.withLock { $0 }
             continuation.yield(SubscriptionRequest(fields: fields))
-            return Response(status: .accepted)
+            return Response(status: status)
         }
         return router
     }
@@ -88,11 +91,12 @@ final class LoopbackWebSubHub: Sendable {
     /// Runs `body` against a live server with WebSub on (polling off) and a loopback hub, after
     /// registering the fixture channel and receiving its subscription request.
     func withSubscribedServer(
-        leaseSeconds: Int = 10 * 86_400,
+        leaseSeconds: Int = 10 * 86_400, hubAnswer: HTTPResponse.Status = .accepted,
         _ body: @escaping @Sendable (_ client: any TestClientProtocol, _ request: LoopbackWebSubHub.SubscriptionRequest, _ hub: LoopbackWebSubHub,
                            _ iterator: inout AsyncStream<LoopbackWebSubHub.SubscriptionRequest>.Iterator, _ log: LogCapture, _ database: ServerDatabase) async throws -> Void
     ) async throws {
         let hub = LoopbackWebSubHub()
+        hub.answer.withLock { $0 = hubAnswer }
         let (hubService, hubURL) = await BackgroundService.serve(hub.router, label: "websub-hub")
         defer { hubService.stop() }
         let log = LogCapture()
@@ -204,13 +208,13 @@ final class LoopbackWebSubHub: Sendable {
 
     @Test func aShortLeaseIsRenewedBeforeItExpiresWithTheSameSecret() async throws {
         try await withSubscribedServer { client, request, _, iterator, _, database in
-            // When the hub grants a lease of 2 seconds
-            #expect(try await Self.verify(client, request, challenge: "short", leaseSeconds: 2).0 == .ok)
-            let granted = Date()
+            // When the hub grants a lease of 5 seconds
+            let granting = Date()
+            #expect(try await Self.verify(client, request, challenge: "short", leaseSeconds: 5).0 == .ok)
 
-            // Then the server asks again before it ends, for the same topic and callback, with the same secret
+            // Then the server asks again before it ends (after four fifths of it), for the same topic and callback, with the same secret
             let renewal = try #require(await iterator.next())
-            #expect(Date().timeIntervalSince(granted) < 2)
+            #expect((3.9..<5).contains(Date().timeIntervalSince(granting)))
             #expect(renewal.topic == request.topic)
             #expect(renewal.callback == request.callback)
             #expect(renewal.secret == request.secret)
@@ -219,6 +223,42 @@ final class LoopbackWebSubHub: Sendable {
             let stored = try #require(try await SQLiteWebSubRepository(database: database).subscription(channelID: Self.channel))
             #expect(Double(try #require(stored.leaseExpiresAt)) / 1000 - Date().timeIntervalSince1970 > 7000)
         }
+    }
+
+    @Test func aRefusedSubscribeRequestIsRetriedAfterABackoffAndADenialIsRecorded() async throws {
+        try await withSubscribedServer(hubAnswer: .internalServerError) { client, request, _, _, log, database in
+            // Given a hub that answered the subscribe request with 500
+            let subscriptions = SQLiteWebSubRepository(database: database)
+
+            // Then the failure is recorded with a retry a minute later and logged, and no verification is awaited
+            let failed = try await Self.eventually { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.state == .failing ? $0 : nil } }
+            #expect(failed.failures == 1 && failed.requestedAt == nil)
+            let due = try await subscriptions.dueSubscriptions(now: WebSubService.millisecondsNow() + 59_000, limit: 10)
+            #expect(due.isEmpty)
+            #expect(try await subscriptions.dueSubscriptions(now: WebSubService.millisecondsNow() + 61_000, limit: 10).map(\.channelID) == [Self.channel])
+            #expect(log.entries.contains { $0.level == .warning && $0.message == "WebSub subscribe request failed" && $0.metadata["reason"] == "HTTP 500" })
+            #expect(try await Self.verify(client, request, challenge: "late", leaseSeconds: 3600).0 == .notFound)
+
+            // When the hub reports the subscription denied
+            let uri = LoopbackWebSubHub.path(of: request.callback) + "?hub.mode=denied&hub.topic="
+                + request.topic.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&hub.reason=policy%0Ablocked"
+            let status = try await client.execute(uri: uri, method: .get) { $0.status }
+
+            // Then it is acknowledged, recorded, and logged on one line
+            #expect(status.code / 100 == 2)
+            #expect(try await subscriptions.subscription(channelID: Self.channel)?.state == .denied)
+            #expect(log.entries.contains { $0.message.contains("denied") && $0.metadata["reason"] == "policy blocked" })
+        }
+    }
+
+    /// The first non-nil value `probe` returns, trying until 10 s have passed.
+    static func eventually<Value>(_ probe: () async throws -> Value?) async throws -> Value {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let value = try await probe() { return value }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try #require(try await probe())
     }
 
     @Test func channelsWithALiveLeaseArePolledOnlyAtTheLongerInterval() async throws {
