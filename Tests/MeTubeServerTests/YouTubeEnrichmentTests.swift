@@ -26,12 +26,18 @@ final class YouTubeAPIStub: Sendable {
     static let key = "AIzaTestKey_0123456789-abcdefghijklmnop"
 
     let durations: [String: String]
+    /// The duration of every video not in `durations`, if any.
+    let otherDuration: String?
     let channels: [String: (title: String, thumbnails: [String: String])]
     let mode: Mutex<Mode>
     private let recorded = Mutex<[Call]>([])
 
-    init(durations: [String: String] = [:], channels: [String: (title: String, thumbnails: [String: String])] = [:], mode: Mode = .normal) {
+    init(
+        durations: [String: String] = [:], otherDuration: String? = nil, channels: [String: (title: String, thumbnails: [String: String])] = [:],
+        mode: Mode = .normal
+    ) {
         self.durations = durations
+        self.otherDuration = otherDuration
         self.channels = channels
         self.mode = Mutex(mode)
     }
@@ -60,7 +66,7 @@ final class YouTubeAPIStub: Sendable {
             }
             switch resource {
             case "videos":
-                let items = ids.compactMap { id in self.durations[id].map { #"{"kind":"youtube#video","etag":"e","id":"\#(id)","contentDetails":{"duration":"\#($0)","dimension":"2d","definition":"hd","caption":"false","licensedContent":true,"contentRating":{},"projection":"rectangular"}}"# } }
+                let items = ids.compactMap { id in (self.durations[id] ?? self.otherDuration).map { #"{"kind":"youtube#video","etag":"e","id":"\#(id)","contentDetails":{"duration":"\#($0)","dimension":"2d","definition":"hd","caption":"false","licensedContent":true,"contentRating":{},"projection":"rectangular"}}"# } }
                 return Self.json(200, #"{"kind":"youtube#videoListResponse","etag":"e","items":[\#(items.joined(separator: ","))],"pageInfo":{"totalResults":\#(items.count),"resultsPerPage":\#(items.count)}}"#)
             case "channels":
                 let encoder = JSONEncoder()
@@ -241,6 +247,38 @@ final class YouTubeAPIStub: Sendable {
                 }
                 #expect(videos.count == 15)
                 #expect(videos.allSatisfy { $0.durationSeconds == nil })
+            }
+        }
+    }
+
+    @Test func polledVideosGetTheirDurationsSoonAfterIngestion() async throws {
+        // Given a live server that polls a loopback feed server and enriches through a working API
+        let stub = YouTubeAPIStub(otherDuration: "PT7M30S", channels: ["UC9PBzalIcEQCsiIkq36PyUA": ("Digital Foundry", ["medium": "https://yt3.example/df.jpg"])])
+        let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
+        defer { stubService.stop() }
+        try await HubIngestionTests.feedServer().test(.live) { feedClient in
+            let feedPort = try #require(feedClient.port)
+            var configuration = ServerConfiguration(feedURLTemplate: "http://127.0.0.1:\(feedPort)/feeds/{channelId}", pollInterval: .seconds(3600))
+            configuration.youTubeAPI = YouTubeAPIConfiguration(key: YouTubeAPIStub.key, baseURL: stubURL + "/youtube/v3", idleInterval: .seconds(3600))
+            let app = try await buildApplication(configuration: configuration, database: try ServerDatabase(path: Support.temporaryDatabasePath()))
+            try await app.test(.live) { client in
+                // When a channel is registered (its first fetch wakes the enrichment; the idle interval is an hour)
+                try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
+
+                // Then its 15 videos come with their durations, and the channel with its thumbnail
+                let deadline = ContinuousClock.now + .seconds(20)
+                var withDurations: [HubVideo] = []
+                var channel: HubChannel?
+                while withDurations.count < 15 || channel?.thumbnailURL == nil, ContinuousClock.now < deadline {
+                    withDurations = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
+                        try Support.decode(HubVideoPage.self, $0.body)
+                    }.videos.filter { $0.durationSeconds == 450 }
+                    channel = try await client.execute(uri: HubAPI.channelsPath, method: .post) { try Support.decode(HubChannelList.self, $0.body) }.channels.first
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(withDurations.count == 15)
+                #expect(channel?.thumbnailURL == "https://yt3.example/df.jpg")
+                #expect(stub.calls.filter { $0.resource == "videos" }.count == 1)
             }
         }
     }
