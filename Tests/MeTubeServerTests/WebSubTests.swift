@@ -282,6 +282,33 @@ final class LoopbackWebSubHub: Sendable {
         #expect(second == [polled])
     }
 
+    @Test func theFeedPollerLeavesPushedChannelsToTheLongerInterval() async throws {
+        try await HubIngestionTests.feedServer().test(.live) { feedClient in
+            // Given two fixture channels, one with a live lease, and a poller using the WebSub schedule
+            let port = try #require(feedClient.port)
+            let database = try ServerDatabase()
+            let hub = try SQLiteHubRepository(database: database)
+            let pushed = "UC9PBzalIcEQCsiIkq36PyUA", polled = "UCK8sQmJBp8GCxrOtXWBpyEA"
+            _ = try await hub.register(channelIDs: [pushed, polled])
+            let subscriptions = SQLiteWebSubRepository(database: database)
+            let now = WebSubService.millisecondsNow()
+            try await subscriptions.recordRequested(channelID: pushed, secret: WebSubSignature.newSecret(), now: now, retryAt: now + 60_000)
+            #expect(try await subscriptions.confirm(channelID: pushed, requestedSince: now, leaseSeconds: 3600, now: now, renewAt: now + 2_880_000))
+            let ingester = FeedIngester(
+                repository: hub, feedURLTemplate: "http://127.0.0.1:\(port)/feeds/{channelId}", pollInterval: .seconds(3600), concurrency: 2,
+                schedule: WebSubPollSchedule(subscriptions: subscriptions, pushedPollInterval: .seconds(3600), logger: Logger(label: "test")),
+                logger: Logger(label: "test"))
+
+            // When it polls twice
+            let first = await ingester.poll()
+            let second = await ingester.poll()
+
+            // Then both are fetched once, and then only the channel without a lease (a 304) while the pushed one is deferred
+            #expect(first.fetched == 2 && first.deferred == 0)
+            #expect(second.notModified == 1 && second.deferred == 1 && second.fetched == 0)
+        }
+    }
+
     @Test func signaturesAreCheckedForEachMethodAndMalformedHeadersFail() {
         let secret = Data("s3cret".utf8)
         let body = Data("<feed/>".utf8)
