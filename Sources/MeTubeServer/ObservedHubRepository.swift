@@ -23,6 +23,10 @@ struct ObservedHubRepository: HubRepository {
         try await base.videos(matching: query)
     }
 
+    func recordFetches(_ records: [ChannelFetchRecord]) async throws {
+        try await base.recordFetches(records)
+    }
+
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
         let outcome = try await base.ingest(ingestion)
         if outcome.inserted + outcome.updated > 0 { ingested() }

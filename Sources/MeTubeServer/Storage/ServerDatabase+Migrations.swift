@@ -114,6 +114,13 @@ extension ServerDatabase {
                 ALTER TABLE status_users ADD COLUMN last_seen_millis INTEGER;
                 """)
         }
+        migrator.registerMigration("admin-002-channel-fetch-record") { db in
+            try db.execute(sql: """
+                ALTER TABLE hub_channels ADD COLUMN last_fetch_millis INTEGER;
+                ALTER TABLE hub_channels ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE hub_channels ADD COLUMN last_failure TEXT;
+                """)
+        }
         migrator.registerMigration("websub-001-subscriptions") { db in
             // One row a channel the server subscribes at the WebSub hub. Times are milliseconds
             // since 1970. `requested_at` is set while a subscribe request waits for the hub's
