@@ -91,7 +91,7 @@ final class LoopbackWebSubHub: Sendable {
     /// Runs `body` against a live server with WebSub on (polling off) and a loopback hub, after
     /// registering the fixture channel and receiving its subscription request.
     func withSubscribedServer(
-        leaseSeconds: Int = 10 * 86_400, hubAnswer: HTTPResponse.Status = .accepted,
+        leaseSeconds: Int = 10 * 86_400, hubAnswer: HTTPResponse.Status = .accepted, verificationTimeout: Duration = .seconds(3600),
         _ body: @escaping @Sendable (_ client: any TestClientProtocol, _ request: LoopbackWebSubHub.SubscriptionRequest, _ hub: LoopbackWebSubHub,
                            _ iterator: inout AsyncStream<LoopbackWebSubHub.SubscriptionRequest>.Iterator, _ log: LogCapture, _ database: ServerDatabase) async throws -> Void
     ) async throws {
@@ -102,7 +102,7 @@ final class LoopbackWebSubHub: Sendable {
         let log = LogCapture()
         let database = try ServerDatabase(path: Support.temporaryDatabasePath())
         var configuration = ServerConfiguration(pollInterval: nil, logger: log.logger)
-        configuration.webSub = WebSubConfiguration(publicURL: Self.publicURL + "/", hubURL: hubURL + "/subscribe", requestedLeaseSeconds: leaseSeconds)
+        configuration.webSub = WebSubConfiguration(publicURL: Self.publicURL + "/", hubURL: hubURL + "/subscribe", requestedLeaseSeconds: leaseSeconds, verificationTimeout: verificationTimeout)
         let app = try await buildApplication(configuration: configuration, database: database)
         try await app.test(.live) { client in
             try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: [Self.channel])))
@@ -248,6 +248,26 @@ final class LoopbackWebSubHub: Sendable {
             #expect(status.code / 100 == 2)
             #expect(try await subscriptions.subscription(channelID: Self.channel)?.state == .denied)
             #expect(log.entries.contains { $0.message.contains("denied") && $0.metadata["reason"] == "policy blocked" })
+        }
+    }
+
+    @Test func aRequestTheHubNeverVerifiesIsSentAgainWithAWarningAndALongerWait() async throws {
+        try await withSubscribedServer(verificationTimeout: .milliseconds(400)) { client, request, _, iterator, log, database in
+            // When the hub never verifies the first request
+            let first = Date()
+
+            // Then it is sent again after the verification timeout, with the same secret and a warning
+            let again = try #require(await iterator.next())
+            #expect(Date().timeIntervalSince(first) >= 0.3)
+            #expect(again.secret == request.secret)
+            #expect(log.entries.contains { $0.level == .warning && $0.message.contains("never verified") })
+            // And the next attempt waits twice as long
+            let stored = try await Self.eventually { try await SQLiteWebSubRepository(database: database).subscription(channelID: Self.channel).flatMap { $0.failures == 1 ? $0 : nil } }
+            let requestedAt = try #require(stored.requestedAt)
+            let due = try await SQLiteWebSubRepository(database: database).dueSubscriptions(now: requestedAt + 700, limit: 10)
+            #expect(due.isEmpty)
+            // And the repeated request verifies as usual
+            #expect(try await Self.verify(client, again, challenge: "at-last", leaseSeconds: 3600).1 == "at-last")
         }
     }
 

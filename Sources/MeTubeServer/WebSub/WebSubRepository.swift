@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 /// One channel's WebSub subscription as stored.
-public struct WebSubSubscription: Sendable, Equatable {
+struct WebSubSubscription: Sendable, Equatable {
     /// Where the subscription stands.
-    public enum State: String, Sendable {
+    enum State: String, Sendable {
         /// A subscribe request was accepted by the hub and waits for its verification of intent.
         case requested
         /// The hub verified a subscription; it is live until `leaseExpiresAt`.
@@ -16,17 +16,17 @@ public struct WebSubSubscription: Sendable, Equatable {
     }
 
     /// The channel.
-    public var channelID: String
+    var channelID: String
     /// The HMAC key the hub signs this channel's notifications with.
-    public var secret: Data
+    var secret: Data
     /// Where it stands.
-    public var state: State
+    var state: State
     /// When the subscribe request waiting for verification was accepted (ms since 1970).
-    public var requestedAt: Int64?
+    var requestedAt: Int64?
     /// When the verified lease ends (ms since 1970).
-    public var leaseExpiresAt: Int64?
+    var leaseExpiresAt: Int64?
     /// Subscribe requests that failed in a row.
-    public var failures: Int
+    var failures: Int
 }
 
 /// A channel whose subscription is due: never subscribed, to renew, or to try again.
@@ -37,6 +37,8 @@ struct DueSubscription: Sendable, Equatable {
     var failures: Int
     /// Whether a verified lease is still live (its state stays `active` while it is renewed).
     var leaseIsLive: Bool
+    /// Whether the last request was never verified: the hub never called back in time.
+    var wasNeverVerified: Bool
 }
 
 /// The WebSub subscriptions in the server's SQLite database, and the deletions WebSub announces.
@@ -48,12 +50,12 @@ struct SQLiteWebSubRepository: Sendable {
     func dueSubscriptions(now: Int64, limit: Int) async throws -> [DueSubscription] {
         try await database.writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.channel_id, s.secret, coalesce(s.failures, 0), coalesce(s.lease_expires_at, 0) > ?1
+                SELECT c.channel_id, s.secret, coalesce(s.failures, 0), coalesce(s.lease_expires_at, 0) > ?1, s.requested_at IS NOT NULL
                 FROM hub_channels c LEFT JOIN websub_subscriptions s ON s.channel_id = c.channel_id
                 WHERE s.channel_id IS NULL OR s.next_attempt_at <= ?1
                 ORDER BY coalesce(s.next_attempt_at, 0), c.channel_id LIMIT ?2
                 """, arguments: [now, limit]
-            ).map { row in DueSubscription(channelID: row[0], secret: row[1], failures: row[2], leaseIsLive: row[3]) }
+            ).map { row in DueSubscription(channelID: row[0], secret: row[1], failures: row[2], leaseIsLive: row[3], wasNeverVerified: row[4]) }
         }
     }
 
@@ -69,17 +71,17 @@ struct SQLiteWebSubRepository: Sendable {
     }
 
     /// Records a subscribe request for `channelID` sent at `now` (with `secret`, stored for a new
-    /// subscription): it waits for verification until `retryAt`, when it is sent again. A live
-    /// lease stays `active`.
-    func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws {
+    /// subscription) after `failures` failed or unverified ones: it waits for verification until
+    /// `retryAt`, when it is sent again. A live lease stays `active`.
+    func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64, failures: Int = 0) async throws {
         try await database.writer.write { db in
             try db.execute(sql: """
                 INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at, failures, next_attempt_at)
-                SELECT ?1, ?2, 'requested', ?3, 0, ?4 WHERE EXISTS (SELECT 1 FROM hub_channels WHERE channel_id = ?1)
+                SELECT ?1, ?2, 'requested', ?3, ?5, ?4 WHERE EXISTS (SELECT 1 FROM hub_channels WHERE channel_id = ?1)
                 ON CONFLICT (channel_id) DO UPDATE SET
                     state = CASE WHEN coalesce(lease_expires_at, 0) > ?3 THEN 'active' ELSE 'requested' END,
-                    requested_at = ?3, failures = 0, next_attempt_at = ?4
-                """, arguments: [channelID, secret, now, retryAt])
+                    requested_at = ?3, failures = ?5, next_attempt_at = ?4
+                """, arguments: [channelID, secret, now, retryAt, failures])
         }
     }
 

@@ -54,7 +54,7 @@ struct WebSubService: Sendable {
             let requestedSince = now - configuration.verificationTimeout.wholeMilliseconds
             let renewAt = now + Int64(lease) * 800
             guard try await subscriptions.confirm(channelID: channelID, requestedSince: requestedSince, leaseSeconds: lease, now: now, renewAt: renewAt) else {
-                logger.warning("WebSub verification without a pending subscription refused", metadata: ["channel": "\(channelID)"])
+                logger.notice("WebSub verification without a pending subscription refused", metadata: ["channel": "\(channelID)"])
                 return .refused
             }
             logger.info("WebSub subscription confirmed", metadata: ["channel": "\(channelID)", "leaseSeconds": "\(lease)"])

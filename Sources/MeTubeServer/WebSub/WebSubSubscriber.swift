@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// (``WebSubService``). A verified lease is renewed after four fifths of it; a request the hub
 /// refuses or never verifies is sent again, after an exponential backoff for failures. Wake it
 /// with ``signal`` when channels are registered or a lease is confirmed.
-public actor WebSubSubscriber: Service {
+actor WebSubSubscriber: Service {
     /// The most subscriptions read per batch.
     static let batchSize = 100
     /// The longest the loop sleeps without a signal.
@@ -35,7 +35,7 @@ public actor WebSubSubscriber: Service {
     }
 
     /// Subscribes and renews until the service group shuts down.
-    public func run() async throws {
+    func run() async throws {
         logger.info("WebSub on", metadata: ["hub": "\(configuration.hubURL)", "callbacks": "\(configuration.publicURL)/websub/…"])
         await cancelWhenGracefulShutdown { await self.loop() }
     }
@@ -75,21 +75,30 @@ public actor WebSubSubscriber: Service {
     }
 
     /// Records the request as pending first (a hub may verify before it has even answered the
-    /// request), then posts it; a failure takes the pending mark back and schedules a retry.
+    /// request), then posts it; a failure takes the pending mark back and schedules a retry. A
+    /// request the hub never verified counts as a failure, so a wrong `--public-url` costs the hub
+    /// a request per channel every 1, 2, 4 … 16 verification timeouts, not every one.
     private func subscribe(_ due: DueSubscription) async throws {
         let secret = due.secret ?? WebSubSignature.newSecret()
+        let failures = due.wasNeverVerified ? due.failures + 1 : due.failures
+        if due.wasNeverVerified {
+            logger.warning("the WebSub hub never verified a subscription; asking again (is --public-url reachable from the hub?)", metadata: [
+                "channel": "\(due.channelID)", "unverified": "\(failures)",
+            ])
+        }
         let requested = WebSubService.millisecondsNow()
+        let wait = configuration.verificationTimeout * (1 << min(failures, 4))
         try await subscriptions.recordRequested(
-            channelID: due.channelID, secret: secret, now: requested, retryAt: requested + configuration.verificationTimeout.wholeMilliseconds)
+            channelID: due.channelID, secret: secret, now: requested, retryAt: requested + wait.wholeMilliseconds, failures: failures)
         guard let failure = await request(channelID: due.channelID, secret: secret) else {
             logger.debug("WebSub subscribe request accepted", metadata: ["channel": "\(due.channelID)", "renewal": "\(due.leaseIsLive)"])
             return
         }
         let now = WebSubService.millisecondsNow()
-        let backoff = min(Self.maxBackoff, .seconds(60) * (1 << min(due.failures, 16)))
+        let backoff = min(Self.maxBackoff, .seconds(60) * (1 << min(failures, 16)))
         try await subscriptions.recordFailure(channelID: due.channelID, secret: secret, now: now, retryAt: now + backoff.wholeMilliseconds)
         logger.warning("WebSub subscribe request failed", metadata: [
-            "channel": "\(due.channelID)", "reason": "\(failure)", "failures": "\(due.failures + 1)", "retryIn": "\(backoff)",
+            "channel": "\(due.channelID)", "reason": "\(failure)", "failures": "\(failures + 1)", "retryIn": "\(backoff)",
         ])
     }
 

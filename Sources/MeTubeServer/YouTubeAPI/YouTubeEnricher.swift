@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// failures (network, HTTP status, malformed answers) are logged and retried after a backoff.
 /// A video the API does not return, or returns without a usable duration (live, upcoming,
 /// absurd), is looked up again after 12 hours, three times at most.
-public actor YouTubeEnricher: Service {
+actor YouTubeEnricher: Service {
     /// What one pass did.
     struct Pass: Sendable, Equatable {
         /// API calls made (units spent).
@@ -56,7 +56,7 @@ public actor YouTubeEnricher: Service {
     }
 
     /// Enriches until the service group shuts down.
-    public func run() async throws {
+    func run() async throws {
         logger.info("YouTube Data API enrichment on", metadata: ["dailyUnits": "\(api.configuration.dailyUnits)"])
         await cancelWhenGracefulShutdown { await self.loop() }
     }
