@@ -48,7 +48,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// Up to `limit` registered channels whose subscription is due at `now`, those never
     /// subscribed and the longest overdue first.
     func dueSubscriptions(now: Int64, limit: Int) async throws -> [DueSubscription] {
-        try await database.writer.read { db in
+        try await database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT c.channel_id, s.secret, coalesce(s.failures, 0), coalesce(s.lease_expires_at, 0) > ?1, s.requested_at IS NOT NULL
                 FROM hub_channels c LEFT JOIN websub_subscriptions s ON s.channel_id = c.channel_id
@@ -62,7 +62,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// When the next subscription falls due (ms since 1970): 0 when a channel was never
     /// subscribed, nil when there are no channels.
     func nextDueTime() async throws -> Int64? {
-        try await database.writer.read { db in
+        try await database.read { db in
             try Int64.fetchOne(db, sql: """
                 SELECT min(coalesce(s.next_attempt_at, 0))
                 FROM hub_channels c LEFT JOIN websub_subscriptions s ON s.channel_id = c.channel_id
@@ -74,7 +74,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// subscription) after `failures` failed or unverified ones: it waits for verification until
     /// `retryAt`, when it is sent again. A live lease stays `active`.
     func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64, failures: Int = 0) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: """
                 INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at, failures, next_attempt_at)
                 SELECT ?1, ?2, 'requested', ?3, ?5, ?4 WHERE EXISTS (SELECT 1 FROM hub_channels WHERE channel_id = ?1)
@@ -88,7 +88,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// Records a failed subscribe request for `channelID`: no verification is awaited, and it is
     /// tried again at `retryAt`. A live lease stays `active`.
     func recordFailure(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: """
                 INSERT INTO websub_subscriptions (channel_id, secret, state, failures, next_attempt_at)
                 SELECT ?1, ?2, 'failing', 1, ?4 WHERE EXISTS (SELECT 1 FROM hub_channels WHERE channel_id = ?1)
@@ -101,7 +101,7 @@ struct SQLiteWebSubRepository: Sendable {
 
     /// The stored subscription of `channelID`, if any.
     func subscription(channelID: String) async throws -> WebSubSubscription? {
-        try await database.writer.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT secret, state, requested_at, lease_expires_at, failures FROM websub_subscriptions WHERE channel_id = ?",
                 arguments: [channelID]
@@ -117,7 +117,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// `requestedSince`: the lease of `leaseSeconds` runs from `now`, and the subscription is
     /// renewed at `renewAt`. Returns whether a request was waiting.
     func confirm(channelID: String, requestedSince: Int64, leaseSeconds: Int, now: Int64, renewAt: Int64) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: """
                 UPDATE websub_subscriptions SET state = 'active', requested_at = NULL, lease_seconds = ?, lease_expires_at = ?,
                     failures = 0, next_attempt_at = ?
@@ -130,7 +130,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// Records the hub's refusal of `channelID`'s subscription; it is asked again at `retryAt`.
     /// Returns whether the channel had a subscription.
     func deny(channelID: String, retryAt: Int64) async throws -> Bool {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: """
                 UPDATE websub_subscriptions SET state = 'denied', requested_at = NULL, lease_expires_at = NULL, next_attempt_at = ?
                 WHERE channel_id = ?
@@ -141,7 +141,7 @@ struct SQLiteWebSubRepository: Sendable {
 
     /// The channels whose verified lease is live at `now`.
     func liveChannelIDs(now: Int64) async throws -> Set<String> {
-        try await database.writer.read { db in
+        try await database.read { db in
             Set(try String.fetchAll(db, sql: "SELECT channel_id FROM websub_subscriptions WHERE lease_expires_at > ?", arguments: [now]))
         }
     }
@@ -150,7 +150,7 @@ struct SQLiteWebSubRepository: Sendable {
     /// returns how many were removed.
     func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
-        return try await database.writer.write { db in
+        return try await database.write { db in
             var removed = 0
             let statement = try db.cachedStatement(sql: "DELETE FROM hub_videos WHERE video_id = ? AND channel_id = ?")
             for id in videoIDs {
