@@ -237,13 +237,11 @@ final class YouTubeAPIStub: Sendable {
                 try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
 
                 // Then its videos arrive through the first fetch, without durations
-                let deadline = ContinuousClock.now + .seconds(20)
-                var videos: [HubVideo] = []
-                while videos.isEmpty, ContinuousClock.now < deadline {
-                    videos = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
+                let videos = try await WebSubTests.eventually {
+                    let page = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
                         try Support.decode(HubVideoPage.self, $0.body)
-                    }.videos
-                    if videos.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                    }
+                    return page.videos.isEmpty ? nil : page.videos
                 }
                 #expect(videos.count == 15)
                 #expect(videos.allSatisfy { $0.durationSeconds == nil })
@@ -266,15 +264,12 @@ final class YouTubeAPIStub: Sendable {
                 try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
 
                 // Then its 15 videos come with their durations, and the channel with its thumbnail
-                let deadline = ContinuousClock.now + .seconds(20)
-                var withDurations: [HubVideo] = []
-                var channel: HubChannel?
-                while withDurations.count < 15 || channel?.thumbnailURL == nil, ContinuousClock.now < deadline {
-                    withDurations = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
+                let (withDurations, channel) = try await WebSubTests.eventually { () -> ([HubVideo], HubChannel?)? in
+                    let videos = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
                         try Support.decode(HubVideoPage.self, $0.body)
                     }.videos.filter { $0.durationSeconds == 450 }
-                    channel = try await client.execute(uri: HubAPI.channelsPath, method: .post) { try Support.decode(HubChannelList.self, $0.body) }.channels.first
-                    try await Task.sleep(for: .milliseconds(50))
+                    let channel = try await client.execute(uri: HubAPI.channelsPath, method: .post) { try Support.decode(HubChannelList.self, $0.body) }.channels.first
+                    return videos.count == 15 && channel?.thumbnailURL != nil ? (videos, channel) : nil
                 }
                 #expect(withDurations.count == 15)
                 #expect(channel?.thumbnailURL == "https://yt3.example/df.jpg")
