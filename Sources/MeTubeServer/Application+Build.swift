@@ -13,9 +13,10 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     try configuration.validate()
     if let url = configuration.databaseURL {
         let database = try await PostgresServerDatabase(url: url, poolSize: configuration.databasePoolSize, logger: configuration.logger)
+        let repository = PostgresHubRepository(database: database)
         return try await buildApplication(
-            configuration: configuration, hub: PostgresHubRepository(database: database), status: PostgresStatusRepository(database: database),
-            counts: { try await database.counts() })
+            configuration: configuration, hub: repository, status: PostgresStatusRepository(database: database),
+            push: PushServices(withoutPushFor: repository), counts: { try await database.counts() })
     }
     let database: ServerDatabase
     if let path = configuration.databasePath {
@@ -29,48 +30,61 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     } else {
         database = try ServerDatabase()
     }
-    return try await buildApplication(
-        configuration: configuration, hub: try SQLiteHubRepository(database: database), status: SQLiteStatusRepository(database: database),
-        counts: sqliteCounts(database))
+    let parts = try SQLiteParts(configuration: configuration, database: database)
+    return try await buildApplication(configuration: configuration, hub: parts.hub, status: parts.status, push: parts.push, counts: parts.counts)
 }
 
 /// Builds the whole server over an open database (`configuration.databasePath` is not used);
 /// tests and benchmarks use it to seed and inspect the storage directly.
 public func buildApplication(configuration: ServerConfiguration, database: ServerDatabase) async throws -> some ApplicationProtocol {
-    try await buildApplication(
-        configuration: configuration, hub: try SQLiteHubRepository(database: database), status: SQLiteStatusRepository(database: database),
-        counts: sqliteCounts(database))
+    let parts = try SQLiteParts(configuration: configuration, database: database)
+    return try await buildApplication(configuration: configuration, hub: parts.hub, status: parts.status, push: parts.push, counts: parts.counts)
 }
 
-/// The number of status users and of registered channels in `database`, for `/metrics`.
-private func sqliteCounts(_ database: ServerDatabase) -> @Sendable () async throws -> (users: Int, channels: Int) {
-    {
-        try await database.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
+/// The server's parts over the SQLite `database`, with WebSub and the YouTube Data API when
+/// configured.
+private struct SQLiteParts {
+    let hub: SQLiteHubRepository
+    let status: SQLiteStatusRepository
+    let push: PushServices
+    let counts: @Sendable () async throws -> (users: Int, channels: Int)
+
+    init(configuration: ServerConfiguration, database: ServerDatabase) throws {
+        hub = try SQLiteHubRepository(database: database)
+        status = SQLiteStatusRepository(database: database)
+        push = PushServices(configuration: configuration, database: database, repository: hub)
+        counts = {
+            try await database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
+            }
         }
     }
 }
 
-/// Builds the whole server over the given repositories; `counts` answers the number of users
-/// and channels for `/metrics`.
+/// Builds the whole server over the given repositories and push services; `counts` answers the
+/// number of users and channels for `/metrics`.
 private func buildApplication(
     configuration: ServerConfiguration, hub repository: any HubRepository, status statusRepository: any StatusRepository,
-    counts: @escaping @Sendable () async throws -> (users: Int, channels: Int)
+    push: PushServices, counts: @escaping @Sendable () async throws -> (users: Int, channels: Int)
 ) async throws -> some ApplicationProtocol {
     try configuration.validate()
     let status = StatusRoutes(repository: statusRepository, configuration: configuration.status)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
-            repository: repository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
-            concurrency: configuration.ingestConcurrency, logger: configuration.logger
+            repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
+            concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, logger: configuration.logger
         )
     }
     let router = Router(context: ServerRequestContext.self)
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
-    let hub = HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester)
+    let hub = HubService(
+        repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
+        onNewChannels: push.onNewChannels)
     addRoutes(to: router, hub: hub, status: status)
+    push.webSubRoutes?.add(to: router)
     var services: [any Service] = []
     if let ingester { services.append(ingester) }
+    services += push.services
     if let metrics = configuration.metrics {
         services.append(metrics.endpoint(counts: counts, host: configuration.host, logger: configuration.logger))
     }

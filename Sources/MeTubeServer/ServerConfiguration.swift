@@ -44,6 +44,11 @@ public struct ServerConfiguration: Sendable {
     public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void
     /// Where `/metrics` is served, when it is; see ``ServerMetrics``.
     public var metrics: ServerMetrics?
+    /// WebSub push (``WebSubSubscriber``), on when the server has a public URL; nil: polling only.
+    public var webSub: WebSubConfiguration?
+    /// YouTube Data API enrichment (``YouTubeEnricher``); nil: no durations or channel thumbnails
+    /// for real channels.
+    public var youTubeAPI: YouTubeAPIConfiguration?
 
     /// Creates a configuration; by default an in-memory hub on 127.0.0.1 with an ephemeral port
     /// that polls YouTube every 15 minutes with 8 feeds at once.
@@ -87,6 +92,11 @@ public struct ServerConfiguration: Sendable {
         if databaseURL != nil, databasePath != nil {
             throw .invalidConfiguration("give either a PostgreSQL database URL or an SQLite file, not both")
         }
+        if databaseURL != nil, webSub != nil || youTubeAPI != nil {
+            throw .invalidConfiguration("WebSub and the YouTube Data API work with SQLite only so far, not with a PostgreSQL database")
+        }
         guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
+        try webSub?.validate()
+        try youTubeAPI?.validate()
     }
 }

@@ -192,6 +192,37 @@ struct PostgresBackendTests {
         #expect(Set(expected).subtracting(names).count == 0, "records the reader never saw")
     }
 
+    @Test("fetch records: the last fetch time, failures in a row and the last reason, reset by a success; unknown channels ignored")
+    func fetchRecords() async throws {
+        // Given two registered channels
+        let database = try await PostgresServerDatabase.forTests()
+        let repository = PostgresHubRepository(database: database)
+        let (one, two) = (DemoCatalog.channelID(1), DemoCatalog.channelID(2))
+        _ = try await repository.register(channelIDs: [one, two])
+
+        // When one fails twice, the other fails and then succeeds, and an unknown channel is recorded
+        let at = Date(timeIntervalSince1970: 1_765_000_000)
+        try await repository.recordFetches([
+            ChannelFetchRecord(channelID: one, fetchedAt: at, failure: "HTTP 500"),
+            ChannelFetchRecord(channelID: two, fetchedAt: at, failure: "timeout"),
+            ChannelFetchRecord(channelID: DemoCatalog.channelID(3), fetchedAt: at, failure: nil),
+        ])
+        try await repository.recordFetches([
+            ChannelFetchRecord(channelID: one, fetchedAt: at.addingTimeInterval(60), failure: "HTTP 503"),
+            ChannelFetchRecord(channelID: two, fetchedAt: at.addingTimeInterval(60), failure: nil),
+        ])
+
+        // Then each channel holds its last fetch, its failures in a row and its last reason
+        let rows = try await database.query(
+            "SELECT channel_id, last_fetch_millis, consecutive_failures, last_failure FROM hub_channels ORDER BY channel_id"
+        ).map { try $0.decode((String, Int64?, Int64, String?).self) }
+        let expected: [(String, Int64?, Int64, String?)] = [(one, 1_765_000_060_000, 2, "HTTP 503"), (two, 1_765_000_060_000, 0, "timeout")].sorted { $0.0 < $1.0 }
+        #expect(rows.count == 2)
+        for (row, want) in zip(rows, expected) {
+            #expect(row.0 == want.0 && row.1 == want.1 && row.2 == want.2 && row.3 == want.3, "\(row)")
+        }
+    }
+
     @Test("users, tokens and change tags written by one instance work on another")
     func sharedStatus() async throws {
         // Given a user, a zone and a record written through one instance

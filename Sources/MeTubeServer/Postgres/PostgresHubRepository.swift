@@ -129,6 +129,21 @@ public struct PostgresHubRepository: HubRepository {
         }
     }
 
+    public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
+        guard !records.isEmpty else { return }
+        let ids = records.map(\.channelID)
+        let times = records.map { Int64($0.fetchedAt.timeIntervalSince1970 * 1000) }
+        let failures = records.map { $0.failure ?? "" }
+        let failed = records.map { $0.failure != nil }
+        _ = try await database.query("""
+            UPDATE hub_channels SET last_fetch_millis = fetched.at,
+                consecutive_failures = CASE WHEN fetched.failed THEN consecutive_failures + 1 ELSE 0 END,
+                last_failure = CASE WHEN fetched.failed THEN fetched.failure ELSE last_failure END
+            FROM (SELECT * FROM unnest(\(ids)::text[], \(times)::bigint[], \(failures)::text[], \(failed)::boolean[]) AS f(channel_id, at, failure, failed)) AS fetched
+            WHERE hub_channels.channel_id = fetched.channel_id
+            """)
+    }
+
     /// The first column of the first row of `rows`, if any.
     static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
         for try await value in rows.decode(T.self) { return value }
@@ -142,5 +157,17 @@ public struct PostgresHubRepository: HubRepository {
         } catch {
             throw ServerError.storage(PostgresServerDatabase.describe(error))
         }
+    }
+}
+
+extension PushServices {
+    /// No WebSub and no YouTube Data API enrichment (they keep their state in SQLite only so
+    /// far): polling ingests straight into `repository`.
+    init(withoutPushFor repository: any HubRepository) {
+        ingestionRepository = repository
+        pollSchedule = nil
+        onNewChannels = nil
+        webSubRoutes = nil
+        services = []
     }
 }

@@ -103,6 +103,11 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX status_zone_deletions_by_change ON status_zone_deletions (user_id, container, environment, changed_at)",
         ]),
+        Step(name: "admin-002-channel-fetch-record", statements: [
+            "ALTER TABLE hub_channels ADD COLUMN last_fetch_millis BIGINT",
+            "ALTER TABLE hub_channels ADD COLUMN consecutive_failures BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE hub_channels ADD COLUMN last_failure TEXT",
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`
