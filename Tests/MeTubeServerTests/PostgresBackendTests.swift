@@ -45,7 +45,7 @@ struct PostgresBackendTests {
     func unreachable() async throws {
         let url = try PostgresDatabaseURL(parsing: "postgres://metube@127.0.0.1:1/none?sslmode=disable")
         await #expect {
-            _ = try await PostgresServerDatabase(url: url, poolSize: 1)
+            _ = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
         } throws: { error in
             "\(error)".contains("cannot connect to the database postgres://metube@127.0.0.1:1/none")
         }
@@ -56,7 +56,7 @@ struct PostgresBackendTests {
         // Given a fresh database and four instances starting at once
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
         let instances = try await withThrowingTaskGroup(of: PostgresServerDatabase.self) { group in
-            for _ in 0..<4 { group.addTask { try await PostgresServerDatabase(url: url, poolSize: 2) } }
+            for _ in 0..<4 { group.addTask { try await PostgresServerDatabase.forTests(url: url, poolSize: 2) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
 
@@ -69,7 +69,7 @@ struct PostgresBackendTests {
         // When a newer server has added a step, an older one refuses to start
         _ = try await instances[0].query("INSERT INTO metube_migrations (name) VALUES ('zz-999-from-the-future')")
         await #expect {
-            _ = try await PostgresServerDatabase(url: url, poolSize: 1)
+            _ = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
         } throws: { error in
             "\(error)".contains("newer metube-server")
         }
@@ -80,9 +80,9 @@ struct PostgresBackendTests {
         // Given one database shared by 4 writing instances and 3 reading ones
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
         var writers: [PostgresHubRepository] = []
-        for _ in 0..<4 { writers.append(PostgresHubRepository(database: try await PostgresServerDatabase(url: url, poolSize: 2))) }
+        for _ in 0..<4 { writers.append(PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2))) }
         var readers: [PostgresHubRepository] = []
-        for _ in 0..<3 { readers.append(PostgresHubRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1))) }
+        for _ in 0..<3 { readers.append(PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1))) }
         let channels = (0..<4).map { DemoCatalog.channelID(100 + $0) }
         _ = try await writers[0].register(channelIDs: channels)
         let perWriter = 90
@@ -137,9 +137,9 @@ struct PostgresBackendTests {
     func concurrentStatusChanges() async throws {
         // Given one user on a database shared by two instances, and a third that reads
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
-        let first = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 2)))
-        let second = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 2)))
-        let reader = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1)))
+        let first = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
+        let second = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
+        let reader = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
         let token = try await first.addUser(name: "dana")
         func caller(_ service: StatusService) async throws -> StatusCaller {
             try await service.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
@@ -227,7 +227,7 @@ struct PostgresBackendTests {
     func sharedStatus() async throws {
         // Given a user, a zone and a record written through one instance
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
-        let first = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1)))
+        let first = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
         let token = try await first.addUser(name: "carol")
         let caller = try await first.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
         let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
@@ -236,7 +236,7 @@ struct PostgresBackendTests {
         let tag = try #require(created.records.first?.record?.recordChangeTag)
 
         // When another instance authenticates the token and updates the record with the tag
-        let second = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1)))
+        let second = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
         let again = try await second.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
         let updated = try await second.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
 
