@@ -123,7 +123,7 @@ public final class PostgresServerDatabase: Sendable {
             if let info = error.serverInfo, let message = info[.message] {
                 return "\(message) (SQLSTATE \(info[.sqlState] ?? "?"))"
             }
-            return "\(error.code)"
+            return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
         }
         return String(describing: error)
     }
