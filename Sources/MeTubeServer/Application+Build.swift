@@ -16,7 +16,10 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         let repository = PostgresHubRepository(database: database)
         return try await buildApplication(
             configuration: configuration, hub: repository, status: PostgresStatusRepository(database: database),
-            push: PushServices(withoutPushFor: repository), counts: { try await database.counts() })
+            push: PushServices(
+                withoutPushFor: repository,
+                leases: configuration.pollInterval.map { PostgresFeedLeases(database: database, pollInterval: $0) }),
+            counts: { try await database.counts() })
     }
     let database: ServerDatabase
     if let path = configuration.databasePath {

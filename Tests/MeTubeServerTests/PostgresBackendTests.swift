@@ -1,7 +1,10 @@
 import Foundation
+import Hummingbird
+import Logging
 import MeTubeAPI
 import MeTubeCore
 import PostgresNIO
+import Synchronization
 import Testing
 import TestSupport
 @testable import MeTubeServer
@@ -223,6 +226,58 @@ struct PostgresBackendTests {
         }
     }
 
+    @Test("feed polling is shared by leases: a round fetches each channel once across instances; a dead instance's channels are taken over when its leases run out")
+    func feedLeases() async throws {
+        // Given a loopback feed server that counts requests per channel
+        let requests = RequestCounter()
+        let router = Router()
+        router.get("/feeds/:channelId") { _, context -> Response in
+            requests.count(try context.parameters.require("channelId"))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title></feed>")))
+        }
+        let (server, baseURL) = await BackgroundService.serve(router, label: "feeds")
+        defer { server.stop() }
+
+        // And two instances on one database with 40 channels, their leases on a clock the test moves
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let clock = TestClock()
+        var logger = Logger(label: "metube-test.ingest")
+        logger.logLevel = .critical
+        var instances: [(leases: PostgresFeedLeases, ingester: FeedIngester)] = []
+        for name in ["A", "B"] {
+            let database = try await PostgresServerDatabase.forTests(url: url, poolSize: 2)
+            let leases = PostgresFeedLeases(database: database, pollInterval: .seconds(900), holder: name, now: { clock.now })
+            instances.append((leases, FeedIngester(
+                repository: PostgresHubRepository(database: database), feedURLTemplate: baseURL + "/feeds/{channelId}",
+                pollInterval: .seconds(900), concurrency: 4, schedule: leases, logger: logger)))
+        }
+        let channels = (0..<40).map { DemoCatalog.channelID(500 + $0) }
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
+
+        // When both poll at once
+        let (a, b) = (instances[0].ingester, instances[1].ingester)
+        async let first = a.poll()
+        async let second = b.poll()
+        let rounds = await [first, second]
+
+        // Then every channel was fetched exactly once, by one of them
+        #expect(requests.counts == Dictionary(uniqueKeysWithValues: channels.map { ($0, 1) }))
+        #expect(rounds.map(\.fetched).reduce(0, +) == channels.count)
+
+        // When, an interval later, A leases every channel and dies before fetching them
+        clock.advance(by: 900)
+        #expect(await instances[0].leases.channelsToPoll(channels).count == channels.count)
+        let whileLeased = await instances[1].ingester.poll()
+
+        // Then B leaves them alone while A's leases last, and takes all of them once they ran out
+        #expect(whileLeased.fetched == 0)
+        #expect(whileLeased.deferred == channels.count)
+        clock.advance(by: 900 * PostgresFeedLeases.leaseFraction)
+        let takenOver = await instances[1].ingester.poll()
+        #expect(takenOver.fetched == channels.count)
+        #expect(requests.counts == Dictionary(uniqueKeysWithValues: channels.map { ($0, 2) }))
+    }
+
     @Test("users, tokens and change tags written by one instance work on another")
     func sharedStatus() async throws {
         // Given a user, a zone and a record written through one instance
@@ -247,6 +302,20 @@ struct PostgresBackendTests {
         guard case .success(let zone) = changes.zones.first else { Issue.record("no changes"); return }
         #expect(zone.records.compactMap(WatchedStatusRecord.init).map(\.status) == ["skipped"])
     }
+}
+
+/// Requests per channel seen by the test feed server.
+private final class RequestCounter: Sendable {
+    private let storage = Mutex<[String: Int]>([:])
+    var counts: [String: Int] { storage.withLock { $0 } }
+    func count(_ channelID: String) { storage.withLock { $0[channelID, default: 0] += 1 } }
+}
+
+/// A wall clock that only moves when the test moves it.
+private final class TestClock: Sendable {
+    private let storage = Mutex(Date(timeIntervalSince1970: 1_765_000_000))
+    var now: Date { storage.withLock { $0 } }
+    func advance(by seconds: Double) { storage.withLock { $0 += seconds } }
 }
 
 /// A flag the writers' task sets when all of them are done.

@@ -108,6 +108,15 @@ enum PostgresMigrations {
             "ALTER TABLE hub_channels ADD COLUMN consecutive_failures BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE hub_channels ADD COLUMN last_failure TEXT",
         ]),
+        Step(name: "hub-002-feed-leases", statements: [
+            """
+            CREATE TABLE hub_feed_leases (
+                channel_id TEXT COLLATE "C" PRIMARY KEY REFERENCES hub_channels(channel_id) ON DELETE CASCADE,
+                holder TEXT NOT NULL,
+                due_at BIGINT NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`
