@@ -278,6 +278,34 @@ struct PostgresBackendTests {
         #expect(requests.counts == Dictionary(uniqueKeysWithValues: channels.map { ($0, 2) }))
     }
 
+    @Test("6 instances claiming the same due channels at once: each channel is leased by exactly one of them, round after round")
+    func simultaneousClaims() async throws {
+        // Given 60 channels and 6 instances whose leases share one clock
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let clock = TestClock()
+        var instances: [PostgresFeedLeases] = []
+        for index in 0..<6 {
+            let database = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
+            instances.append(PostgresFeedLeases(database: database, pollInterval: .seconds(60), holder: "instance-\(index)", now: { clock.now }))
+        }
+        let channels = (0..<60).map { DemoCatalog.channelID(700 + $0) }
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
+
+        for _ in 0..<10 {
+            // When all of them claim at once, an interval after the last round
+            clock.advance(by: 60)
+            let claims = await withTaskGroup(of: [String].self) { group in
+                for leases in instances { group.addTask { await leases.channelsToPoll(channels) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // Then the claims split the channels: none twice, none left out
+            let claimed = claims.flatMap { $0 }
+            #expect(claimed.count == channels.count)
+            #expect(Set(claimed) == Set(channels))
+        }
+    }
+
     @Test("users, tokens and change tags written by one instance work on another")
     func sharedStatus() async throws {
         // Given a user, a zone and a record written through one instance
