@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import MeTubeAPI
 import MeTubeCore
-import MeTubeServer
+@testable import MeTubeServer
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -53,6 +53,41 @@ import TestSupport
         #expect(registered.status == .ok)
         #expect(try JSONDecoder().decode(HubChannelList.self, from: listed.body).channels.map(\.channelID) == [channel])
         #expect(zones.status == .ok, "\(String(decoding: zones.body, as: UTF8.self))")
+    }
+
+    @Test func usersAndChannelsAreAdministeredOnPostgreSQL() async throws {
+        // Given a database with two users and a registered channel
+        let url = try PostgresTestCluster.database()
+        func admin(_ arguments: String...) throws -> ProcessOutcome {
+            try runProcess(ProductBinary.url("metube-server"), arguments + ["--database", url], input: "")
+        }
+        let alice = try admin("users", "add", "alice").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try admin("users", "add", "bob")
+        let channel = DemoCatalog.channelID(7)
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 1))
+            .register(channelIDs: [channel])
+
+        // When the operator lists, rotates, removes and lists again
+        let before = try admin("users", "list")
+        let rotated = try admin("users", "rotate", "alice")
+        let removed = try admin("users", "remove", "bob", "--yes")
+        let unknown = try admin("users", "remove", "carol", "--yes")
+        let after = try admin("users", "list")
+        let channels = try admin("channels", "list")
+        let channelRemoved = try admin("channels", "remove", channel)
+        let noChannels = try admin("channels", "list")
+        let backup = try admin("backup", "/tmp/metube-never-written.sqlite")
+
+        // Then each does what it does on SQLite, and backup points to pg_dump
+        #expect(before.status == 0 && before.stdout.contains("alice") && before.stdout.contains("bob"), "\(before.stderr)")
+        let newToken = rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(rotated.status == 0 && newToken.count >= 32 && newToken != alice)
+        #expect(removed.status == 0 && removed.stdout.contains("removed user bob"))
+        #expect(unknown.status == 4 && unknown.stderr.contains("no user named carol"))
+        #expect(after.stdout.contains("alice") && !after.stdout.contains("bob"))
+        #expect(channels.status == 0 && channels.stdout.contains(channel), "\(channels.stderr)")
+        #expect(channelRemoved.status == 0 && !noChannels.stdout.contains(channel))
+        #expect(backup.status == 64 && backup.stderr.contains("pg_dump"))
     }
 
     private static func post(_ url: String, _ body: (some Encodable)?) async throws -> (status: HTTPResponseStatus, body: Data) {
