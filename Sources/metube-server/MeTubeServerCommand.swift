@@ -11,7 +11,7 @@ struct MeTubeServerCommand: AsyncParsableCommand {
         commandName: "metube-server",
         abstract: "The MeTube hub and status server.",
         version: MeTubeVersion.current,
-        subcommands: [Serve.self, Users.self, Channels.self, Backup.self, Restore.self],
+        subcommands: [Serve.self, Users.self, Channels.self, Backup.self, Restore.self, Migrate.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -90,6 +90,67 @@ import TestSupport
         #expect(backup.status == 64 && backup.stderr.contains("pg_dump"))
     }
 
+    @Test func migrateMovesAnSQLiteServerAndItsClientsCarryOn() async throws {
+        // Given an SQLite hub with videos (one re-titled, so seqs have a gap) and a user whose
+        // device synced a zone with a record, a tombstone and a deleted zone
+        let directory = TemporaryDirectory("metube-migrate")
+        defer { directory.remove() }
+        let path = directory.path("hub.sqlite")
+        let hub = try SQLiteHubRepository(path: path)
+        let channel = DemoCatalog.channelID(3)
+        _ = try await hub.register(channelIDs: [channel])
+        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: "Three", videos: (0..<5).map { HubTestSupport.video($0, channel: channel) }))
+        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [HubTestSupport.video(1, channel: channel, title: "renamed")]))
+        let sqliteVideos = try await hub.videos(matching: HubVideoSelection()).videos
+        let service = StatusService(repository: try SQLiteStatusRepository(path: path))
+        let token = try await service.addUser(name: "fay")
+        let caller = try await service.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await service.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID), .init(.create, zone: StatusZoneID(zoneName: "Old"))]), caller: caller)
+        _ = try await service.modifyZones(StatusZonesModifyRequest(operations: [.init(.delete, zone: StatusZoneID(zoneName: "Old"))]), caller: caller)
+        let created = try await service.modifyRecords(
+            StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1")), .init(.create, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let tag = try #require(created.records.first?.record?.recordChangeTag)
+        _ = try await service.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.forceDelete, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let synced = try await service.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
+        guard case .success(let before) = synced.zones.first else { Issue.record("no changes"); return }
+        let database = try await service.databaseChanges(StatusDatabaseChangesRequest(), caller: caller)
+
+        // When it is migrated into PostgreSQL (and a second migration is tried)
+        let url = try PostgresTestCluster.database()
+        let migrated = try runProcess(ProductBinary.url("metube-server"), ["migrate", "--from", path, "--to", url])
+        let again = try runProcess(ProductBinary.url("metube-server"), ["migrate", "--from", path, "--to", url])
+
+        // Then every table was copied and checked, and a second migration is refused
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout.contains("hub_videos\t5") && migrated.stdout.contains("status_records\t2") && migrated.stdout.contains("status_zone_deletions\t1"), "\(migrated.stdout)")
+        #expect(again.status == 1 && again.stderr.contains("already holds channels or users"))
+
+        // And the hub answers the same seqs and continues the counter
+        let postgres = try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 2)
+        let moved = PostgresHubRepository(database: postgres)
+        #expect(try await moved.videos(matching: HubVideoSelection()).videos == sqliteVideos)
+        _ = try await moved.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [HubTestSupport.video(9, channel: channel)]))
+        #expect(try await moved.videos(matching: HubVideoSelection(afterSeq: sqliteVideos.last?.seq ?? 0)).videos.map(\.seq) == [(sqliteVideos.last?.seq ?? 0) + 1])
+
+        // And the device carries on: same token, its sync token and change tag still valid, no full resync
+        let status = StatusService(repository: PostgresStatusRepository(database: postgres))
+        let again2 = try await status.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        #expect(again2.user == caller.user)
+        let nothingNew = try await status.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        guard case .success(let unchanged) = nothingNew.zones.first else { Issue.record("the old sync token was refused: \(nothingNew)"); return }
+        #expect(unchanged.records.isEmpty)
+        let updated = try await status.modifyRecords(
+            StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again2)
+        #expect(updated.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
+        let next = try await status.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        guard case .success(let changes) = next.zones.first else { Issue.record("no changes"); return }
+        #expect(changes.records.compactMap(\.recordName) == ["v1"])
+        let databaseNext = try await status.databaseChanges(StatusDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
+        #expect(databaseNext.zones.map(\.zoneID.zoneName) == [WatchedStatusRecord.zoneName])
+        #expect(try await status.addUser(name: "gus").isEmpty == false)
+    }
+
     private static func post(_ url: String, _ body: (some Encodable)?) async throws -> (status: HTTPResponseStatus, body: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = body == nil ? .GET : .POST
