@@ -9,6 +9,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("status", statusFigures),
     ("tui", tuiFigures),
     ("playback", playbackFigures),
+    ("postgres", postgresFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
