@@ -121,12 +121,16 @@ private func ingestionFigures() async throws -> [Figure] {
         _ = try await repository.register(channelIDs: Array(channelIDs[start..<min(start + HubAPI.maxRegisterChannelIDs, channelCount)]))
     }
 
+    let feeds = Dictionary(uniqueKeysWithValues: channelIDs.enumerated().map { index, channelID in
+        (channelID, ByteBuffer(string: minimalFeed(channelID: channelID, videoID: DemoCatalog.videoID(100_000 + index))))
+    })
     let counter = FetchCounter(expected: channelCount)
     let router = Router()
     router.get("/feeds/:instance/:channelId") { _, context -> Response in
         let channelID = try context.parameters.require("channelId")
+        guard let feed = feeds[channelID] else { return Response(status: .notFound) }
         counter.count(channelID, instance: try context.parameters.require("instance"))
-        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: ByteBuffer(string: minimalFeed(channelID: channelID))))
+        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: feed))
     }
     let (feedServer, feedURL) = await BackgroundService.serve(router, label: "pg-bench-feeds")
     defer { feedServer.stop() }
@@ -157,10 +161,9 @@ private func ingestionFigures() async throws -> [Figure] {
     ]
 }
 
-/// A YouTube-shaped Atom feed of `channelID` with one upload.
-private func minimalFeed(channelID: String) -> String {
-    let videoID = DemoCatalog.videoID(abs(channelID.hashValue) % 1_000_000)
-    return """
+/// A YouTube-shaped Atom feed of `channelID` with one upload, `videoID`.
+private func minimalFeed(channelID: String, videoID: String) -> String {
+    """
         <?xml version="1.0" encoding="UTF-8"?>
         <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
          <id>yt:channel:\(channelID.dropFirst(2))</id>
@@ -304,12 +307,13 @@ private enum Wrk {
         }
     }
 
-    /// Runs `wrk` with `script` against `url` for 5 s and parses its report.
+    /// Runs `wrk` with `script` against `url` for 5 s (a request counts as an error after 10 s,
+    /// not wrk's 2 s, so slow answers stay in the latency figures) and parses its report.
     static func run(url: String, script: URL, connections: Int) async throws -> Result {
         let outcome = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result_ { try runProcess(URL(fileURLWithPath: "/usr/bin/wrk"), [
-                    "-t", "2", "-c", String(connections), "-d", "5s", "--latency", "-s", script.path, url,
+                    "-t", "2", "-c", String(connections), "-d", "5s", "--timeout", "10s", "--latency", "-s", script.path, url,
                 ]) })
             }
         }
