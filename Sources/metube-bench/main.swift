@@ -8,6 +8,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
+    ("sync", syncScaleFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
@@ -16,6 +17,11 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-
 }
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--child-hub-load" {
     try await runHubLoadChild(url: CommandLine.arguments[2], body: CommandLine.arguments[3])
+    exit(0)
+}
+
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--child-sync" {
+    try await runSyncChild(mode: CommandLine.arguments[2], path: CommandLine.arguments[3], url: CommandLine.arguments[4])
     exit(0)
 }
 
