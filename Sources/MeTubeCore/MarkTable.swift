@@ -123,7 +123,7 @@ public struct MarkTable: Sendable, Equatable, Sequence {
         }
 
         private mutating func grow() {
-            var capacity = max(8, slots.count)
+            var capacity = Swift.max(8, slots.count)
             while capacity < (marks.count + 1) * 2 { capacity <<= 1 }
             slots = Array(repeating: -1, count: capacity)
             for (index, mark) in marks.enumerated() {
