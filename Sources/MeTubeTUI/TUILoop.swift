@@ -227,7 +227,7 @@ struct TUILoop<Source: LibrarySource> {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return [:] }
         var fields: [String: Any] = [:]
         for line in status.split(separator: "\n") {
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            let parts = line.split { $0 == " " || $0 == "\t" }
             guard parts.count >= 2, let kib = Double(parts[1]) else { continue }
             if parts[0] == "VmRSS:" { fields["rssMiB"] = kib / 1024 }
             if parts[0] == "VmHWM:" { fields["peakMiB"] = kib / 1024 }

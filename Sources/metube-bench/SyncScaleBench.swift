@@ -118,7 +118,9 @@ func runSyncChild(mode: String, path: String, url: String) async throws {
     var report = SyncReport(source: configuration.source)
     let millis = await Measure.millis { report = await engine.sync() }
     guard report.failedChannels.isEmpty, report.error == nil else { throw BenchFailure("\(mode) sync failed: \(report)") }
+    let syncPeak = Measure.peakResidentMiB()
     let compactMillis = try Measure.millis { if store.needsCompaction { try store.compact() } }
+    FileHandle.standardError.write(Data("bench: sync: \(mode) peak before its compaction \(String(format: "%.1f", syncPeak)) MiB\n".utf8))
     let (live, snapshots) = storeDiskUse(directory)
     print(millis, Measure.peakResidentMiB(), store.library().videos.count, live, snapshots, compactMillis)
 }
