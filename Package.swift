@@ -70,7 +70,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "metube-bench",
-            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubeServer", "TestSupport"]
+            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "TestSupport"]
         ),
         .target(
             name: "TestSupport",
@@ -94,6 +94,7 @@ let package = Package(
                 "MeTubeServer", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),

@@ -23,6 +23,8 @@ public actor FeedIngester: Service {
         public var failed = 0
         /// Channels skipped because they are backing off after failures.
         public var backingOff = 0
+        /// Channels left to a later round by the schedule (their uploads are pushed).
+        public var deferred = 0
         /// Videos stored for the first time.
         public var inserted = 0
     }
@@ -53,7 +55,10 @@ public actor FeedIngester: Service {
     private let maxBackoff: Duration
     private let httpClient: HTTPClient
     private let logger: Logger
+    private let schedule: (any FeedPollSchedule)?
     private var states: [String: ChannelState] = [:]
+    /// Fetch outcomes not yet handed to ``HubRepository/recordFetches(_:)``.
+    private var unrecordedFetches: [ChannelFetchRecord] = []
     /// Channels waiting for, or in, their first fetch.
     private var firstFetches: Set<String> = []
     private let firstFetchQueue: AsyncStream<String>
@@ -64,10 +69,12 @@ public actor FeedIngester: Service {
 
     /// Creates an ingester for the channels of `repository`. `feedURLTemplate` contains
     /// `{channelId}`; `pollInterval` is the time between rounds and the first backoff step;
-    /// at most `concurrency` feeds are fetched at once.
+    /// at most `concurrency` feeds are fetched at once; `schedule`, when given, picks the channels
+    /// each round polls.
     public init(
         repository: any HubRepository, feedURLTemplate: String, pollInterval: Duration, concurrency: Int,
-        maxBackoff: Duration = .seconds(6 * 3600), httpClient: HTTPClient = .shared, logger: Logger
+        maxBackoff: Duration = .seconds(6 * 3600), httpClient: HTTPClient = .shared, schedule: (any FeedPollSchedule)? = nil,
+        logger: Logger
     ) {
         self.repository = repository
         self.feedURLTemplate = feedURLTemplate
@@ -76,6 +83,7 @@ public actor FeedIngester: Service {
         self.maxBackoff = maxBackoff
         self.httpClient = httpClient
         self.logger = logger
+        self.schedule = schedule
         (firstFetchQueue, firstFetchContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
@@ -128,6 +136,7 @@ public actor FeedIngester: Service {
     private func recordFirstFetch(_ result: FetchResult, for channelID: String) async {
         var round = Round()
         await record(result, for: channelID, into: &round)
+        await saveFetchRecords()
         firstFetches.remove(channelID)
         logger.info("first fetch of a new channel", metadata: ["channel": "\(channelID)", "inserted": "\(round.inserted)", "failed": "\(round.failed > 0)"])
     }
@@ -140,7 +149,7 @@ public actor FeedIngester: Service {
             if round.fetched + round.failed > 0 {
                 logger.info("feed round", metadata: [
                     "fetched": "\(round.fetched)", "notModified": "\(round.notModified)", "failed": "\(round.failed)",
-                    "backingOff": "\(round.backingOff)", "inserted": "\(round.inserted)",
+                    "backingOff": "\(round.backingOff)", "deferred": "\(round.deferred)", "inserted": "\(round.inserted)",
                 ])
             }
             do {
@@ -155,12 +164,17 @@ public actor FeedIngester: Service {
     /// is cancelled, no further feed is started and the round ends once the fetches in flight stop.
     public func poll() async -> Round {
         var round = Round()
-        let channelIDs: [String]
+        var channelIDs: [String]
         do {
             channelIDs = try await repository.registeredChannelIDs()
         } catch {
             logger.error("cannot list channels to poll", metadata: ["error": "\(error)"])
             return round
+        }
+        if let schedule {
+            let registered = channelIDs.count
+            channelIDs = await schedule.channelsToPoll(channelIDs)
+            round.deferred = registered - channelIDs.count
         }
         let now = ContinuousClock.now
         let due = channelIDs.filter { id in
@@ -183,7 +197,20 @@ public actor FeedIngester: Service {
                 }
             }
         }
+        await saveFetchRecords()
         return round
+    }
+
+    /// Writes the fetch outcomes gathered since the last call in one transaction; a failure is
+    /// logged and costs only those records.
+    private func saveFetchRecords() async {
+        let records = unrecordedFetches
+        unrecordedFetches.removeAll()
+        do {
+            try await repository.recordFetches(records)
+        } catch {
+            logger.error("cannot record feed fetches", metadata: ["channels": "\(records.count)", "error": "\(error)"])
+        }
     }
 
     /// The feed URL of `channelID`.
@@ -193,6 +220,7 @@ public actor FeedIngester: Service {
 
     private func record(_ result: FetchResult, for channelID: String, into round: inout Round) async {
         var state = states[channelID] ?? ChannelState()
+        var failure: String?
         switch result {
         case .notModified:
             round.notModified += 1
@@ -211,10 +239,12 @@ public actor FeedIngester: Service {
                 state = ChannelState(entityTag: entityTag, lastModified: lastModified)
             } catch {
                 round.failed += 1
+                failure = "cannot store the feed"
                 logger.error("cannot store feed", metadata: ["channel": "\(channelID)", "error": "\(error)"])
             }
         case .failed(let reason):
             round.failed += 1
+            failure = reason
             state.consecutiveFailures += 1
             let delay = min(maxBackoff, pollInterval * (1 << min(state.consecutiveFailures - 1, 16)))
             state.retryAt = ContinuousClock.now + delay
@@ -224,6 +254,7 @@ public actor FeedIngester: Service {
             ])
         }
         states[channelID] = state
+        unrecordedFetches.append(ChannelFetchRecord(channelID: channelID, fetchedAt: Date(), failure: failure))
     }
 
     private nonisolated func fetch(_ channelID: String, entityTag: String?, lastModified: String?) async -> FetchResult {

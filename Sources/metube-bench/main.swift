@@ -9,6 +9,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("status", statusFigures),
     ("tui", tuiFigures),
     ("sync", syncScaleFigures),
+    ("playback", playbackFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
