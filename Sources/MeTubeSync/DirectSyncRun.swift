@@ -39,7 +39,7 @@ struct DirectSyncRun {
     /// How many feed entries are merged into the store at once: a sync of thousands of full feeds
     /// holds at most about this many parsed entries (plus the fetches in flight) and writes one
     /// bounded journal line per batch, never the whole run as one.
-    static let batchEntryLimit = 20_000
+    static let batchEntryLimit = 5_000
 
     /// What merging one batch of fetches into the store gave.
     private struct Merged: Sendable {
