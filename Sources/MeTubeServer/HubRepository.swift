@@ -20,6 +20,22 @@ public protocol HubRepository: Sendable {
     /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
     /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
+    /// The version of the stored videos: it changes with every change to them, from any
+    /// process, so two equal versions mean equal `videos(matching:)` answers; nil when the
+    /// repository cannot tell, and then nothing is cached.
+    func videosVersion() async throws -> Int64?
+    /// `videos(matching:)`, with the ``videosVersion()`` of the very state the page was read from.
+    func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?)
+}
+
+extension HubRepository {
+    /// No version: answers are never cached.
+    public func videosVersion() async throws -> Int64? { nil }
+
+    /// The page without a version.
+    public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
+        (try await videos(matching: query), nil)
+    }
 }
 
 /// A validated `videos/query`.

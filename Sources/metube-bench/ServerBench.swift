@@ -10,8 +10,8 @@ import TestSupport
 ///
 /// - `videos/query` as `metube sync` sends it: the 216 channel ids of the demo library (216
 ///   channels, 10,000 videos), `afterSeq` 0, mid-way and at the end, 100-video pages, 100
-///   connections; the same first page served as a static file by nginx, when installed, and the
-///   ratio;
+///   connections; the same with bodies the page cache does not hold; the same first page served
+///   as a static file by nginx, when installed, and the ratio;
 /// - `records/modify` with 200 records a request, and `changes/zone` 200-record pages, from 50
 ///   users on 50 connections;
 /// - the server process's peak RSS under these loads (VmHWM from its `/proc/PID/status`).
@@ -45,6 +45,12 @@ func serverFigures() async throws -> [Figure] {
         figures.append(Figure(name: "\(name).throughput", value: result.requestsPerSecond, unit: "req/s", goal: ">= 5000", detail: "216 channelIds, 100-video pages, wrk 100 connections, 5 s, \(result.errors) errors"))
         figures.append(Figure(name: "\(name).p99", value: result.p99Millis, unit: "ms", goal: "<= 50", detail: "p50 \(String(format: "%.2f", result.p50Millis)) ms"))
     }
+    // Bodies no earlier request sent (1,000 first pages differing in afterSeq, more than the
+    // server's page cache keeps): every answer is read from SQLite and encoded afresh.
+    let distinct = (0..<1_000).map { WrkLoad.Request(path: "/api/videos/query", body: "{\"channelIds\":\(channelIDs),\"afterSeq\":\($0),\"limit\":100}") }
+    let uncached = try load.run(distinct, connections: 100)
+    figures.append(Figure(name: "hub.query.sync-216.uncached.throughput", value: uncached.requestsPerSecond, unit: "req/s", detail: "1,000 different bodies in turn (afterSeq 0…999), none answered from the page cache, \(uncached.errors) errors"))
+    figures.append(Figure(name: "hub.query.sync-216.uncached.p99", value: uncached.p99Millis, unit: "ms", detail: "p50 \(String(format: "%.2f", uncached.p50Millis)) ms"))
     let page = try await post(server.baseURL + "/api/videos/query", body: firstPage)
     if let nginx = try await nginxFigure(serving: page, in: folder, load: load) {
         figures.append(Figure(name: "hub.query.nginx-static.throughput", value: nginx.requestsPerSecond, unit: "req/s", detail: "the same \(page.readableBytes)-byte first page as a static file from nginx, p99 \(String(format: "%.2f", nginx.p99Millis)) ms"))

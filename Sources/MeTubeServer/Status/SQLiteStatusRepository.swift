@@ -3,12 +3,17 @@ import GRDB
 import MeTubeAPI
 
 /// A ``StatusRepository`` in the server's SQLite database.
+///
+/// Concurrent transactions are committed in groups (``GroupCommit``): each one is durable when
+/// it returns, and one sync of the database serves the whole group.
 public struct SQLiteStatusRepository: StatusRepository {
     private let database: ServerDatabase
+    private let groupCommit: GroupCommit
 
     /// The status tables of `database`.
     public init(database: ServerDatabase) {
         self.database = database
+        self.groupCommit = GroupCommit(writer: database.writer)
     }
 
     /// The status tables of the database file at `path` (created if needed).
@@ -43,20 +48,26 @@ public struct SQLiteStatusRepository: StatusRepository {
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T {
-        try await database.writer.write { db in try body(SQLiteStatusTransaction(db: db)) }
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        try await groupCommit.write { db in try body(SQLiteStatusTransaction(db: db, isReadOnly: false)) }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        try await database.writer.read { db in try body(SQLiteStatusTransaction(db: db, isReadOnly: true)) }
     }
 }
 
 /// The reads and writes of one SQLite transaction over the status tables.
 final class SQLiteStatusTransaction: StatusTransaction {
     let db: Database
+    let isReadOnly: Bool
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
-    init(db: Database) {
+    init(db: Database, isReadOnly: Bool) {
         self.db = db
+        self.isReadOnly = isReadOnly
     }
 
     func zone(_ key: StatusZoneKey) throws -> StoredStatusZone? {
