@@ -70,7 +70,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "metube-bench",
-            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubeServer", "TestSupport"]
+            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "TestSupport"]
         ),
         .target(
             name: "TestSupport",

@@ -14,6 +14,10 @@ public final class MPVSession: Sendable {
     /// The IPC socket.
     public let socketPath: String
     private let socket: Int32
+    /// Whether ``socket`` is still open: ``follow(_:)`` closes it under this lock and ``send(_:)``
+    /// writes only under it, so a late ``quit()`` never writes to a descriptor number that the
+    /// process has since reused for another file.
+    private let socketOpen = Mutex(true)
     private let exit: ProcessExit
     /// Kept so the process object outlives ``start``; only its termination handler uses it.
     private let process: Mutex<Process>
@@ -95,7 +99,10 @@ public final class MPVSession: Sendable {
                 pending.removeAll()
             }
         }
-        close(socket)
+        socketOpen.withLock { open in
+            open = false
+            close(socket)
+        }
         exit.wait()
         unlink(socketPath)
         let ended = exit.ended
@@ -107,9 +114,14 @@ public final class MPVSession: Sendable {
         send("{\"command\":[\"quit\"]}\n")
     }
 
+    /// Writes `line` while the socket is open; a player that has gone away makes it fail quietly
+    /// (`MSG_NOSIGNAL`: no SIGPIPE ends metube), and ``follow(_:)`` then sees the end.
     private func send(_ line: String) {
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(socket, $0.baseAddress, $0.count) }
+        let bytes = Array(line.utf8)
+        socketOpen.withLock { open in
+            guard open else { return }
+            _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
     }
 
     private static func connect(_ path: String) throws(PlayerError) -> Int32 {

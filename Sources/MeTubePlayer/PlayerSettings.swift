@@ -32,7 +32,7 @@ public struct PlayerSettings: Sendable, Equatable {
     }
 
     /// Whether an executable `name` is in one of `PATH`'s directories.
-    static func isOnPath(_ name: String, environment: [String: String]) -> Bool {
+    public static func isOnPath(_ name: String, environment: [String: String]) -> Bool {
         (environment["PATH"] ?? "").split(separator: ":").contains { directory in
             access("\(directory)/\(name)", X_OK) == 0
         }

@@ -54,6 +54,8 @@ public actor FeedIngester: Service {
     private let httpClient: HTTPClient
     private let logger: Logger
     private var states: [String: ChannelState] = [:]
+    /// Fetch outcomes not yet handed to ``HubRepository/recordFetches(_:)``.
+    private var unrecordedFetches: [ChannelFetchRecord] = []
     /// Channels waiting for, or in, their first fetch.
     private var firstFetches: Set<String> = []
     private let firstFetchQueue: AsyncStream<String>
@@ -128,6 +130,7 @@ public actor FeedIngester: Service {
     private func recordFirstFetch(_ result: FetchResult, for channelID: String) async {
         var round = Round()
         await record(result, for: channelID, into: &round)
+        await saveFetchRecords()
         firstFetches.remove(channelID)
         logger.info("first fetch of a new channel", metadata: ["channel": "\(channelID)", "inserted": "\(round.inserted)", "failed": "\(round.failed > 0)"])
     }
@@ -183,7 +186,20 @@ public actor FeedIngester: Service {
                 }
             }
         }
+        await saveFetchRecords()
         return round
+    }
+
+    /// Writes the fetch outcomes gathered since the last call in one transaction; a failure is
+    /// logged and costs only those records.
+    private func saveFetchRecords() async {
+        let records = unrecordedFetches
+        unrecordedFetches.removeAll()
+        do {
+            try await repository.recordFetches(records)
+        } catch {
+            logger.error("cannot record feed fetches", metadata: ["channels": "\(records.count)", "error": "\(error)"])
+        }
     }
 
     /// The feed URL of `channelID`.
@@ -193,6 +209,7 @@ public actor FeedIngester: Service {
 
     private func record(_ result: FetchResult, for channelID: String, into round: inout Round) async {
         var state = states[channelID] ?? ChannelState()
+        var failure: String?
         switch result {
         case .notModified:
             round.notModified += 1
@@ -211,10 +228,12 @@ public actor FeedIngester: Service {
                 state = ChannelState(entityTag: entityTag, lastModified: lastModified)
             } catch {
                 round.failed += 1
+                failure = "cannot store the feed"
                 logger.error("cannot store feed", metadata: ["channel": "\(channelID)", "error": "\(error)"])
             }
         case .failed(let reason):
             round.failed += 1
+            failure = reason
             state.consecutiveFailures += 1
             let delay = min(maxBackoff, pollInterval * (1 << min(state.consecutiveFailures - 1, 16)))
             state.retryAt = ContinuousClock.now + delay
@@ -224,6 +243,7 @@ public actor FeedIngester: Service {
             ])
         }
         states[channelID] = state
+        unrecordedFetches.append(ChannelFetchRecord(channelID: channelID, fetchedAt: Date(), failure: failure))
     }
 
     private nonisolated func fetch(_ channelID: String, entityTag: String?, lastModified: String?) async -> FetchResult {

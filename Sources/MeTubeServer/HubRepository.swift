@@ -20,6 +20,9 @@ public protocol HubRepository: Sendable {
     /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
     /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
+    /// Keeps, per channel, when its feed was last fetched and how many fetches in a row failed
+    /// (with the last reason), for `metube-server channels list`. Unknown channels are ignored.
+    func recordFetches(_ records: [ChannelFetchRecord]) async throws
     /// The version of the stored videos: it changes with every change to them, from any
     /// process, so two equal versions mean equal `videos(matching:)` answers; nil when the
     /// repository cannot tell, and then nothing is cached.
@@ -35,6 +38,26 @@ extension HubRepository {
     /// The page without a version.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
         (try await videos(matching: query), nil)
+    }
+}
+
+/// How one feed fetch went, for the operator.
+public struct ChannelFetchRecord: Sendable, Equatable {
+    /// The longest failure reason kept; longer ones are cut.
+    public static let maxReasonLength = 200
+
+    /// The channel whose feed was fetched.
+    public var channelID: String
+    /// When the fetch ended.
+    public var fetchedAt: Date
+    /// Why it failed (cut to ``maxReasonLength`` characters), or `nil` when it succeeded.
+    public var failure: String?
+
+    /// A record; a failure reason is cut to ``maxReasonLength`` characters.
+    public init(channelID: String, fetchedAt: Date, failure: String?) {
+        self.channelID = channelID
+        self.fetchedAt = fetchedAt
+        self.failure = failure.map { String($0.prefix(Self.maxReasonLength)) }
     }
 }
 

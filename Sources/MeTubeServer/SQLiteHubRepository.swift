@@ -115,6 +115,21 @@ public final class SQLiteHubRepository: HubRepository {
         )
     }
 
+    public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await database.writer.write { db in
+            let update = try db.cachedStatement(sql: """
+                UPDATE hub_channels SET last_fetch_millis = ?1,
+                    consecutive_failures = CASE WHEN ?2 IS NULL THEN 0 ELSE consecutive_failures + 1 END,
+                    last_failure = coalesce(?2, last_failure)
+                WHERE channel_id = ?3
+                """)
+            for record in records {
+                try update.execute(arguments: [Int64(record.fetchedAt.timeIntervalSince1970 * 1000), record.failure, record.channelID])
+            }
+        }
+    }
+
     public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
         try await database.writer.write { db in
             if let title = ingestion.channelTitle {

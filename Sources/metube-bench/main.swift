@@ -8,6 +8,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
+    ("playback", playbackFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {

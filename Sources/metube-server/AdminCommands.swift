@@ -123,18 +123,28 @@ struct Channels: AsyncParsableCommand {
 
     /// `metube-server channels list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the registered channels: id, registered, stored videos, newest upload, title.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the registered channels: id, registered, stored videos, newest upload, last fetch, failures in a row, last failure, title."
+        )
 
         @OptionGroup var database: AdminDatabaseOption
 
         func run() async throws {
             try await AdminExit.run {
                 let channels = try await database.open().channels()
-                print("CHANNEL\tREGISTERED\tVIDEOS\tNEWEST UPLOAD\tTITLE")
+                print("CHANNEL\tREGISTERED\tVIDEOS\tNEWEST UPLOAD\tLAST FETCH\tFAILURES\tLAST FAILURE\tTITLE")
                 for channel in channels {
-                    let newest = channel.newestUpload.map { AdminExit.time(millis: Int64($0 * 1000)) } ?? "-"
-                    let title = AdminExit.displayLine(channel.title ?? "-")
-                    print("\(channel.channelID)\t\(AdminExit.time(millis: channel.registeredAt * 1000))\t\(channel.videoCount)\t\(newest)\t\(title)")
+                    let columns = [
+                        channel.channelID,
+                        AdminExit.time(millis: channel.registeredAt * 1000),
+                        "\(channel.videoCount)",
+                        channel.newestUpload.map { AdminExit.time(millis: Int64($0 * 1000)) } ?? "-",
+                        AdminExit.time(millis: channel.lastFetchMillis),
+                        "\(channel.consecutiveFailures)",
+                        AdminExit.displayLine(channel.lastFailure ?? "-"),
+                        AdminExit.displayLine(channel.title ?? "-"),
+                    ]
+                    print(columns.joined(separator: "\t"))
                 }
             }
         }

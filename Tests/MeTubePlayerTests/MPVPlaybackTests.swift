@@ -117,4 +117,61 @@ import Glibc
         }
         #expect(try harness.reopened().playbackPositions.isEmpty)
     }
+
+    @Test func twoPlayersAtOnceAreEachTrackedIntoTheOneStore() async throws {
+        let harness = try PlayerHarness()
+        defer { harness.remove() }
+        let second = Video(id: "9bZkp7q19f0", channelID: harness.video.channelID, title: "second source", published: Date(timeIntervalSince1970: 0),
+                           duration: 600)
+        try harness.store.apply(StoreChange(videos: [second]))
+        let (first, firstUpdates) = try harness.play(PlayerHarness.testSource(seconds: 600, speed: 4))
+        let (other, otherUpdates) = try harness.play(PlayerHarness.testSource(seconds: 600, speed: 4), video: second)
+        #expect(await PlayerHarness.first(firstUpdates, where: { ($0.seconds ?? 0) >= 2 }) != nil)
+        #expect(await PlayerHarness.first(otherUpdates, where: { ($0.seconds ?? 0) >= 2 }) != nil)
+        let outcomes = [first.stop(waitingAtMost: 10), other.stop(waitingAtMost: 10)]
+        #expect(outcomes.map { $0?.savedPosition?.videoID } == [harness.video.id, second.id])
+        let positions = try harness.reopened().playbackPositions
+        #expect((positions[harness.video.id]?.seconds ?? 0) >= 2)
+        #expect((positions[second.id]?.seconds ?? 0) >= 2)
+    }
+
+    /// A player that writes garbage, an over-long line and out-of-range values on its IPC socket
+    /// before one readable position, then hangs up: the garbage is counted and said, the readable
+    /// position is saved, and a late quit to the closed socket ends nothing but the player.
+    @Test func garbageOnTheSocketIsCountedAndTheReadablePositionIsSaved() throws {
+        let harness = try PlayerHarness()
+        defer { harness.remove() }
+        let script = harness.directory.url.appendingPathComponent("hostile-player.py")
+        try Self.hostilePlayer.write(to: script, atomically: true, encoding: .utf8)
+        let (recorder, _) = try harness.play(MPVCommand(template: "python3 \(script.path) {url}"))
+        let outcome = recorder.waitUntilEnded()
+        #expect(recorder.stop(waitingAtMost: 1) == outcome)
+        #expect(outcome.ending.garbageLines >= 4)
+        #expect(outcome.savedPosition?.seconds == 42.5)
+        #expect(outcome.failure == nil)
+        #expect(outcome.summary.contains("unreadable IPC line(s) ignored"))
+        let library = try harness.reopened()
+        #expect(library.playbackPositions[harness.video.id]?.seconds == 42.5)
+        #expect(library.marks.isEmpty)
+    }
+
+    /// Listens where metube asks mpv to (`--input-ipc-server=PATH`), sends its lines at once and
+    /// hangs up without reading a byte.
+    private static let hostilePlayer = """
+        import socket, sys
+        path = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--input-ipc-server="))
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(path)
+        server.listen(1)
+        connection, _ = server.accept()
+        connection.sendall(
+            b"\\x00\\xff\\xfe not json\\n"
+            + b"{" * 70000 + b"\\n"
+            + b'{"event":"property-change","name":"time-pos","data":"soon"}\\n'
+            + b'{"event":"property-change","name":"time-pos","data":-5}\\n'
+            + b'{"event":"property-change","name":"duration","data":600}\\n'
+            + b'{"event":"property-change","name":"time-pos","data":42.5}\\n'
+        )
+        connection.close()
+        """
 }

@@ -26,13 +26,15 @@ struct PlayerHarness {
         MPVCommand(template: "mpv --no-config --vo=null --ao=null --ytdl=no --speed=\(speed) --title={url} av://lavfi:testsrc=duration=\(seconds):rate=10")
     }
 
-    /// Starts recording with `command`; returns the recorder and its updates.
+    /// Starts recording `video` (the harness's own by default) with `command`; returns the
+    /// recorder and its updates.
     func play(
-        _ command: MPVCommand, policy: PlaybackPolicy = PlaybackPolicy(), startSeconds: Double? = nil, socketTimeout: Double = 10
+        _ command: MPVCommand, video: Video? = nil, policy: PlaybackPolicy = PlaybackPolicy(), startSeconds: Double? = nil,
+        socketTimeout: Double = 10
     ) throws -> (PlaybackRecorder, AsyncStream<PlaybackUpdate>) {
         let (updates, continuation) = AsyncStream<PlaybackUpdate>.makeStream()
         let recorder = try PlaybackRecorder.start(
-            video: video, store: store, policy: policy, command: command, startSeconds: startSeconds,
+            video: video ?? self.video, store: store, policy: policy, command: command, startSeconds: startSeconds,
             socketDirectory: directory.url.appendingPathComponent("run"), socketTimeout: socketTimeout
         ) { update in
             continuation.yield(update)

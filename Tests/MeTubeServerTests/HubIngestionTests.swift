@@ -73,4 +73,36 @@ import Testing
             #expect(shorts.videos.filter { $0.url.contains("/shorts/") }.count == 10)
         }
     }
+
+    @Test func eachFetchIsRecordedForTheOperatorWithFailuresInARowAndTheLastReason() async throws {
+        try await Self.feedServer().test(.live) { feedClient in
+            // Given a hub with a good, a malformed and a missing feed, and one channel never polled
+            let port = try #require(feedClient.port)
+            let path = Support.temporaryDatabasePath()
+            let repository = try SQLiteHubRepository(path: path)
+            let good = "UC9PBzalIcEQCsiIkq36PyUA"
+            _ = try await repository.register(channelIDs: [good, Self.malformedChannel, Self.missingChannel])
+            let ingester = FeedIngester(
+                repository: repository, feedURLTemplate: "http://127.0.0.1:\(port)/feeds/{channelId}",
+                pollInterval: .zero, concurrency: 2, logger: Logger(label: "test")
+            )
+            let before = Date()
+
+            // When it polls three times (no backoff: the poll interval is zero)
+            for _ in 0..<3 { _ = await ingester.poll() }
+
+            // Then `channels list` sees every fetch: the good feed with no failure, the bad ones
+            // with three failures in a row and why
+            let channels = Dictionary(uniqueKeysWithValues: try await ServerAdministration(path: path).channels().map { ($0.channelID, $0) })
+            for id in [good, Self.malformedChannel, Self.missingChannel] {
+                #expect((channels[id]?.lastFetchMillis ?? 0) >= Int64(before.timeIntervalSince1970 * 1000) - 1000, "\(id)")
+            }
+            #expect(channels[good]?.consecutiveFailures == 0)
+            #expect(channels[good]?.lastFailure == nil)
+            #expect(channels[Self.missingChannel]?.consecutiveFailures == 3)
+            #expect(channels[Self.missingChannel]?.lastFailure == "HTTP 404")
+            #expect(channels[Self.malformedChannel]?.consecutiveFailures == 3)
+            #expect(channels[Self.malformedChannel]?.lastFailure?.isEmpty == false)
+        }
+    }
 }

@@ -191,4 +191,5 @@ struct FailingHubRepository: HubRepository {
     func registeredChannelIDs() async throws -> [String] { throw Failure() }
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage { throw Failure() }
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome { throw Failure() }
+    func recordFetches(_ records: [ChannelFetchRecord]) async throws { throw Failure() }
 }

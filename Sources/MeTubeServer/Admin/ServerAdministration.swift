@@ -56,15 +56,20 @@ public struct ServerAdministration: Sendable {
         return token
     }
 
-    /// Every registered channel with its number of stored videos and its newest upload.
+    /// Every registered channel with its number of stored videos, its newest upload and how its
+    /// feed fetches went.
     public func channels() async throws -> [AdministeredChannel] {
         try await run { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.channel_id, c.title, c.registered_at, count(v.seq), max(v.published_at)
+                SELECT c.channel_id, c.title, c.registered_at, count(v.seq), max(v.published_at),
+                    c.last_fetch_millis, c.consecutive_failures, c.last_failure
                 FROM hub_channels c LEFT JOIN hub_videos v ON v.channel_id = c.channel_id
                 GROUP BY c.channel_id ORDER BY c.channel_id
                 """).map { row in
-                AdministeredChannel(channelID: row[0], title: row[1], registeredAt: row[2], videoCount: row[3], newestUpload: row[4])
+                AdministeredChannel(
+                    channelID: row[0], title: row[1], registeredAt: row[2], videoCount: row[3], newestUpload: row[4],
+                    lastFetchMillis: row[5], consecutiveFailures: row[6], lastFailure: row[7]
+                )
             }
         }
     }
@@ -154,4 +159,10 @@ public struct AdministeredChannel: Sendable, Hashable {
     public var videoCount: Int
     /// The publication time of its newest stored video, in seconds since 1970.
     public var newestUpload: Double?
+    /// When its feed was last fetched, in milliseconds since 1970; nil before the first fetch.
+    public var lastFetchMillis: Int64?
+    /// How many fetches in a row failed, up to the last one (0 when it succeeded).
+    public var consecutiveFailures: Int
+    /// Why the latest failed fetch failed, kept after later successes; nil when none ever failed.
+    public var lastFailure: String?
 }

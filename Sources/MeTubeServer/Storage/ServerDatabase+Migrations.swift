@@ -114,6 +114,13 @@ extension ServerDatabase {
                 ALTER TABLE status_users ADD COLUMN last_seen_millis INTEGER;
                 """)
         }
+        migrator.registerMigration("admin-002-channel-fetch-record") { db in
+            try db.execute(sql: """
+                ALTER TABLE hub_channels ADD COLUMN last_fetch_millis INTEGER;
+                ALTER TABLE hub_channels ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE hub_channels ADD COLUMN last_failure TEXT;
+                """)
+        }
         migrator.registerMigration("hub-002-videos-version") { db in
             // Every change to hub_videos, by any connection or process, counts up videos_version,
             // so an answer cached with the version it was read at is known to be current.
