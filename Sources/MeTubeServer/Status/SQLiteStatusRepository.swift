@@ -118,7 +118,7 @@ final class SQLiteStatusTransaction: StatusTransaction {
             INSERT OR REPLACE INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                zoneID, record.name, record.type, try encoder.encode(record.fields),
+                zoneID, record.name, record.type, try StatusFieldsCodec.encode(record.fields) ?? encoder.encode(record.fields),
                 record.sequence, record.createdMillis, record.modifiedMillis, record.isDeleted,
             ])
     }
@@ -144,8 +144,9 @@ final class SQLiteStatusTransaction: StatusTransaction {
     func record(_ row: Row) throws -> StoredStatusRecord {
         let name: String = row[0]
         let fields: [String: StatusField]
+        let data: Data = row[2]
         do {
-            fields = try decoder.decode([String: StatusField].self, from: row[2] as Data)
+            fields = try StatusFieldsCodec.decode(data) ?? decoder.decode([String: StatusField].self, from: data)
         } catch {
             throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
         }
