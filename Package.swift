@@ -94,6 +94,7 @@ let package = Package(
                 "MeTubeServer", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),

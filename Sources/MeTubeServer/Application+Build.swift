@@ -28,18 +28,23 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     try configuration.validate()
     let repository = try SQLiteHubRepository(database: database)
     let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
+    let push = PushServices(configuration: configuration, database: database, repository: repository)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
-            repository: repository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
-            concurrency: configuration.ingestConcurrency, logger: configuration.logger
+            repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
+            concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, logger: configuration.logger
         )
     }
     let router = Router(context: ServerRequestContext.self)
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
-    let hub = HubService(repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester)
+    let hub = HubService(
+        repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
+        onNewChannels: push.onNewChannels)
     addRoutes(to: router, hub: hub, status: status)
+    push.webSubRoutes?.add(to: router)
     var services: [any Service] = []
     if let ingester { services.append(ingester) }
+    services += push.services
     if let metrics = configuration.metrics {
         services.append(metrics.endpoint(database: database, host: configuration.host, logger: configuration.logger))
     }

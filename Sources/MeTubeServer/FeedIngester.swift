@@ -23,6 +23,8 @@ public actor FeedIngester: Service {
         public var failed = 0
         /// Channels skipped because they are backing off after failures.
         public var backingOff = 0
+        /// Channels left to a later round by the schedule (their uploads are pushed).
+        public var deferred = 0
         /// Videos stored for the first time.
         public var inserted = 0
     }
@@ -53,6 +55,7 @@ public actor FeedIngester: Service {
     private let maxBackoff: Duration
     private let httpClient: HTTPClient
     private let logger: Logger
+    private let schedule: (any FeedPollSchedule)?
     private var states: [String: ChannelState] = [:]
     /// Fetch outcomes not yet handed to ``HubRepository/recordFetches(_:)``.
     private var unrecordedFetches: [ChannelFetchRecord] = []
@@ -66,10 +69,12 @@ public actor FeedIngester: Service {
 
     /// Creates an ingester for the channels of `repository`. `feedURLTemplate` contains
     /// `{channelId}`; `pollInterval` is the time between rounds and the first backoff step;
-    /// at most `concurrency` feeds are fetched at once.
+    /// at most `concurrency` feeds are fetched at once; `schedule`, when given, picks the channels
+    /// each round polls.
     public init(
         repository: any HubRepository, feedURLTemplate: String, pollInterval: Duration, concurrency: Int,
-        maxBackoff: Duration = .seconds(6 * 3600), httpClient: HTTPClient = .shared, logger: Logger
+        maxBackoff: Duration = .seconds(6 * 3600), httpClient: HTTPClient = .shared, schedule: (any FeedPollSchedule)? = nil,
+        logger: Logger
     ) {
         self.repository = repository
         self.feedURLTemplate = feedURLTemplate
@@ -78,6 +83,7 @@ public actor FeedIngester: Service {
         self.maxBackoff = maxBackoff
         self.httpClient = httpClient
         self.logger = logger
+        self.schedule = schedule
         (firstFetchQueue, firstFetchContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
@@ -143,7 +149,7 @@ public actor FeedIngester: Service {
             if round.fetched + round.failed > 0 {
                 logger.info("feed round", metadata: [
                     "fetched": "\(round.fetched)", "notModified": "\(round.notModified)", "failed": "\(round.failed)",
-                    "backingOff": "\(round.backingOff)", "inserted": "\(round.inserted)",
+                    "backingOff": "\(round.backingOff)", "deferred": "\(round.deferred)", "inserted": "\(round.inserted)",
                 ])
             }
             do {
@@ -158,12 +164,17 @@ public actor FeedIngester: Service {
     /// is cancelled, no further feed is started and the round ends once the fetches in flight stop.
     public func poll() async -> Round {
         var round = Round()
-        let channelIDs: [String]
+        var channelIDs: [String]
         do {
             channelIDs = try await repository.registeredChannelIDs()
         } catch {
             logger.error("cannot list channels to poll", metadata: ["error": "\(error)"])
             return round
+        }
+        if let schedule {
+            let registered = channelIDs.count
+            channelIDs = await schedule.channelsToPoll(channelIDs)
+            round.deferred = registered - channelIDs.count
         }
         let now = ContinuousClock.now
         let due = channelIDs.filter { id in

@@ -15,14 +15,20 @@ public struct HubService: Sendable {
     private let registrations: RegistrationLimiter
     private let ingester: FeedIngester?
     private let pages = HubPageCache()
+    private let onNewChannels: (@Sendable () -> Void)?
 
     /// Creates the service over `repository`, allowing each client address
     /// `registrationsPerHour` new channels per hour (nil: no limit); registered channels that
-    /// `ingester` has not fetched yet are queued for it at once.
-    public init(repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour, ingester: FeedIngester? = nil) {
+    /// `ingester` has not fetched yet are queued for it at once, and `onNewChannels` runs (it must
+    /// return at once) after a registration that added channels.
+    public init(
+        repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour, ingester: FeedIngester? = nil,
+        onNewChannels: (@Sendable () -> Void)? = nil
+    ) {
         self.repository = repository
         self.registrations = RegistrationLimiter(channelsPerHour: registrationsPerHour)
         self.ingester = ingester
+        self.onNewChannels = onNewChannels
     }
 
     /// `channels/register`: stores the plausible channel ids of `body` for the client at `client`
@@ -35,6 +41,7 @@ public struct HubService: Sendable {
         }
         var response = try await repository.register(channelIDs: ids)
         registrations.record(response.inserted, for: client)
+        if response.inserted > 0 { onNewChannels?() }
         if let ingester { response.pendingChannels = await ingester.fetchSoon(ids) }
         return response
     }

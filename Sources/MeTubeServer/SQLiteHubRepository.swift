@@ -31,7 +31,7 @@ public final class SQLiteHubRepository: HubRepository {
 
     public func register(channelIDs: [String]) async throws -> HubRegisterResponse {
         let now = Int64(Date().timeIntervalSince1970)
-        let response = try await database.writer.write { db in
+        let response = try await database.write { db in
             var inserted = 0
             let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO hub_channels (channel_id, registered_at) VALUES (?, ?)")
             for id in channelIDs {
@@ -47,7 +47,7 @@ public final class SQLiteHubRepository: HubRepository {
     }
 
     public func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] {
-        try await database.writer.read { db in
+        try await database.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT channel_id, title, thumbnail_url FROM hub_channels WHERE channel_id > ? ORDER BY channel_id LIMIT ?",
                 arguments: [channelID ?? "", limit]
@@ -56,7 +56,7 @@ public final class SQLiteHubRepository: HubRepository {
     }
 
     public func registeredChannelIDs() async throws -> [String] {
-        try await database.writer.read { db in
+        try await database.read { db in
             try String.fetchAll(db, sql: "SELECT channel_id FROM hub_channels ORDER BY registered_at, channel_id")
         }
     }
@@ -66,12 +66,12 @@ public final class SQLiteHubRepository: HubRepository {
     }
 
     public func videosVersion() async throws -> Int64? {
-        try await database.writer.read { db in try Self.videosVersion(db) }
+        try await database.read { db in try Self.videosVersion(db) }
     }
 
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
         let (sql, arguments) = try select(matching: query)
-        let (videos, version) = try await database.writer.read { db in
+        let (videos, version) = try await database.read { db in
             var videos: [HubVideo] = []
             videos.reserveCapacity(query.limit)
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -117,7 +117,7 @@ public final class SQLiteHubRepository: HubRepository {
 
     public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
         guard !records.isEmpty else { return }
-        try await database.writer.write { db in
+        try await database.write { db in
             let update = try db.cachedStatement(sql: """
                 UPDATE hub_channels SET last_fetch_millis = ?1,
                     consecutive_failures = CASE WHEN ?2 IS NULL THEN 0 ELSE consecutive_failures + 1 END,
@@ -131,7 +131,7 @@ public final class SQLiteHubRepository: HubRepository {
     }
 
     public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
-        try await database.writer.write { db in
+        try await database.write { db in
             if let title = ingestion.channelTitle {
                 try db.execute(
                     sql: "UPDATE hub_channels SET title = ? WHERE channel_id = ? AND title IS NOT ?",

@@ -39,6 +39,11 @@ public struct ServerConfiguration: Sendable {
     public var onListening: @Sendable (_ host: String, _ port: Int) async -> Void
     /// Where `/metrics` is served, when it is; see ``ServerMetrics``.
     public var metrics: ServerMetrics?
+    /// WebSub push (``WebSubSubscriber``), on when the server has a public URL; nil: polling only.
+    public var webSub: WebSubConfiguration?
+    /// YouTube Data API enrichment (``YouTubeEnricher``); nil: no durations or channel thumbnails
+    /// for real channels.
+    public var youTubeAPI: YouTubeAPIConfiguration?
 
     /// Creates a configuration; by default an in-memory hub on 127.0.0.1 with an ephemeral port
     /// that polls YouTube every 15 minutes with 8 feeds at once.
@@ -77,5 +82,7 @@ public struct ServerConfiguration: Sendable {
             throw .invalidConfiguration("connection timeouts must be positive and the minimum rate not negative")
         }
         guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
+        try webSub?.validate()
+        try youTubeAPI?.validate()
     }
 }

@@ -23,6 +23,11 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case databaseBusy(String)
     /// An administration command named a user or channel the database does not hold.
     case unknownName(String)
+    /// A service the server calls (the WebSub hub, the YouTube Data API) failed or answered
+    /// something unusable; the detail is logged.
+    case upstream(String)
+    /// The YouTube Data API's daily quota is spent (the local budget, or its `quotaExceeded`).
+    case quotaExceeded(String)
 
     /// A one-line description for logs and the command line.
     public var description: String {
@@ -36,6 +41,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .databaseMissing(let path): "no database at \(path)"
         case .databaseBusy(let detail): "database busy: \(detail)"
         case .unknownName(let detail): detail
+        case .upstream(let detail): "upstream failure: \(detail)"
+        case .quotaExceeded(let detail): "quota exceeded: \(detail)"
         }
     }
 
@@ -43,7 +50,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName: false
+        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
         }
     }
 
@@ -54,7 +61,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge: .contentTooLarge
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName: .internalServerError
+        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: .internalServerError
         }
     }
 
@@ -65,7 +72,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _): message
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName: "internal error"
+        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: "internal error"
         }
     }
 

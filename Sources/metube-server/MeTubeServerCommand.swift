@@ -80,6 +80,27 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log lines as `text` or `json` (one JSON object per line).")
     var logFormat = LogFormat.text
 
+    @Option(name: .customLong("public-url"), help: "The server's address as the WebSub hub reaches it (http:// or https://); turns WebSub push on, with callbacks at URL/websub/CHANNEL_ID.")
+    var publicURL: String?
+
+    @Option(help: "The WebSub hub's subscription endpoint.")
+    var websubHub = WebSubConfiguration.youTubeHubURL
+
+    @Option(help: "Seconds between polls of a channel whose uploads WebSub pushes (polling stays the fallback).")
+    var websubPollInterval = 21_600.0
+
+    @Option(name: .customLong("youtube-api-key"), help: "A YouTube Data API key: fills in video durations and channel thumbnails (also METUBE_YOUTUBE_API_KEY; a key file keeps it out of the process list).")
+    var youtubeAPIKey: String?
+
+    @Option(name: .customLong("youtube-api-key-file"), help: "A file holding the YouTube Data API key.")
+    var youtubeAPIKeyFile: String?
+
+    @Option(help: "The YouTube Data API quota units to spend per UTC day (1 per call of 50 videos or channels).")
+    var youtubeDailyUnits = YouTubeAPIConfiguration.defaultDailyUnits
+
+    @Option(name: .customLong("youtube-api-url"), help: ArgumentHelp("The YouTube Data API base URL (for testing against a stub).", visibility: .hidden))
+    var youtubeAPIURL = YouTubeAPIConfiguration.defaultBaseURL
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0…65535") }
@@ -93,6 +114,29 @@ struct Serve: AsyncParsableCommand {
         for (name, value) in [("--idle-timeout", idleTimeout), ("--request-grace", requestGrace), ("--shutdown-grace", shutdownGrace)] {
             guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
         }
+        guard websubPollInterval.isFinite, (1...2_592_000).contains(websubPollInterval) else {
+            throw ValidationError("--websub-poll-interval must be 1…2592000 seconds")
+        }
+        do {
+            try webSubConfiguration?.validate()
+            try WebSubConfiguration.checkURL(websubHub, option: "--websub-hub", allowsQuery: true)
+            try youTubeAPIConfiguration()?.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// WebSub push, when `--public-url` turns it on.
+    private var webSubConfiguration: WebSubConfiguration? {
+        publicURL.map { url in
+            WebSubConfiguration(publicURL: url, hubURL: websubHub, pushedPollInterval: .milliseconds(Int64(websubPollInterval * 1000)))
+        }
+    }
+
+    /// The YouTube Data API enrichment, when a key is given.
+    private func youTubeAPIConfiguration() throws(ServerError) -> YouTubeAPIConfiguration? {
+        try YouTubeAPIConfiguration.key(option: youtubeAPIKey, file: youtubeAPIKeyFile, environment: ProcessInfo.processInfo.environment)
+            .map { key in YouTubeAPIConfiguration(key: key, dailyUnits: youtubeDailyUnits, baseURL: youtubeAPIURL) }
     }
 
     func run() async throws {
@@ -115,12 +159,14 @@ struct Serve: AsyncParsableCommand {
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             requestGrace: .milliseconds(Int64(requestGrace * 1000)))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
+        configuration.webSub = webSubConfiguration
         configuration.metrics = metricsPort.map { port in
             ServerMetrics.bootstrap(port: port) { host, port in
                 FileHandle.standardOutput.write(Data("metrics on http://\(host):\(port)/metrics\n".utf8))
             }
         }
         do {
+            configuration.youTubeAPI = try youTubeAPIConfiguration()
             let databaseLock = try (db ?? statusDb).map { try ServerDatabaseLock(databasePath: $0) }
             defer { withExtendedLifetime(databaseLock) {} }
             let app = try await buildApplication(configuration: configuration)

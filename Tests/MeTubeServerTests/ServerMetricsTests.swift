@@ -51,5 +51,7 @@ import TestSupport
         #expect(Self.sample(text, "metube_users") == 2)
         #expect(Self.sample(text, "metube_channels") == 2)
         #expect(text.contains("metube_ingest_feeds_total"))
+        #expect(Self.sample(text, "metube_db_pool_wait_seconds_count", ["access=\"write\""]) ?? 0 >= 1)
+        #expect(Self.sample(text, "metube_db_pool_wait_seconds_count", ["access=\"read\""]) ?? 0 >= 1)
     }
 }

@@ -8,8 +8,8 @@ import Prometheus
 /// `GET /metrics` on a port of its own.
 ///
 /// Exported: `hb_requests_total` and the `http_server_request_duration` histogram per route, method
-/// and status (Hummingbird's `MetricsMiddleware`), ``IngestionMetrics``, and the gauges
-/// `metube_users` and `metube_channels`, counted at each scrape.
+/// and status (Hummingbird's `MetricsMiddleware`), ``IngestionMetrics``, the database pool's wait
+/// (``PoolWaitMetrics``), and the gauges `metube_users` and `metube_channels`, counted at each scrape.
 public struct ServerMetrics: Sendable {
     /// The registry every metric of the process is kept in.
     public let registry: PrometheusCollectorRegistry
@@ -21,7 +21,9 @@ public struct ServerMetrics: Sendable {
     /// Makes Prometheus the process's swift-metrics backend; call once, before the server is built.
     public static func bootstrap(port: Int, onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }) -> ServerMetrics {
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.durationHistogramBuckets[PoolWaitMetrics.label] = PoolWaitMetrics.buckets
+        MetricsSystem.bootstrap(factory)
         IngestionMetrics.all.forEach { $0.increment(by: 0) }
         return ServerMetrics(registry: registry, port: port, onListening: onListening)
     }
@@ -33,7 +35,7 @@ public struct ServerMetrics: Sendable {
         let users = Gauge(label: "metube_users")
         let channels = Gauge(label: "metube_channels")
         router.get("/metrics") { _, _ in
-            let (userCount, channelCount) = try await database.writer.read { db in
+            let (userCount, channelCount) = try await database.read { db in
                 (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0,
                  try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
             }

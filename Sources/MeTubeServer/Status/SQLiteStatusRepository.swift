@@ -13,7 +13,7 @@ public struct SQLiteStatusRepository: StatusRepository {
     /// The status tables of `database`.
     public init(database: ServerDatabase) {
         self.database = database
-        self.groupCommit = GroupCommit(writer: database.writer)
+        self.groupCommit = GroupCommit(database: database)
     }
 
     /// The status tables of the database file at `path` (created if needed).
@@ -27,7 +27,7 @@ public struct SQLiteStatusRepository: StatusRepository {
     }
 
     public func addUser(name: String, tokenHash: String) async throws -> StatusUser? {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO status_users (name, token_hash, created_millis) VALUES (?, ?, ?)",
                 arguments: [name, tokenHash, Int64(Date().timeIntervalSince1970 * 1000)])
@@ -36,14 +36,14 @@ public struct SQLiteStatusRepository: StatusRepository {
     }
 
     public func user(tokenHash: String) async throws -> StatusUser? {
-        try await database.writer.read { db in
+        try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT id, name FROM status_users WHERE token_hash = ?", arguments: [tokenHash])
                 .map { StatusUser(id: $0[0], name: $0[1]) }
         }
     }
 
     public func recordSeen(userID: Int64, atMillis millis: Int64) async throws {
-        try await database.writer.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE status_users SET last_seen_millis = ? WHERE id = ?", arguments: [millis, userID])
         }
     }
@@ -53,7 +53,7 @@ public struct SQLiteStatusRepository: StatusRepository {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
-        try await database.writer.read { db in try body(SQLiteStatusTransaction(db: db, isReadOnly: true)) }
+        try await database.read { db in try body(SQLiteStatusTransaction(db: db, isReadOnly: true)) }
     }
 }
 

@@ -25,12 +25,12 @@ final class GroupCommit: Sendable {
     /// The most bodies committed together.
     static let maxGroupSize = 32
 
-    private let writer: any DatabaseWriter
+    private let database: ServerDatabase
     private let queue = Mutex(Queue())
 
-    /// Groups the writes to `writer`.
-    init(writer: any DatabaseWriter) {
-        self.writer = writer
+    /// Groups the writes to `database`.
+    init(database: ServerDatabase) {
+        self.database = database
     }
 
     /// Runs `body` in a savepoint of the next group's transaction and returns its result once the
@@ -78,7 +78,7 @@ final class GroupCommit: Sendable {
             }
             guard !group.isEmpty else { return }
             do {
-                let answers = try await writer.write { db in
+                let answers = try await database.write { db in
                     try group.map { job in
                         // A failure that ended SQLite's transaction (a full disk, an I/O error)
                         // fails the whole group rather than letting the rest run outside it.

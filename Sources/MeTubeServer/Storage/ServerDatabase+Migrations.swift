@@ -121,6 +121,44 @@ extension ServerDatabase {
                 ALTER TABLE hub_channels ADD COLUMN last_failure TEXT;
                 """)
         }
+        migrator.registerMigration("websub-001-subscriptions") { db in
+            // One row a channel the server subscribes at the WebSub hub. Times are milliseconds
+            // since 1970. `requested_at` is set while a subscribe request waits for the hub's
+            // verification of intent; `lease_expires_at` is the end of the verified lease.
+            try db.execute(sql: """
+                CREATE TABLE websub_subscriptions (
+                    channel_id TEXT PRIMARY KEY REFERENCES hub_channels(channel_id) ON DELETE CASCADE,
+                    secret BLOB NOT NULL,
+                    state TEXT NOT NULL,
+                    requested_at INTEGER,
+                    lease_seconds INTEGER,
+                    lease_expires_at INTEGER,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX websub_subscriptions_by_next_attempt ON websub_subscriptions (next_attempt_at);
+                """)
+        }
+        migrator.registerMigration("youtube-001-enrichment-quota") { db in
+            // What the YouTube Data API enrichment has looked up (times in milliseconds since
+            // 1970), and the units it spent per UTC day.
+            try db.execute(sql: """
+                CREATE TABLE youtube_video_checks (
+                    video_id TEXT PRIMARY KEY,
+                    checked_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE youtube_channel_checks (
+                    channel_id TEXT PRIMARY KEY REFERENCES hub_channels(channel_id) ON DELETE CASCADE,
+                    checked_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE youtube_quota (
+                    day TEXT PRIMARY KEY,
+                    used INTEGER NOT NULL,
+                    exhausted INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         migrator.registerMigration("hub-002-videos-version") { db in
             // Every change to hub_videos, by any connection or process, counts up videos_version,
             // so an answer cached with the version it was read at is known to be current.
