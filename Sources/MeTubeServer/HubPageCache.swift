@@ -16,9 +16,26 @@ final class HubPageCache: Sendable {
         var answer: ByteBuffer
     }
 
+    /// A request body as a dictionary key, hashed over all its bytes once (`Data` hashes only
+    /// a prefix, and bodies listing the same channels share long prefixes).
+    private struct Key: Hashable {
+        let body: Data
+        let hash: Int
+
+        init(_ body: Data) {
+            var hasher = Hasher()
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            self.body = body
+            self.hash = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (left: Key, right: Key) -> Bool { left.hash == right.hash && left.body == right.body }
+    }
+
     private struct State {
-        var entries: [Data: Entry] = [:]
-        var order: [Data] = []
+        var entries: [Key: Entry] = [:]
+        var order: [Key] = []
         var bytes = 0
     }
 
@@ -34,23 +51,25 @@ final class HubPageCache: Sendable {
 
     /// The cached answer to `body`, whatever its version.
     func entry(for body: Data) -> Entry? {
-        state.withLock { $0.entries[body] }
+        let key = Key(body)
+        return state.withLock { $0.entries[key] }
     }
 
     /// Keeps `answer` to `body`, read at `version`, dropping the oldest answers over the bounds.
     func store(_ answer: ByteBuffer, for body: Data, version: Int64) {
         let size = body.count + answer.readableBytes
         guard size <= maxBytes else { return }
+        let key = Key(body)
         state.withLock { state in
-            if let old = state.entries.updateValue(Entry(version: version, answer: answer), forKey: body) {
+            if let old = state.entries.updateValue(Entry(version: version, answer: answer), forKey: key) {
                 state.bytes -= body.count + old.answer.readableBytes
             } else {
-                state.order.append(body)
+                state.order.append(key)
             }
             state.bytes += size
             while state.order.count > maxEntries || state.bytes > maxBytes {
                 let oldest = state.order.removeFirst()
-                if let dropped = state.entries.removeValue(forKey: oldest) { state.bytes -= oldest.count + dropped.answer.readableBytes }
+                if let dropped = state.entries.removeValue(forKey: oldest) { state.bytes -= oldest.body.count + dropped.answer.readableBytes }
             }
         }
     }
