@@ -1,12 +1,26 @@
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdCore
 import Logging
 import ServiceLifecycle
 
 /// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
+///
+/// The storage is the PostgreSQL database of `configuration.databaseURL` when it is set, else the
+/// SQLite file of `configuration.databasePath`, else an SQLite database in memory.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
     try configuration.validate()
+    if let url = configuration.databaseURL {
+        let database = try await PostgresServerDatabase(url: url, poolSize: configuration.databasePoolSize, logger: configuration.logger)
+        let repository = PostgresHubRepository(database: database)
+        return try await buildApplication(
+            configuration: configuration, hub: repository, status: PostgresStatusRepository(database: database),
+            push: PushServices(
+                withoutPushFor: repository,
+                leases: configuration.pollInterval.map { PostgresFeedLeases(database: database, pollInterval: $0) }),
+            counts: { try await database.counts() })
+    }
     let database: ServerDatabase
     if let path = configuration.databasePath {
         do {
@@ -19,16 +33,45 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
     } else {
         database = try ServerDatabase()
     }
-    return try await buildApplication(configuration: configuration, database: database)
+    let parts = try SQLiteParts(configuration: configuration, database: database)
+    return try await buildApplication(configuration: configuration, hub: parts.hub, status: parts.status, push: parts.push, counts: parts.counts)
 }
 
 /// Builds the whole server over an open database (`configuration.databasePath` is not used);
 /// tests and benchmarks use it to seed and inspect the storage directly.
 public func buildApplication(configuration: ServerConfiguration, database: ServerDatabase) async throws -> some ApplicationProtocol {
+    let parts = try SQLiteParts(configuration: configuration, database: database)
+    return try await buildApplication(configuration: configuration, hub: parts.hub, status: parts.status, push: parts.push, counts: parts.counts)
+}
+
+/// The server's parts over the SQLite `database`, with WebSub and the YouTube Data API when
+/// configured.
+private struct SQLiteParts {
+    let hub: SQLiteHubRepository
+    let status: SQLiteStatusRepository
+    let push: PushServices
+    let counts: @Sendable () async throws -> (users: Int, channels: Int)
+
+    init(configuration: ServerConfiguration, database: ServerDatabase) throws {
+        hub = try SQLiteHubRepository(database: database)
+        status = SQLiteStatusRepository(database: database)
+        push = PushServices(configuration: configuration, database: database, repository: hub)
+        counts = {
+            try await database.read { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
+            }
+        }
+    }
+}
+
+/// Builds the whole server over the given repositories and push services; `counts` answers the
+/// number of users and channels for `/metrics`.
+private func buildApplication(
+    configuration: ServerConfiguration, hub repository: any HubRepository, status statusRepository: any StatusRepository,
+    push: PushServices, counts: @escaping @Sendable () async throws -> (users: Int, channels: Int)
+) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let repository = try SQLiteHubRepository(database: database)
-    let status = StatusRoutes(repository: SQLiteStatusRepository(database: database), configuration: configuration.status)
-    let push = PushServices(configuration: configuration, database: database, repository: repository)
+    let status = StatusRoutes(repository: statusRepository, configuration: configuration.status)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
@@ -46,7 +89,7 @@ public func buildApplication(configuration: ServerConfiguration, database: Serve
     if let ingester { services.append(ingester) }
     services += push.services
     if let metrics = configuration.metrics {
-        services.append(metrics.endpoint(database: database, host: configuration.host, logger: configuration.logger))
+        services.append(metrics.endpoint(counts: counts, host: configuration.host, logger: configuration.logger))
     }
     if configuration.demo {
         let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)

@@ -12,6 +12,11 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// The SQLite file holding the hub and the status service; nil keeps everything in memory.
     public var databasePath: String?
+    /// The PostgreSQL database holding the hub and the status service; when set it is used
+    /// instead of `databasePath`, and any number of servers may share it.
+    public var databaseURL: PostgresDatabaseURL?
+    /// The most connections to `databaseURL` this server opens.
+    public var databasePoolSize = PostgresServerDatabase.defaultPoolSize
     /// The status file of the older two-file layout, imported into `databasePath` on first start;
     /// nil means `NAME-status.sqlite` beside `databasePath` (see ``ServerDatabase``).
     public var legacyStatusDatabasePath: String?
@@ -80,6 +85,15 @@ public struct ServerConfiguration: Sendable {
         guard limits.maxConnections >= 1 else { throw .invalidConfiguration("the connection cap must be at least 1") }
         guard limits.idleTimeout > .zero, limits.requestGrace > .zero, limits.minimumBytesPerSecond >= 0 else {
             throw .invalidConfiguration("connection timeouts must be positive and the minimum rate not negative")
+        }
+        guard (1...PostgresServerDatabase.maximumPoolSize).contains(databasePoolSize) else {
+            throw .invalidConfiguration("the database pool size must be 1…\(PostgresServerDatabase.maximumPoolSize), got \(databasePoolSize)")
+        }
+        if databaseURL != nil, databasePath != nil {
+            throw .invalidConfiguration("give either a PostgreSQL database URL or an SQLite file, not both")
+        }
+        if databaseURL != nil, webSub != nil || youTubeAPI != nil {
+            throw .invalidConfiguration("WebSub and the YouTube Data API work with SQLite only so far, not with a PostgreSQL database")
         }
         guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
         try webSub?.validate()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MeTubeServer
 
 /// The exit codes of the administration commands, besides 0 for success.
@@ -40,13 +41,33 @@ enum AdminExit {
     }
 }
 
-/// The `--db` option every administration command shares.
+/// The `--db` (or `--database`) option every administration command shares.
 struct AdminDatabaseOption: ParsableArguments {
     @Option(help: "The SQLite file given to `serve --db`; it must exist.")
-    var db: String
+    var db: String?
 
-    /// The database, opened for administration.
-    func open() throws -> ServerAdministration { try ServerAdministration(path: db) }
+    @OptionGroup var postgres: PostgresOptions
+
+    func validate() throws {
+        let environment = ProcessInfo.processInfo.environment[PostgresOptions.environmentVariable].map { !$0.isEmpty } ?? false
+        guard db != nil || postgres.databaseURL != nil || environment else {
+            throw ValidationError("give --db FILE, or --database URL for PostgreSQL, as for `serve`")
+        }
+    }
+
+    /// The users and channels of the database, opened for administration.
+    func open() async throws -> any UserAndChannelAdministration {
+        guard let url = try postgres.url(sqliteGiven: db != nil) else { return try openSQLite() }
+        var logger = Logger(label: "metube-server")
+        logger.logLevel = .critical
+        return PostgresAdministration(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
+    }
+
+    /// The SQLite database, for what only SQLite offers (`backup`).
+    func openSQLite() throws -> ServerAdministration {
+        guard let db else { throw ValidationError("this command works on an SQLite file (--db) only; back up PostgreSQL with pg_dump") }
+        return try ServerAdministration(path: db)
+    }
 }
 
 extension Users {
@@ -83,7 +104,7 @@ extension Users {
 
         func run() async throws {
             try await AdminExit.run {
-                let administration = try database.open()
+                let administration = try await database.open()
                 guard try await administration.users().contains(where: { $0.name == name }) else {
                     throw ServerError.unknownName("no user named \(name)")
                 }
@@ -180,8 +201,8 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         try await AdminExit.run {
-            try database.open().backup(to: file)
-            print("backed up \(database.db) to \(file)")
+            try database.openSQLite().backup(to: file)
+            print("backed up \(database.db ?? "") to \(file)")
         }
     }
 }

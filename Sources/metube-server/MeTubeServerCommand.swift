@@ -11,7 +11,7 @@ struct MeTubeServerCommand: AsyncParsableCommand {
         commandName: "metube-server",
         abstract: "The MeTube hub and status server.",
         version: MeTubeVersion.current,
-        subcommands: [Serve.self, Users.self, Channels.self, Backup.self, Restore.self],
+        subcommands: [Serve.self, Users.self, Channels.self, Backup.self, Restore.self, Migrate.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -31,6 +31,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "The SQLite database file of the hub and the status service (created on first run); omit to keep everything in memory.")
     var db: String?
+
+    @OptionGroup var postgres: PostgresOptions
 
     @Option(help: "The feed URL of a channel, with {channelId} where the id goes.")
     var feedURLTemplate = ServerConfiguration.youTubeFeedURLTemplate
@@ -153,6 +155,8 @@ struct Serve: AsyncParsableCommand {
             }
         )
         configuration.legacyStatusDatabasePath = db == nil ? nil : statusDb
+        configuration.databaseURL = try postgres.url(sqliteGiven: db != nil || statusDb != nil)
+        configuration.databasePoolSize = postgres.databasePool
         configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL)
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.connectionLimits = ConnectionLimits(
@@ -200,14 +204,26 @@ struct Users: AsyncParsableCommand {
         @Option(help: "The status file of the older two-file layout, as given to `serve --status-db`.")
         var statusDb: String?
 
+        @OptionGroup var postgres: PostgresOptions
+
         func validate() throws {
-            guard db != nil || statusDb != nil else { throw ValidationError("give --db as for `serve`; an in-memory server has no users to add") }
+            let postgresGiven = postgres.databaseURL != nil || ProcessInfo.processInfo.environment[PostgresOptions.environmentVariable].map { !$0.isEmpty } ?? false
+            guard db != nil || statusDb != nil || postgresGiven else {
+                throw ValidationError("give --db or --database as for `serve`; an in-memory server has no users to add")
+            }
         }
 
         func run() async throws {
             do {
-                let database = try ServerDatabase(path: db ?? statusDb ?? "", legacyStatusPath: db == nil ? nil : statusDb)
-                print(try await StatusService(repository: SQLiteStatusRepository(database: database)).addUser(name: name))
+                let repository: any StatusRepository
+                if let url = try postgres.url(sqliteGiven: db != nil || statusDb != nil) {
+                    var logger = Logger(label: "metube-server")
+                    logger.logLevel = .critical
+                    repository = PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
+                } else {
+                    repository = SQLiteStatusRepository(database: try ServerDatabase(path: db ?? statusDb ?? "", legacyStatusPath: db == nil ? nil : statusDb))
+                }
+                print(try await StatusService(repository: repository).addUser(name: name))
             } catch {
                 FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))
                 throw ExitCode.failure

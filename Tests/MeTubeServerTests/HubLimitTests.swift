@@ -11,9 +11,10 @@ import Testing
 @Suite struct HubLimitTests {
     typealias Support = HubTestSupport
 
-    @Test func channelsAreAnsweredInPagesThatAClientFollows() async throws {
+    @Test(arguments: HubStorage.allCases)
+    func channelsAreAnsweredInPagesThatAClientFollows(storage: HubStorage) async throws {
         // Given a hub with 2,500 registered channels
-        let repository = try SQLiteHubRepository()
+        let repository = try await storage.makeRepository()
         for start in stride(from: 0, to: 2_500, by: 500) {
             _ = try await repository.register(channelIDs: (start..<start + 500).map(Support.channelID))
         }

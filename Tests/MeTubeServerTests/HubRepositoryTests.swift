@@ -6,8 +6,10 @@ import Testing
 @Suite struct HubRepositoryTests {
     typealias Support = HubTestSupport
 
-    @Test func registerIsIdempotentInBothStores() async throws {
-        for repository in try Support.repositories() {
+    @Test(arguments: HubStorage.allCases)
+    func registerIsIdempotentInEveryStore(storage: HubStorage) async throws {
+        do {
+            let repository = try await storage.makeRepository()
             let ids = [Support.channelID(1), Support.channelID(2)]
             let first = try await repository.register(channelIDs: ids)
             let again = try await repository.register(channelIDs: ids + [Support.channelID(3)])
@@ -17,8 +19,10 @@ import Testing
         }
     }
 
-    @Test func ingestionKeepsTheNewest100PerChannelAndNeverReusesASeq() async throws {
-        for repository in try Support.repositories() {
+    @Test(arguments: HubStorage.allCases)
+    func ingestionKeepsTheNewest100PerChannelAndNeverReusesASeq(storage: HubStorage) async throws {
+        do {
+            let repository = try await storage.makeRepository()
             // Given a channel that published 130 videos in three feeds
             let channel = Support.channelID(7)
             _ = try await repository.register(channelIDs: [channel])

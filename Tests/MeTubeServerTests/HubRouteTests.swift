@@ -34,10 +34,11 @@ import Testing
         }
     }
 
-    @Test func registerTrimsDeduplicatesDropsImplausibleIDsAndCounts() async throws {
+    @Test(arguments: HubStorage.allCases)
+    func registerTrimsDeduplicatesDropsImplausibleIDsAndCounts(storage: HubStorage) async throws {
         let one = Support.channelID(1)
         let two = Support.channelID(2)
-        try await Support.application().test(.router) { client in
+        try await Support.application(storage.makeRepository()).test(.router) { client in
             // Given one channel already registered
             try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: [one])))
 
@@ -139,9 +140,10 @@ import Testing
         }
     }
 
-    @Test func queryPagesInAscendingSeqOrderAndFilters() async throws {
+    @Test(arguments: HubStorage.allCases)
+    func queryPagesInAscendingSeqOrderAndFilters(storage: HubStorage) async throws {
         // Given two channels with 5 videos each
-        let repository = try SQLiteHubRepository()
+        let repository = try await storage.makeRepository()
         let (one, two) = (Support.channelID(1), Support.channelID(2))
         _ = try await repository.register(channelIDs: [one, two])
         _ = try await repository.ingest(FeedIngestion(channelID: one, channelTitle: "One", videos: (0..<5).map { Support.video($0, channel: one) }))

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import MeTubeAPI
 import MeTubeCore
 @testable import MeTubeServer
+import TestSupport
 
 /// Shared helpers for the hub tests.
 enum HubTestSupport {
@@ -46,8 +47,21 @@ enum HubTestSupport {
         )
     }
 
-    /// Fresh repositories over both kinds of database: in memory and a file.
-    static func repositories() throws -> [any HubRepository] {
-        [try SQLiteHubRepository(), try SQLiteHubRepository(path: temporaryDatabasePath())]
+}
+
+/// Where a hub test keeps its data: every backend the hub runs on.
+enum HubStorage: String, CaseIterable, Sendable {
+    case memory
+    case sqlite
+    case postgres
+
+    /// A fresh, empty repository of this kind (an SQLite file in a new temporary directory, a new
+    /// database in the test PostgreSQL cluster).
+    func makeRepository() async throws -> any HubRepository {
+        switch self {
+        case .memory: try SQLiteHubRepository()
+        case .sqlite: try SQLiteHubRepository(path: HubTestSupport.temporaryDatabasePath())
+        case .postgres: PostgresHubRepository(database: try await .forTests())
+        }
     }
 }

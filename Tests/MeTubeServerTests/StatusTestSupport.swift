@@ -4,14 +4,17 @@ import HummingbirdTesting
 import MeTubeAPI
 import MeTubeServer
 import NIOCore
+import TestSupport
 
 /// Where a test's status service keeps its data.
 enum StatusStorage: String, CaseIterable, Sendable {
     case memory
     case sqlite
+    case postgres
 
-    /// A fresh, empty repository of this kind (an SQLite file in a new temporary directory).
-    func makeRepository() throws -> any StatusRepository {
+    /// A fresh, empty repository of this kind (an SQLite file in a new temporary directory, a new
+    /// database in the test PostgreSQL cluster).
+    func makeRepository() async throws -> any StatusRepository {
         switch self {
         case .memory:
             return try SQLiteStatusRepository()
@@ -19,6 +22,8 @@ enum StatusStorage: String, CaseIterable, Sendable {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path)
+        case .postgres:
+            return PostgresStatusRepository(database: try await .forTests())
         }
     }
 }
@@ -32,7 +37,8 @@ struct StatusFixture {
     /// A fresh service over `repository`, else a new one of `storage`; throttling is off unless
     /// `configuration` turns it on.
     init(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil), storage: StatusStorage = .memory, repository: (any StatusRepository)? = nil) async throws {
-        service = StatusService(repository: try repository ?? storage.makeRepository(), configuration: configuration)
+        let repository = if let repository { repository } else { try await storage.makeRepository() }
+        service = StatusService(repository: repository, configuration: configuration)
         alice = try await service.addUser(name: "alice")
         bob = try await service.addUser(name: "bob")
     }

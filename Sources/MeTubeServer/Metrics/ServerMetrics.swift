@@ -1,4 +1,3 @@
-import GRDB
 import Hummingbird
 import Logging
 import Metrics
@@ -29,16 +28,14 @@ public struct ServerMetrics: Sendable {
     }
 
     /// The application serving `GET /metrics` on `host` and ``port``.
-    func endpoint(database: ServerDatabase, host: String, logger: Logger) -> some ApplicationProtocol {
+    /// `counts` answers the number of status users and of registered channels.
+    func endpoint(counts: @escaping @Sendable () async throws -> (users: Int, channels: Int), host: String, logger: Logger) -> some ApplicationProtocol {
         let router = Router()
         let registry = registry
         let users = Gauge(label: "metube_users")
         let channels = Gauge(label: "metube_channels")
         router.get("/metrics") { _, _ in
-            let (userCount, channelCount) = try await database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
-            }
+            let (userCount, channelCount) = try await counts()
             users.record(userCount)
             channels.record(channelCount)
             return Response(

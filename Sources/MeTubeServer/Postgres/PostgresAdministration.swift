@@ -1,0 +1,95 @@
+import Foundation
+import PostgresNIO
+
+/// The users and channels an operator manages (`metube-server users|channels`), on either backend.
+public protocol UserAndChannelAdministration: Sendable {
+    /// Every user by name, without tokens.
+    func users() async throws -> [AdministeredUser]
+    /// Deletes the user `name` with their zones and records; their token stops working at once.
+    func removeUser(name: String) async throws
+    /// Gives the user `name` a new token and returns it (only its hash is stored).
+    func rotateToken(name: String) async throws -> String
+    /// Every registered channel with its number of stored videos, its newest upload and its fetches.
+    func channels() async throws -> [AdministeredChannel]
+    /// Deletes the channel `channelID` and its videos.
+    func removeChannel(id channelID: String) async throws
+}
+
+extension ServerAdministration: UserAndChannelAdministration {}
+
+/// ``UserAndChannelAdministration`` of a PostgreSQL database, safe while servers use it.
+/// Failures are ``ServerError/unknownName(_:)`` for a user or channel the database does not hold
+/// and ``ServerError/storage(_:)`` for the rest.
+public struct PostgresAdministration: UserAndChannelAdministration {
+    private let database: PostgresServerDatabase
+
+    /// The administration of `database`.
+    public init(database: PostgresServerDatabase) {
+        self.database = database
+    }
+
+    public func users() async throws -> [AdministeredUser] {
+        try await database.query("SELECT name, created_millis, last_seen_millis FROM status_users ORDER BY name COLLATE \"C\"").map { row in
+            let (name, created, seen) = try row.decode((String, Int64?, Int64?).self)
+            return AdministeredUser(name: name, createdMillis: created, lastSeenMillis: seen)
+        }
+    }
+
+    public func removeUser(name: String) async throws {
+        try await storage {
+            try await database.transaction { connection in
+                let logger = database.logger
+                guard let id = try await PostgresHubRepository.single(
+                    Int64.self, connection.query("SELECT id FROM status_users WHERE name = \(name) FOR UPDATE", logger: logger))
+                else { throw ServerError.unknownName("no user named \(name)") }
+                try await connection.query("DELETE FROM status_zones WHERE user_id = \(id)", logger: logger)
+                try await connection.query("DELETE FROM status_users WHERE id = \(id)", logger: logger)
+            }
+        }
+    }
+
+    public func rotateToken(name: String) async throws -> String {
+        let token = StatusTokenHasher.newToken()
+        let rows = try await database.query("UPDATE status_users SET token_hash = \(StatusTokenHasher.hash(token)) WHERE name = \(name) RETURNING id")
+        guard !rows.isEmpty else { throw ServerError.unknownName("no user named \(name)") }
+        return token
+    }
+
+    public func channels() async throws -> [AdministeredChannel] {
+        try await database.query("""
+            SELECT c.channel_id, c.title, c.registered_at, count(v.seq), max(v.published_at),
+                c.last_fetch_millis, c.consecutive_failures, c.last_failure
+            FROM hub_channels c LEFT JOIN hub_videos v ON v.channel_id = c.channel_id
+            GROUP BY c.channel_id ORDER BY c.channel_id
+            """).map { row in
+            let (id, title, registered, videos, newest, fetched, failures, failure) =
+                try row.decode((String, String?, Int64, Int, Double?, Int64?, Int, String?).self)
+            return AdministeredChannel(
+                channelID: id, title: title, registeredAt: registered, videoCount: videos, newestUpload: newest,
+                lastFetchMillis: fetched, consecutiveFailures: failures, lastFailure: failure)
+        }
+    }
+
+    public func removeChannel(id channelID: String) async throws {
+        try await storage {
+            try await database.transaction { connection in
+                let logger = database.logger
+                let removed = try await PostgresHubRepository.single(
+                    String.self, connection.query("DELETE FROM hub_channels WHERE channel_id = \(channelID) RETURNING channel_id", logger: logger))
+                guard removed != nil else { throw ServerError.unknownName("no channel \(channelID)") }
+                try await connection.query("DELETE FROM hub_videos WHERE channel_id = \(channelID)", logger: logger)
+            }
+        }
+    }
+
+    /// `body`, with failures other than ``ServerError`` as ``ServerError/storage(_:)``.
+    private func storage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError.storage(PostgresServerDatabase.describe(error))
+        }
+    }
+}

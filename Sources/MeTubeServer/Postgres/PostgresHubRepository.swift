@@ -1,0 +1,173 @@
+import Foundation
+import MeTubeAPI
+import MeTubeCore
+import PostgresNIO
+
+/// A ``HubRepository`` in PostgreSQL, correct with any number of server instances writing.
+///
+/// **Why no reader ever misses a row.** `seq` values come from the single counter row
+/// `hub_counters.last_seq`, incremented inside the ingesting transaction. Its row lock is held
+/// until that transaction ends, so ingests that hand out `seq`s run one after another and commit
+/// in `seq` order: when a reader's snapshot holds a row, every row with a smaller `seq` that was
+/// ever stored has committed before it and is in the snapshot too (unless trimmed or
+/// re-sequenced, which moves it past the reader's position). A `SEQUENCE` would not do: its
+/// numbers are handed out at once, and a transaction holding a small one can commit after one
+/// holding a larger one, which a reader paging with `afterSeq` would then skip for good.
+/// ``videos(matching:)`` is one statement, so it reads one snapshot.
+public struct PostgresHubRepository: HubRepository {
+    private let database: PostgresServerDatabase
+
+    /// The hub tables of `database`.
+    public init(database: PostgresServerDatabase) {
+        self.database = database
+    }
+
+    public func register(channelIDs: [String]) async throws -> HubRegisterResponse {
+        let now = Int64(Date().timeIntervalSince1970)
+        return try await storage {
+            try await database.transaction { connection in
+                var inserted = 0
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO hub_channels (channel_id, registered_at) SELECT id, \(now) FROM unnest(\(channelIDs)::text[]) AS id
+                    ON CONFLICT (channel_id) DO NOTHING RETURNING channel_id
+                    """, logger: database.logger)
+                for try await _ in rows { inserted += 1 }
+                let total = try await Self.single(Int.self, connection.query("SELECT count(*) FROM hub_channels", logger: database.logger)) ?? 0
+                return HubRegisterResponse(
+                    requested: channelIDs.count, inserted: inserted, alreadyPresent: channelIDs.count - inserted, totalChannels: total)
+            }
+        }
+    }
+
+    public func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] {
+        let rows = try await database.query(
+            "SELECT channel_id, title, thumbnail_url FROM hub_channels WHERE channel_id > \(channelID ?? "") ORDER BY channel_id LIMIT \(limit)")
+        return try rows.map { row in
+            let (id, title, thumbnail) = try row.decode((String, String?, String?).self)
+            return HubChannel(channelID: id, title: title, thumbnailURL: thumbnail)
+        }
+    }
+
+    public func registeredChannelIDs() async throws -> [String] {
+        try await database.query("SELECT channel_id FROM hub_channels ORDER BY registered_at, channel_id").map { try $0.decode(String.self) }
+    }
+
+    public func videos(matching query: HubVideoSelection) async throws -> HubVideoPage {
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
+        var statement = PostgresQuery(unsafeSQL: "")
+        if query.channelIDs.isEmpty {
+            statement = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
+        } else {
+            statement = """
+                SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) AND channel_id = ANY(\(query.channelIDs)::text[])
+                ORDER BY seq LIMIT \(query.limit)
+                """
+        }
+        let videos = try await database.query(statement).map { row in
+            let (seq, videoID, channelID, published, title, url, duration) = try row.decode((Int64, String, String, Double, String, String, Int?).self)
+            return HubVideo(
+                seq: seq, videoID: videoID, channelID: channelID,
+                publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)), title: title, url: url, durationSeconds: duration)
+        }
+        return HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq)
+    }
+
+    public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
+        let logger = database.logger
+        return try await storage {
+            try await database.transaction { connection in
+                if let title = ingestion.channelTitle {
+                    try await connection.query(
+                        "UPDATE hub_channels SET title = \(title) WHERE channel_id = \(ingestion.channelID) AND title IS DISTINCT FROM \(title)",
+                        logger: logger)
+                }
+                var known: [String: String] = [:]
+                let ids = ingestion.videos.map(\.id)
+                for try await (id, title) in try await connection.query(
+                    "SELECT video_id, title FROM hub_videos WHERE video_id = ANY(\(ids)::text[])", logger: logger
+                ).decode((String, String).self) {
+                    known[id] = title
+                }
+                var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
+                var changed: [Video] = []
+                for video in ingestion.videos {
+                    if let title = known[video.id] {
+                        guard title != video.title else { continue }
+                        outcome.updated += 1
+                    } else {
+                        outcome.inserted += 1
+                    }
+                    known[video.id] = video.title
+                    changed.append(video)
+                }
+                guard !changed.isEmpty else { return outcome }
+                // The counter's row lock, held to the commit, puts the ingests that take seqs in seq order.
+                let last = try await Self.single(Int64.self, connection.query(
+                    "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
+                var seq = last - Int64(changed.count)
+                for video in changed {
+                    seq += 1
+                    try await connection.query(
+                        """
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
+                        VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration))
+                        ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
+                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds)
+                        WHERE hub_videos.title IS DISTINCT FROM excluded.title
+                        """, logger: logger)
+                }
+                for channelID in Set(changed.map(\.channelID)) {
+                    try await connection.query(
+                        """
+                        DELETE FROM hub_videos WHERE channel_id = \(channelID) AND seq NOT IN (
+                            SELECT seq FROM hub_videos WHERE channel_id = \(channelID) ORDER BY published_at DESC, seq DESC LIMIT \(HubAPI.videosKeptPerChannel))
+                        """, logger: logger)
+                }
+                return outcome
+            }
+        }
+    }
+
+    public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
+        guard !records.isEmpty else { return }
+        let ids = records.map(\.channelID)
+        let times = records.map { Int64($0.fetchedAt.timeIntervalSince1970 * 1000) }
+        let failures = records.map { $0.failure ?? "" }
+        let failed = records.map { $0.failure != nil }
+        _ = try await database.query("""
+            UPDATE hub_channels SET last_fetch_millis = fetched.at,
+                consecutive_failures = CASE WHEN fetched.failed THEN consecutive_failures + 1 ELSE 0 END,
+                last_failure = CASE WHEN fetched.failed THEN fetched.failure ELSE last_failure END
+            FROM (SELECT * FROM unnest(\(ids)::text[], \(times)::bigint[], \(failures)::text[], \(failed)::boolean[]) AS f(channel_id, at, failure, failed)) AS fetched
+            WHERE hub_channels.channel_id = fetched.channel_id
+            """)
+    }
+
+    /// The first column of the first row of `rows`, if any.
+    static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
+        for try await value in rows.decode(T.self) { return value }
+        return nil
+    }
+
+    /// `body`, with its failures as ``ServerError/storage(_:)``.
+    private func storage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw ServerError.storage(PostgresServerDatabase.describe(error))
+        }
+    }
+}
+
+extension PushServices {
+    /// No WebSub and no YouTube Data API enrichment (they keep their state in SQLite only so
+    /// far): polling ingests straight into `repository`, the channels leased by `leases`.
+    init(withoutPushFor repository: any HubRepository, leases: PostgresFeedLeases?) {
+        ingestionRepository = repository
+        pollSchedule = leases
+        onNewChannels = nil
+        webSubRoutes = nil
+        services = []
+    }
+}

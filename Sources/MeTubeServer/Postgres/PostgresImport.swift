@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import Logging
+import PostgresNIO
+
+/// Copies an SQLite hub and status database into an empty PostgreSQL database
+/// (`metube-server migrate --from FILE --to URL`), keeping every `seq`, the `seq` counter, every
+/// user with their id and token hash, every zone with its incarnation and history position, every
+/// record with its sequence number and tombstones: clients synced against the SQLite server carry
+/// on against PostgreSQL from the `afterSeq`, sync tokens and change tags they hold.
+///
+/// It runs in one PostgreSQL transaction, refuses a target that already holds channels or users,
+/// and compares the row count of every table before it commits; any difference rolls it all back.
+/// WebSub subscriptions and YouTube Data API lookups are not copied (they are SQLite-only so far).
+public enum PostgresImport {
+    /// How many rows of each table were copied, by table name.
+    public typealias Counts = [String: Int]
+
+    /// Copies the SQLite database at `path` into the PostgreSQL database at `url`.
+    public static func run(from path: String, to url: PostgresDatabaseURL, logger: Logger) async throws -> Counts {
+        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.databaseMissing(path) }
+        let source = try ServerDatabase(path: path)
+        let data = try await source.read { db in try Snapshot(db) }
+        let target = try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger)
+        do {
+            return try await target.transaction { connection in try await data.copy(into: connection, logger: logger) }
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError.storage("copying into \(url): \(PostgresServerDatabase.describe(error))")
+        }
+    }
+
+    /// Every row of the tables that move, read in one SQLite transaction.
+    private struct Snapshot: Sendable {
+        var lastSeq: Int64
+        var channels: [(String, String?, String?, Int64, Int64?, Int64, String?)] = []
+        var videos: [(Int64, String, String, Double, String, String, Int64?)] = []
+        var users: [(Int64, String, String, Int64?, Int64?)] = []
+        var zones: [(Int64, Int64, String, String, String, Int64, Int64, Int64)] = []
+        var records: [(Int64, String, String, Data, Int64, Int64, Int64, Bool)] = []
+        var counters: [(Int64, String, String, Int64)] = []
+        var deletions: [(Int64, String, String, String, Int64)] = []
+
+        init(_ db: Database) throws {
+            lastSeq = try Int64.fetchOne(db, sql: "SELECT value FROM hub_counters WHERE name = 'last_seq'") ?? 0
+            channels = try Row.fetchAll(db, sql: """
+                SELECT channel_id, title, thumbnail_url, registered_at, last_fetch_millis, consecutive_failures, last_failure FROM hub_channels
+                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
+            videos = try Row.fetchAll(db, sql: "SELECT seq, video_id, channel_id, published_at, title, url, duration_seconds FROM hub_videos")
+                .map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
+            users = try Row.fetchAll(db, sql: "SELECT id, name, token_hash, created_millis, last_seen_millis FROM status_users")
+                .map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+            zones = try Row.fetchAll(db, sql: """
+                SELECT id, user_id, container, environment, name, incarnation, last_sequence, changed_at FROM status_zones
+                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+            records = try Row.fetchAll(db, sql: """
+                SELECT zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+            counters = try Row.fetchAll(db, sql: "SELECT user_id, container, environment, value FROM status_database_counters")
+                .map { ($0[0], $0[1], $0[2], $0[3]) }
+            deletions = try Row.fetchAll(db, sql: "SELECT user_id, container, environment, name, changed_at FROM status_zone_deletions")
+                .map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+        }
+
+        /// The rows per table this snapshot holds.
+        var counts: Counts {
+            [
+                "hub_channels": channels.count, "hub_videos": videos.count, "status_users": users.count, "status_zones": zones.count,
+                "status_records": records.count, "status_database_counters": counters.count, "status_zone_deletions": deletions.count,
+            ]
+        }
+
+        func copy(into connection: PostgresConnection, logger: Logger) async throws -> Counts {
+            func run(_ query: PostgresQuery) async throws { try await connection.query(query, logger: logger) }
+            let existing = try await PostgresHubRepository.single(
+                Int64.self, connection.query("SELECT (SELECT count(*) FROM hub_channels) + (SELECT count(*) FROM status_users)", logger: logger)) ?? 0
+            guard existing == 0 else {
+                throw ServerError.invalidConfiguration("the PostgreSQL database already holds channels or users; migrate into an empty one")
+            }
+            for c in channels {
+                try await run("""
+                    INSERT INTO hub_channels (channel_id, title, thumbnail_url, registered_at, last_fetch_millis, consecutive_failures, last_failure)
+                    VALUES (\(c.0), \(c.1), \(c.2), \(c.3), \(c.4), \(c.5), \(c.6))
+                    """)
+            }
+            for v in videos {
+                try await run("""
+                    INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
+                    VALUES (\(v.0), \(v.1), \(v.2), \(v.3), \(v.4), \(v.5), \(v.6))
+                    """)
+            }
+            try await run("UPDATE hub_counters SET value = \(lastSeq) WHERE name = 'last_seq'")
+            for u in users {
+                try await run("""
+                    INSERT INTO status_users (id, name, token_hash, created_millis, last_seen_millis) VALUES (\(u.0), \(u.1), \(u.2), \(u.3), \(u.4))
+                    """)
+            }
+            for z in zones {
+                try await run("""
+                    INSERT INTO status_zones (id, user_id, container, environment, name, incarnation, last_sequence, changed_at)
+                    VALUES (\(z.0), \(z.1), \(z.2), \(z.3), \(z.4), \(z.5), \(z.6), \(z.7))
+                    """)
+            }
+            for r in records {
+                try await run("""
+                    INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
+                    VALUES (\(r.0), \(r.1), \(r.2), \(r.3), \(r.4), \(r.5), \(r.6), \(r.7))
+                    """)
+            }
+            for c in counters {
+                try await run("INSERT INTO status_database_counters (user_id, container, environment, value) VALUES (\(c.0), \(c.1), \(c.2), \(c.3))")
+            }
+            for d in deletions {
+                try await run("""
+                    INSERT INTO status_zone_deletions (user_id, container, environment, name, changed_at) VALUES (\(d.0), \(d.1), \(d.2), \(d.3), \(d.4))
+                    """)
+            }
+            // New users and zones continue after the copied ids.
+            try await run("SELECT setval(pg_get_serial_sequence('status_users', 'id'), coalesce(max(id), 0) + 1, false) FROM status_users")
+            try await run("SELECT setval(pg_get_serial_sequence('status_zones', 'id'), coalesce(max(id), 0) + 1, false) FROM status_zones")
+            var copied: Counts = [:]
+            for table in counts.keys.sorted() {
+                copied[table] = try await PostgresHubRepository.single(
+                    Int.self, connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)) ?? 0
+            }
+            guard copied == counts else {
+                throw ServerError.storage("the copy holds \(copied), the SQLite database \(counts); nothing was committed")
+            }
+            return copied
+        }
+    }
+}

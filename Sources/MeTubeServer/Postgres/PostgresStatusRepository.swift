@@ -1,0 +1,281 @@
+import Foundation
+import Logging
+import MeTubeAPI
+import PostgresNIO
+import Synchronization
+
+/// A ``StatusRepository`` in PostgreSQL, correct with any number of server instances writing.
+///
+/// **Why `changes/zone` and `changes/database` never skip a change.** Every transaction takes a
+/// transaction-scoped advisory lock on each user database (user, container, environment) it
+/// touches before it reads or writes anything of it, and holds it to its end. So the transactions
+/// of one user database run one after another, on whichever instance: a zone's record sequence
+/// numbers and a database's change positions are handed out and committed in order, and every
+/// read inside a transaction sees one consistent state, as with SQLite's single writer.
+/// Different users' transactions run in parallel. A transaction that PostgreSQL still aborts as a
+/// deadlock or a serialization failure is run again, up to three times.
+///
+/// The transaction's body is synchronous (``StatusTransaction``), so it runs on one of the
+/// database's own threads, which waits for each statement's answer.
+public struct PostgresStatusRepository: StatusRepository {
+    private let database: PostgresServerDatabase
+
+    /// The status tables of `database`.
+    public init(database: PostgresServerDatabase) {
+        self.database = database
+    }
+
+    public func addUser(name: String, tokenHash: String) async throws -> StatusUser? {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let rows = try await database.query(
+            "INSERT INTO status_users (name, token_hash, created_millis) VALUES (\(name), \(tokenHash), \(now)) ON CONFLICT DO NOTHING RETURNING id")
+        return try rows.first.map { StatusUser(id: try $0.decode(Int64.self), name: name) }
+    }
+
+    public func user(tokenHash: String) async throws -> StatusUser? {
+        let rows = try await database.query("SELECT id, name FROM status_users WHERE token_hash = \(tokenHash)")
+        return try rows.first.map { row in
+            let (id, name) = try row.decode((Int64, String).self)
+            return StatusUser(id: id, name: name)
+        }
+    }
+
+    public func recordSeen(userID: Int64, atMillis millis: Int64) async throws {
+        _ = try await database.query("UPDATE status_users SET last_seen_millis = \(millis) WHERE id = \(userID)")
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        let (database, logger) = (database, database.logger)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await withoutActuallyEscaping(body) { body in
+                    // The thread pool may keep its work item a moment after running it: it gets
+                    // the body through a slot that is emptied before this block ends.
+                    let slot = BodySlot(body)
+                    defer { slot.empty() }
+                    return try await database.client.withConnection { connection in
+                        try await database.blockingThreads.runIfActive {
+                            guard let body = slot.body else { throw ServerError.storage("the transaction ended before it ran") }
+                            let transaction = PostgresStatusTransaction(connection: connection, logger: logger)
+                            try transaction.execute("BEGIN")
+                            do {
+                                let value = try body(transaction)
+                                try transaction.execute("COMMIT")
+                                return value
+                            } catch {
+                                _ = try? transaction.execute("ROLLBACK")
+                                throw error
+                            }
+                        }
+                    }
+                }
+            } catch let error as PSQLError {
+                let state = PostgresServerDatabase.sqlState(of: error)
+                if attempt < 3, state == "40P01" || state == "40001" { continue }
+                throw ServerError.storage(PostgresServerDatabase.describe(error))
+            }
+        }
+    }
+}
+
+/// Hands a transaction body to the thread that runs it, and lets it go when emptied.
+private final class BodySlot<T: Sendable>: Sendable {
+    private let content: Mutex<(@Sendable (any StatusTransaction) throws -> T)?>
+
+    init(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) {
+        content = Mutex(body)
+    }
+
+    /// The body, until ``empty()``.
+    var body: (@Sendable (any StatusTransaction) throws -> T)? { content.withLock { $0 } }
+
+    /// Lets the body go.
+    func empty() { content.withLock { $0 = nil } }
+}
+
+/// The reads and writes of one PostgreSQL transaction over the status tables, on a thread that
+/// may wait (see ``PostgresStatusRepository``).
+final class PostgresStatusTransaction: StatusTransaction {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private var zoneIDs: [StatusZoneKey: Int64] = [:]
+    private var lockedDatabases: Set<StatusDatabaseKey> = []
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Runs `query` and waits for its rows.
+    @discardableResult
+    func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try connection.query(query, logger: logger).wait().rows
+    }
+
+    /// Takes the transaction's advisory lock on `database` once; see ``PostgresStatusRepository``.
+    private func lock(_ database: StatusDatabaseKey) throws {
+        guard lockedDatabases.insert(database).inserted else { return }
+        let name = "metube-status:\(database.userID):\(database.container):\(database.environment)"
+        try execute("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
+    }
+
+    func zone(_ key: StatusZoneKey) throws -> StoredStatusZone? {
+        try lock(key.database)
+        guard let row = try execute("""
+            SELECT id, incarnation, last_sequence FROM status_zones
+            WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
+            """).first else { return nil }
+        let (id, incarnation, lastSequence) = try row.decode((Int64, Int64, Int64).self)
+        zoneIDs[key] = id
+        return StoredStatusZone(key: key, incarnation: incarnation, lastSequence: lastSequence)
+    }
+
+    func zones(in database: StatusDatabaseKey) throws -> [StoredStatusZone] {
+        try lock(database)
+        return try execute("""
+            SELECT name, incarnation, last_sequence FROM status_zones
+            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment) ORDER BY name
+            """).map { row in
+            let (name, incarnation, lastSequence) = try row.decode((String, Int64, Int64).self)
+            return StoredStatusZone(key: StatusZoneKey(database: database, zoneName: name), incarnation: incarnation, lastSequence: lastSequence)
+        }
+    }
+
+    func saveZone(_ zone: StoredStatusZone) throws {
+        let key = zone.key
+        guard let stored = try self.zone(key) else {
+            let position = try nextChangePosition(key.database)
+            let id = try execute("""
+                INSERT INTO status_zones (user_id, container, environment, name, incarnation, last_sequence, changed_at)
+                VALUES (\(key.database.userID), \(key.database.container), \(key.database.environment), \(key.zoneName), \(zone.incarnation), \(zone.lastSequence), \(position))
+                RETURNING id
+                """).first?.decode(Int64.self)
+            zoneIDs[key] = id
+            try execute("""
+                DELETE FROM status_zone_deletions
+                WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
+                """)
+            return
+        }
+        guard stored.incarnation != zone.incarnation || stored.lastSequence != zone.lastSequence, let id = zoneIDs[key] else { return }
+        let position = try nextChangePosition(key.database)
+        try execute("""
+            UPDATE status_zones SET incarnation = \(zone.incarnation), last_sequence = \(zone.lastSequence), changed_at = \(position) WHERE id = \(id)
+            """)
+    }
+
+    func deleteZone(_ key: StatusZoneKey) throws {
+        try lock(key.database)
+        let deleted = try execute("""
+            DELETE FROM status_zones
+            WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
+            RETURNING id
+            """)
+        zoneIDs[key] = nil
+        guard !deleted.isEmpty else { return }
+        let position = try nextChangePosition(key.database)
+        try execute("""
+            INSERT INTO status_zone_deletions (user_id, container, environment, name, changed_at)
+            VALUES (\(key.database.userID), \(key.database.container), \(key.database.environment), \(key.zoneName), \(position))
+            ON CONFLICT (user_id, container, environment, name) DO UPDATE SET changed_at = excluded.changed_at
+            """)
+    }
+
+    func records(named names: [String], in zone: StatusZoneKey) throws -> [String: StoredStatusRecord] {
+        guard let zoneID = try zoneID(zone) else { return [:] }
+        var found: [String: StoredStatusRecord] = [:]
+        for row in try execute("""
+            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+            WHERE zone_id = \(zoneID) AND name = ANY(\(names)::text[])
+            """) {
+            let record = try record(row)
+            found[record.name] = record
+        }
+        return found
+    }
+
+    func saveRecord(_ record: StoredStatusRecord, in zone: StatusZoneKey) throws {
+        guard let zoneID = try zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
+        let fields = try encoder.encode(record.fields)
+        try execute("""
+            INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
+            VALUES (\(zoneID), \(record.name), \(record.type), \(fields), \(record.sequence), \(record.createdMillis), \(record.modifiedMillis), \(record.isDeleted))
+            ON CONFLICT (zone_id, name) DO UPDATE SET type = excluded.type, fields = excluded.fields, sequence = excluded.sequence,
+                created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
+            """)
+    }
+
+    func changes(in zone: StatusZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredStatusRecord] {
+        guard let zoneID = try zoneID(zone) else { return [] }
+        return try execute("""
+            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+            WHERE zone_id = \(zoneID) AND sequence > \(sequence) AND (\(includeDeleted) OR NOT deleted) ORDER BY sequence LIMIT \(limit)
+            """).map(record)
+    }
+
+    func records(ofType type: String, in zone: StatusZoneKey) throws -> [StoredStatusRecord] {
+        guard let zoneID = try zoneID(zone) else { return [] }
+        return try execute("""
+            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+            WHERE zone_id = \(zoneID) AND type = \(type) AND NOT deleted
+            """).map(record)
+    }
+
+    func databaseChangePosition(_ database: StatusDatabaseKey) throws -> Int64 {
+        try lock(database)
+        return try execute("""
+            SELECT value FROM status_database_counters
+            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment)
+            """).first?.decode(Int64.self) ?? 0
+    }
+
+    func zoneChanges(in database: StatusDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) throws -> [StatusZoneChange] {
+        try lock(database)
+        let (user, container, environment) = (database.userID, database.container, database.environment)
+        return try execute("""
+            SELECT name, incarnation, last_sequence, changed_at, false FROM status_zones
+            WHERE user_id = \(user) AND container = \(container) AND environment = \(environment) AND changed_at > \(position)
+            UNION ALL
+            SELECT name, 0, 0, changed_at, true FROM status_zone_deletions
+            WHERE \(includeDeleted) AND user_id = \(user) AND container = \(container) AND environment = \(environment) AND changed_at > \(position)
+            ORDER BY 4 LIMIT \(limit)
+            """).map { row in
+            let (name, incarnation, lastSequence, changedAt, deleted) = try row.decode((String, Int64, Int64, Int64, Bool).self)
+            return StatusZoneChange(
+                zone: StoredStatusZone(key: StatusZoneKey(database: database, zoneName: name), incarnation: incarnation, lastSequence: lastSequence),
+                position: changedAt, isDeleted: deleted)
+        }
+    }
+
+    /// The next position of `database`'s change history, taken in this transaction.
+    private func nextChangePosition(_ database: StatusDatabaseKey) throws -> Int64 {
+        try execute("""
+            INSERT INTO status_database_counters (user_id, container, environment, value)
+            VALUES (\(database.userID), \(database.container), \(database.environment), 1)
+            ON CONFLICT (user_id, container, environment) DO UPDATE SET value = status_database_counters.value + 1
+            RETURNING value
+            """).first?.decode(Int64.self) ?? 0
+    }
+
+    private func zoneID(_ key: StatusZoneKey) throws -> Int64? {
+        if let id = zoneIDs[key] { return id }
+        _ = try zone(key)
+        return zoneIDs[key]
+    }
+
+    private func record(_ row: PostgresRow) throws -> StoredStatusRecord {
+        let (name, type, data, sequence, created, modified, deleted) = try row.decode((String, String, Data, Int64, Int64, Int64, Bool).self)
+        let fields: [String: StatusField]
+        do {
+            fields = try decoder.decode([String: StatusField].self, from: data)
+        } catch {
+            throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
+        }
+        return StoredStatusRecord(
+            name: name, type: type, fields: fields, sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted)
+    }
+}

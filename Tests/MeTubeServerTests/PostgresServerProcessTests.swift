@@ -1,0 +1,162 @@
+import AsyncHTTPClient
+import Foundation
+import MeTubeAPI
+import MeTubeCore
+@testable import MeTubeServer
+import NIOCore
+import NIOHTTP1
+import Testing
+import TestSupport
+
+/// `--database`, `--database-pool` and `METUBE_DATABASE_URL` through the real executable.
+@Suite struct PostgresServerProcessTests {
+    @Test func badDatabaseOptionsAreRefusedWithAClearMessage() throws {
+        let cases: [([String], [String: String], Int32, String)] = [
+            (["--database", "postgres://hub:hunter2@host/db?sslmode=maybe"], [:], 64, "sslmode=maybe"),
+            (["--database", "postgres://hub@host/db", "--db", "/tmp/hub.sqlite"], [:], 64, "give either --database or --db, not both"),
+            (["--database-pool", "0"], [:], 64, "--database-pool must be 1…500"),
+            ([], ["METUBE_DATABASE_URL": "mysql://hub@host/db"], 64, "$METUBE_DATABASE_URL"),
+            (["--database", "postgres://hub@127.0.0.1:1/db", "--public-url", "https://hub.example.org"], [:], 1, "SQLite only"),
+            (["--database", "postgres://hub@127.0.0.1:1/db?sslmode=disable"], [:], 1, "cannot connect to the database postgres://hub@127.0.0.1:1/db"),
+        ]
+        for (arguments, environment, status, message) in cases {
+            let outcome = try runProcess(
+                ProductBinary.url("metube-server"), ["serve", "--port", "0", "--poll-interval", "0"] + arguments, environment: environment)
+            #expect(outcome.status == status, "\(arguments)")
+            #expect(outcome.stderr.contains(message), "\(arguments): \(outcome.stderr)")
+            #expect(!outcome.stderr.contains("hunter2"))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func twoServersShareOneDatabase() async throws {
+        // Given a user added through $METUBE_DATABASE_URL and two servers on the same database
+        let url = try PostgresTestCluster.database()
+        let added = try runProcess(ProductBinary.url("metube-server"), ["users", "add", "erin"], environment: ["METUBE_DATABASE_URL": url])
+        #expect(added.status == 0, "\(added.stderr)")
+        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let first = try ServerProcess(arguments: ["serve", "--port", "0", "--poll-interval", "0", "--database", url, "--database-pool", "2"])
+        defer { first.kill() }
+        let second = try ServerProcess(arguments: ["serve", "--port", "0", "--poll-interval", "0", "--database", url])
+        defer { second.kill() }
+        let one = "http://127.0.0.1:\(try await first.listening(within: .seconds(30)))"
+        let two = "http://127.0.0.1:\(try await second.listening(within: .seconds(30)))"
+
+        // When a channel is registered on the first and the user lists zones on the second
+        let channel = DemoCatalog.channelID(42)
+        let registered = try await Self.post(one + HubAPI.registerPath, HubRegisterRequest(channelIDs: [channel]))
+        let listed = try await Self.post(two + HubAPI.channelsPath, HubChannelsRequest(limit: 10))
+        let zones = try await Self.post(
+            two + "/database/1/\(StatusConfiguration.defaultContainer)/production/private/zones/list?ckAPIToken=metube&ckWebAuthToken=\(token)",
+            nil as String?)
+
+        // Then the second sees the channel and accepts the token the command added
+        #expect(registered.status == .ok)
+        #expect(try JSONDecoder().decode(HubChannelList.self, from: listed.body).channels.map(\.channelID) == [channel])
+        #expect(zones.status == .ok, "\(String(decoding: zones.body, as: UTF8.self))")
+    }
+
+    @Test func usersAndChannelsAreAdministeredOnPostgreSQL() async throws {
+        // Given a database with two users and a registered channel
+        let url = try PostgresTestCluster.database()
+        func admin(_ arguments: String...) throws -> ProcessOutcome {
+            try runProcess(ProductBinary.url("metube-server"), arguments + ["--database", url], input: "")
+        }
+        let alice = try admin("users", "add", "alice").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try admin("users", "add", "bob")
+        let channel = DemoCatalog.channelID(7)
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 1))
+            .register(channelIDs: [channel])
+
+        // When the operator lists, rotates, removes and lists again
+        let before = try admin("users", "list")
+        let rotated = try admin("users", "rotate", "alice")
+        let removed = try admin("users", "remove", "bob", "--yes")
+        let unknown = try admin("users", "remove", "carol", "--yes")
+        let after = try admin("users", "list")
+        let channels = try admin("channels", "list")
+        let channelRemoved = try admin("channels", "remove", channel)
+        let noChannels = try admin("channels", "list")
+        let backup = try admin("backup", "/tmp/metube-never-written.sqlite")
+
+        // Then each does what it does on SQLite, and backup points to pg_dump
+        #expect(before.status == 0 && before.stdout.contains("alice") && before.stdout.contains("bob"), "\(before.stderr)")
+        let newToken = rotated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(rotated.status == 0 && newToken.count >= 32 && newToken != alice)
+        #expect(removed.status == 0 && removed.stdout.contains("removed user bob"))
+        #expect(unknown.status == 4 && unknown.stderr.contains("no user named carol"))
+        #expect(after.stdout.contains("alice") && !after.stdout.contains("bob"))
+        #expect(channels.status == 0 && channels.stdout.contains(channel), "\(channels.stderr)")
+        #expect(channelRemoved.status == 0 && !noChannels.stdout.contains(channel))
+        #expect(backup.status == 64 && backup.stderr.contains("pg_dump"))
+    }
+
+    @Test func migrateMovesAnSQLiteServerAndItsClientsCarryOn() async throws {
+        // Given an SQLite hub with videos (one re-titled, so seqs have a gap) and a user whose
+        // device synced a zone with a record, a tombstone and a deleted zone
+        let directory = TemporaryDirectory("metube-migrate")
+        defer { directory.remove() }
+        let path = directory.path("hub.sqlite")
+        let hub = try SQLiteHubRepository(path: path)
+        let channel = DemoCatalog.channelID(3)
+        _ = try await hub.register(channelIDs: [channel])
+        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: "Three", videos: (0..<5).map { HubTestSupport.video($0, channel: channel) }))
+        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [HubTestSupport.video(1, channel: channel, title: "renamed")]))
+        let sqliteVideos = try await hub.videos(matching: HubVideoSelection()).videos
+        let service = StatusService(repository: try SQLiteStatusRepository(path: path))
+        let token = try await service.addUser(name: "fay")
+        let caller = try await service.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await service.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID), .init(.create, zone: StatusZoneID(zoneName: "Old"))]), caller: caller)
+        _ = try await service.modifyZones(StatusZonesModifyRequest(operations: [.init(.delete, zone: StatusZoneID(zoneName: "Old"))]), caller: caller)
+        let created = try await service.modifyRecords(
+            StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1")), .init(.create, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let tag = try #require(created.records.first?.record?.recordChangeTag)
+        _ = try await service.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.forceDelete, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let synced = try await service.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
+        guard case .success(let before) = synced.zones.first else { Issue.record("no changes"); return }
+        let database = try await service.databaseChanges(StatusDatabaseChangesRequest(), caller: caller)
+
+        // When it is migrated into PostgreSQL (and a second migration is tried)
+        let url = try PostgresTestCluster.database()
+        let migrated = try runProcess(ProductBinary.url("metube-server"), ["migrate", "--from", path, "--to", url])
+        let again = try runProcess(ProductBinary.url("metube-server"), ["migrate", "--from", path, "--to", url])
+
+        // Then every table was copied and checked, and a second migration is refused
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(migrated.stdout.contains("hub_videos\t5") && migrated.stdout.contains("status_records\t2") && migrated.stdout.contains("status_zone_deletions\t1"), "\(migrated.stdout)")
+        #expect(again.status == 1 && again.stderr.contains("already holds channels or users"))
+
+        // And the hub answers the same seqs and continues the counter
+        let postgres = try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 2)
+        let moved = PostgresHubRepository(database: postgres)
+        #expect(try await moved.videos(matching: HubVideoSelection()).videos == sqliteVideos)
+        _ = try await moved.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [HubTestSupport.video(9, channel: channel)]))
+        #expect(try await moved.videos(matching: HubVideoSelection(afterSeq: sqliteVideos.last?.seq ?? 0)).videos.map(\.seq) == [(sqliteVideos.last?.seq ?? 0) + 1])
+
+        // And the device carries on: same token, its sync token and change tag still valid, no full resync
+        let status = StatusService(repository: PostgresStatusRepository(database: postgres))
+        let again2 = try await status.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        #expect(again2.user == caller.user)
+        let nothingNew = try await status.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        guard case .success(let unchanged) = nothingNew.zones.first else { Issue.record("the old sync token was refused: \(nothingNew)"); return }
+        #expect(unchanged.records.isEmpty)
+        let updated = try await status.modifyRecords(
+            StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again2)
+        #expect(updated.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
+        let next = try await status.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        guard case .success(let changes) = next.zones.first else { Issue.record("no changes"); return }
+        #expect(changes.records.compactMap(\.recordName) == ["v1"])
+        let databaseNext = try await status.databaseChanges(StatusDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
+        #expect(databaseNext.zones.map(\.zoneID.zoneName) == [WatchedStatusRecord.zoneName])
+        #expect(try await status.addUser(name: "gus").isEmpty == false)
+    }
+
+    private static func post(_ url: String, _ body: (some Encodable)?) async throws -> (status: HTTPResponseStatus, body: Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = body == nil ? .GET : .POST
+        if let body { request.body = .bytes(try JSONEncoder().encode(body)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        return (response.status, Data(bytes.readableBytesView))
+    }
+}
