@@ -4,7 +4,7 @@ import Foundation
 /// JSON line per figure.
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
-    ("hub", hubFigures),
+    ("server", serverFigures),
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
@@ -14,10 +14,6 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
     try runStoreMemoryChild(CommandLine.arguments[2])
-    exit(0)
-}
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--child-hub-load" {
-    try await runHubLoadChild(url: CommandLine.arguments[2], body: CommandLine.arguments[3])
     exit(0)
 }
 
