@@ -12,6 +12,25 @@ public struct StatusField: Codable, Sendable, Hashable {
         self.type = type
     }
 
+    private enum CodingKeys: String, CodingKey { case value, type }
+
+    /// Decodes `value` then `type`, as the synthesized decoder would, to the same values. A
+    /// `STRING`, `INT64` or `TIMESTAMP` tag is tried first as a hint, so a whole number does not
+    /// first fail as a string (each failed attempt costs a thrown error); when the hint does not
+    /// fit, ``StatusValue`` decodes the value as always.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let hint = try? container.decodeIfPresent(String.self, forKey: .type)
+        switch hint {
+        case "STRING": value = try (try? container.decode(String.self, forKey: .value)).map(StatusValue.string)
+            ?? container.decode(StatusValue.self, forKey: .value)
+        case "INT64", "TIMESTAMP": value = try (try? container.decode(Int64.self, forKey: .value)).map(StatusValue.integer)
+            ?? container.decode(StatusValue.self, forKey: .value)
+        default: value = try container.decode(StatusValue.self, forKey: .value)
+        }
+        type = try container.decodeIfPresent(String.self, forKey: .type)
+    }
+
     /// A `STRING` field.
     public static func string(_ value: String) -> StatusField { StatusField(value: .string(value), type: "STRING") }
     /// A `TIMESTAMP` field holding milliseconds since 1970.

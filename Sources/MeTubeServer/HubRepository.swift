@@ -23,6 +23,22 @@ public protocol HubRepository: Sendable {
     /// Keeps, per channel, when its feed was last fetched and how many fetches in a row failed
     /// (with the last reason), for `metube-server channels list`. Unknown channels are ignored.
     func recordFetches(_ records: [ChannelFetchRecord]) async throws
+    /// The version of the stored videos: it changes with every change to them, from any
+    /// process, so two equal versions mean equal `videos(matching:)` answers; nil when the
+    /// repository cannot tell, and then nothing is cached.
+    func videosVersion() async throws -> Int64?
+    /// `videos(matching:)`, with the ``videosVersion()`` of the very state the page was read from.
+    func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?)
+}
+
+extension HubRepository {
+    /// No version: answers are never cached.
+    public func videosVersion() async throws -> Int64? { nil }
+
+    /// The page without a version.
+    public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
+        (try await videos(matching: query), nil)
+    }
 }
 
 /// How one feed fetch went, for the operator.

@@ -18,29 +18,68 @@ enum HubRequestValidation {
     }
 
     /// The validated selection of a `videos/query` body; an empty body means all defaults.
+    ///
+    /// A well-typed body (the usual case) is decoded straight into its three fields; any other
+    /// goes through ``JSONValue``, which names the field of the wrong type.
     static func videoSelection(body: some DataProtocol) throws(ServerError) -> HubVideoSelection {
         guard !body.isEmpty else { return HubVideoSelection() }
-        let object = try object(body)
+        guard !JSONNesting.exceedsLimit(body) else { throw .badRequest("the body is nested deeper than \(JSONNesting.maxDepth) levels") }
+        let fields: VideoQueryFields
+        if let typed = try? JSONDecoder().decode(VideoQueryFields.self, from: Data(body)) {
+            fields = typed
+        } else {
+            fields = try VideoQueryFields(object(body))
+        }
         var selection = HubVideoSelection()
-        if let value = object["channelIds"], value != .null {
-            let raw = try strings(value, field: "channelIds", limit: HubAPI.maxQueryChannelIDs)
+        if let raw = fields.channelIds {
+            guard raw.count <= HubAPI.maxQueryChannelIDs else {
+                throw .badRequest("channelIds has \(raw.count) entries; at most \(HubAPI.maxQueryChannelIDs) are allowed")
+            }
             selection.channelIDs = normalized(raw)
             if !raw.isEmpty, selection.channelIDs.isEmpty { throw .badRequest("no valid channel IDs") }
         }
-        if let value = object["afterSeq"], value != .null {
-            guard case .integer(let afterSeq) = value, (0...HubAPI.maxAfterSeq).contains(afterSeq) else {
+        if let afterSeq = fields.afterSeq {
+            guard (0...HubAPI.maxAfterSeq).contains(afterSeq) else {
                 throw .badRequest("afterSeq must be a non-negative integer no larger than \(HubAPI.maxAfterSeq)")
             }
             selection.afterSeq = afterSeq
         }
-        if let value = object["limit"], value != .null {
+        if let limit = fields.limit {
             let range = HubAPI.queryLimitRange
-            guard case .integer(let limit) = value, limit >= range.lowerBound, limit <= range.upperBound else {
+            guard limit >= range.lowerBound, limit <= range.upperBound else {
                 throw .badRequest("limit must be an integer from \(range.lowerBound) to \(range.upperBound)")
             }
             selection.limit = Int(limit)
         }
         return selection
+    }
+
+    /// The fields of a `videos/query` body, each nil when absent or null.
+    private struct VideoQueryFields: Decodable {
+        var channelIds: [String]?
+        var afterSeq: Int64?
+        var limit: Int64?
+
+        /// The fields of a body that did not decode as typed: the first field of the wrong type
+        /// is a `badRequest` naming it.
+        init(_ object: [String: JSONValue]) throws(ServerError) {
+            if let value = object["channelIds"], value != .null {
+                channelIds = try strings(value, field: "channelIds", limit: HubAPI.maxQueryChannelIDs)
+            }
+            if let value = object["afterSeq"], value != .null {
+                guard case .integer(let afterSeq) = value else {
+                    throw .badRequest("afterSeq must be a non-negative integer no larger than \(HubAPI.maxAfterSeq)")
+                }
+                self.afterSeq = afterSeq
+            }
+            if let value = object["limit"], value != .null {
+                guard case .integer(let limit) = value else {
+                    let range = HubAPI.queryLimitRange
+                    throw .badRequest("limit must be an integer from \(range.lowerBound) to \(range.upperBound)")
+                }
+                self.limit = limit
+            }
+        }
     }
 
     /// The page a `channels` body asks for: after which channel id, and how many; an empty body

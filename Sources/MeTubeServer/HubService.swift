@@ -14,6 +14,7 @@ public struct HubService: Sendable {
     public let repository: any HubRepository
     private let registrations: RegistrationLimiter
     private let ingester: FeedIngester?
+    private let pages = HubPageCache()
     private let onNewChannels: (@Sendable () -> Void)?
 
     /// Creates the service over `repository`, allowing each client address
@@ -54,8 +55,15 @@ public struct HubService: Sendable {
         return HubChannelList(channels: channels, nextAfterChannelID: channels.last?.channelID)
     }
 
-    /// `videos/query`: the page `body` asks for, as its JSON answer.
-    func videoPage(body: some DataProtocol) async throws -> ByteBuffer {
-        HubJSONWriter.page(try await repository.videos(matching: try HubRequestValidation.videoSelection(body: body)))
+    /// `videos/query`: the page `body` asks for, as its JSON answer; the same body answered
+    /// before is answered from the ``HubPageCache`` while the stored videos are unchanged.
+    func videoPage(body: Data) async throws -> ByteBuffer {
+        if let cached = pages.entry(for: body), try await repository.videosVersion() == cached.version {
+            return cached.answer
+        }
+        let (page, version) = try await repository.versionedVideos(matching: try HubRequestValidation.videoSelection(body: body))
+        let answer = HubJSONWriter.page(page)
+        if let version { pages.store(answer, for: body, version: version) }
+        return answer
     }
 }

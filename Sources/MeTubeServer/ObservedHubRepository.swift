@@ -23,6 +23,14 @@ struct ObservedHubRepository: HubRepository {
         try await base.videos(matching: query)
     }
 
+    func videosVersion() async throws -> Int64? {
+        try await base.videosVersion()
+    }
+
+    func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
+        try await base.versionedVideos(matching: query)
+    }
+
     func recordFetches(_ records: [ChannelFetchRecord]) async throws {
         try await base.recordFetches(records)
     }

@@ -62,8 +62,16 @@ public final class SQLiteHubRepository: HubRepository {
     }
 
     public func videos(matching query: HubVideoSelection) async throws -> HubVideoPage {
+        try await versionedVideos(matching: query).page
+    }
+
+    public func videosVersion() async throws -> Int64? {
+        try await database.read { db in try Self.videosVersion(db) }
+    }
+
+    public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
         let (sql, arguments) = try select(matching: query)
-        let videos = try await database.read { db in
+        let (videos, version) = try await database.read { db in
             var videos: [HubVideo] = []
             videos.reserveCapacity(query.limit)
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
@@ -73,9 +81,14 @@ public final class SQLiteHubRepository: HubRepository {
                     publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: row[3])), title: row[4],
                     url: row[5], durationSeconds: row[6]))
             }
-            return videos
+            return (videos, try Self.videosVersion(db))
         }
-        return HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq)
+        return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
+    }
+
+    /// The `videos_version` counter, which triggers count up on every change to `hub_videos`.
+    private static func videosVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM hub_counters WHERE name = 'videos_version'")) ?? 0
     }
 
     /// The `SELECT` of the rows `query` selects, in `seq` order, and its arguments.

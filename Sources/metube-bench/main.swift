@@ -4,10 +4,11 @@ import Foundation
 /// JSON line per figure.
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
-    ("hub", hubFigures),
+    ("server", serverFigures),
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
+    ("sync", syncScaleFigures),
     ("playback", playbackFigures),
     ("postgres", postgresFigures),
 ]
@@ -16,8 +17,9 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-
     try runStoreMemoryChild(CommandLine.arguments[2])
     exit(0)
 }
-if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--child-hub-load" {
-    try await runHubLoadChild(url: CommandLine.arguments[2], body: CommandLine.arguments[3])
+
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--child-sync" {
+    try await runSyncChild(mode: CommandLine.arguments[2], path: CommandLine.arguments[3], url: CommandLine.arguments[4])
     exit(0)
 }
 

@@ -70,6 +70,7 @@ import Testing
             HubVideoSelection(channelIDs: Array(channels[100..<110]), afterSeq: 0, limit: 7),
             HubVideoSelection(channelIDs: [channels[3], SyntheticLibrary.channelID(99_999)], afterSeq: 0, limit: 3),
         ]
+        let service = HubService(repository: repository)
         var pages = 0
         for start in selections {
             var selection = start
@@ -77,13 +78,57 @@ import Testing
                 let page = try await repository.videos(matching: selection)
                 let answer = String(buffer: HubJSONWriter.page(page))
 
-                // Then each is the earlier answer, byte for byte
-                #expect(answer == (try Self.referencePage(selection, in: database)))
+                // Then each is the earlier answer, byte for byte, and so is the route's answer,
+                // computed and then from its cache
+                let reference = try Self.referencePage(selection, in: database)
+                #expect(answer == reference)
+                #expect(String(buffer: try await service.videoPage(body: try Self.body(selection))) == reference)
+                #expect(String(buffer: try await service.videoPage(body: try Self.body(selection))) == reference)
                 pages += 1
                 if page.videos.isEmpty { break }
                 selection.afterSeq = page.maxSeqReturned
             }
         }
         #expect(pages > 40)
+    }
+
+    @Test func aCachedPageFollowsEveryChangeToTheVideosFromAnyConnection() async throws {
+        // Given a hub file with a page answered once, so it is cached
+        let path = HubTestSupport.temporaryDatabasePath()
+        let database = try ServerDatabase(path: path)
+        let repository = try SQLiteHubRepository(database: database)
+        let service = HubService(repository: repository)
+        let library = SyntheticLibrary(channelCount: 20, videoCount: 200, markCount: 0)
+        let channels = library.channels().map(\.id)
+        _ = try await repository.register(channelIDs: channels)
+        let byChannel = Dictionary(grouping: library.videos().reversed(), by: \.channelID)
+        for channel in library.channels() {
+            _ = try await repository.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: byChannel[channel.id] ?? []))
+        }
+        let selection = HubVideoSelection(channelIDs: channels, afterSeq: 0, limit: 50)
+        let first = String(buffer: try await service.videoPage(body: try Self.body(selection)))
+        #expect(first == (try Self.referencePage(selection, in: database)))
+
+        // When a video is renamed through the repository, then the same body gets the new page
+        var renamed = library.video(3)
+        renamed.title = "renamed while cached"
+        _ = try await repository.ingest(FeedIngestion(channelID: renamed.channelID, channelTitle: nil, videos: [renamed]))
+        let afterRename = String(buffer: try await service.videoPage(body: try Self.body(selection)))
+        #expect(afterRename != first)
+        #expect(afterRename == (try Self.referencePage(selection, in: database)))
+
+        // When another connection (as `metube-server channels remove` from another process)
+        // deletes a channel's videos, then the same body gets the page without them
+        try await ServerAdministration(path: path).removeChannel(id: channels[0])
+        let afterRemoval = String(buffer: try await service.videoPage(body: try Self.body(selection)))
+        #expect(afterRemoval != afterRename)
+        #expect(!afterRemoval.contains(channels[0]))
+        #expect(afterRemoval == (try Self.referencePage(selection, in: database)))
+    }
+
+    /// The `videos/query` body of `selection`.
+    static func body(_ selection: HubVideoSelection) throws -> Data {
+        let ids = String(decoding: try JSONEncoder().encode(selection.channelIDs), as: UTF8.self)
+        return Data("{\"channelIds\":\(ids),\"afterSeq\":\(selection.afterSeq),\"limit\":\(selection.limit)}".utf8)
     }
 }

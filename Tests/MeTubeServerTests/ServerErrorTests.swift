@@ -17,7 +17,7 @@ import Testing
         func addUser(name: String, tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: name) }
         func user(tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: "alice") }
         func recordSeen(userID: Int64, atMillis millis: Int64) async throws {}
-        func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T { throw SecretFailure() }
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T { throw SecretFailure() }
     }
 
     static func application(hub: any HubRepository, status: StatusRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {

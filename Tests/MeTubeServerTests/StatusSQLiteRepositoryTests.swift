@@ -32,4 +32,44 @@ struct StatusSQLiteRepositoryTests {
         guard case .success(let zone) = changes.zones.first else { Issue.record("no changes"); return }
         #expect(zone.records.map(\.recordName) == ["v1"])
     }
+
+    @Test("concurrent transactions commit together; one that throws loses only its own writes")
+    func groupCommit() async throws {
+        // Given a repository on an SQLite file with one zone
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("status.sqlite").path
+        let repository = try SQLiteStatusRepository(path: path)
+        let user = try #require(try await repository.addUser(name: "dave", tokenHash: "hash"))
+        let zone = StatusZoneKey(database: StatusDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
+        try await repository.transaction { transaction in try transaction.saveZone(StoredStatusZone(key: zone, incarnation: 1)) }
+
+        // When 60 transactions run at once, every third writing a record and then throwing
+        struct Refused: Error {}
+        let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    do {
+                        try await repository.transaction { transaction in
+                            try transaction.saveRecord(StoredStatusRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0), in: zone)
+                            if index % 3 == 0 { throw Refused() }
+                        }
+                        return (index, true)
+                    } catch {
+                        return (index, false)
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+        }
+
+        // Then exactly the ones that returned are stored, also for a new repository on the file
+        #expect(outcomes.count == 60)
+        #expect(outcomes.filter(\.value).keys.sorted() == (0..<60).filter { $0 % 3 != 0 })
+        let reopened = try SQLiteStatusRepository(path: path)
+        let names = (0..<60).map { "r\($0)" }
+        let stored = try await reopened.read { transaction in try transaction.records(named: names, in: zone) }
+        #expect(stored.keys.sorted() == (0..<60).filter { $0 % 3 != 0 }.map { "r\($0)" }.sorted())
+    }
 }

@@ -44,7 +44,7 @@ public struct PostgresStatusRepository: StatusRepository {
         _ = try await database.query("UPDATE status_users SET last_seen_millis = \(millis) WHERE id = \(userID)")
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
         let (database, logger) = (database, database.logger)
         var attempt = 0
         while true {

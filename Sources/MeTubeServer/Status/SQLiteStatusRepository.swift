@@ -3,12 +3,17 @@ import GRDB
 import MeTubeAPI
 
 /// A ``StatusRepository`` in the server's SQLite database.
+///
+/// Concurrent transactions are committed in groups (``GroupCommit``): each one is durable when
+/// it returns, and one sync of the database serves the whole group.
 public struct SQLiteStatusRepository: StatusRepository {
     private let database: ServerDatabase
+    private let groupCommit: GroupCommit
 
     /// The status tables of `database`.
     public init(database: ServerDatabase) {
         self.database = database
+        self.groupCommit = GroupCommit(database: database)
     }
 
     /// The status tables of the database file at `path` (created if needed).
@@ -43,20 +48,26 @@ public struct SQLiteStatusRepository: StatusRepository {
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T {
-        try await database.write { db in try body(SQLiteStatusTransaction(db: db)) }
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        try await groupCommit.write { db in try body(SQLiteStatusTransaction(db: db, isReadOnly: false)) }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        try await database.read { db in try body(SQLiteStatusTransaction(db: db, isReadOnly: true)) }
     }
 }
 
 /// The reads and writes of one SQLite transaction over the status tables.
 final class SQLiteStatusTransaction: StatusTransaction {
     let db: Database
+    let isReadOnly: Bool
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
-    init(db: Database) {
+    init(db: Database, isReadOnly: Bool) {
         self.db = db
+        self.isReadOnly = isReadOnly
     }
 
     func zone(_ key: StatusZoneKey) throws -> StoredStatusZone? {
@@ -107,7 +118,7 @@ final class SQLiteStatusTransaction: StatusTransaction {
             INSERT OR REPLACE INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                zoneID, record.name, record.type, try encoder.encode(record.fields),
+                zoneID, record.name, record.type, try StatusFieldsCodec.encode(record.fields) ?? encoder.encode(record.fields),
                 record.sequence, record.createdMillis, record.modifiedMillis, record.isDeleted,
             ])
     }
@@ -133,8 +144,9 @@ final class SQLiteStatusTransaction: StatusTransaction {
     func record(_ row: Row) throws -> StoredStatusRecord {
         let name: String = row[0]
         let fields: [String: StatusField]
+        let data: Data = row[2]
         do {
-            fields = try decoder.decode([String: StatusField].self, from: row[2] as Data)
+            fields = try StatusFieldsCodec.decode(data) ?? decoder.decode([String: StatusField].self, from: data)
         } catch {
             throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
         }

@@ -108,12 +108,24 @@ public protocol StatusRepository: Sendable {
     /// Notes that the user made an authenticated request at `millis` (for `users list`).
     func recordSeen(userID: Int64, atMillis millis: Int64) async throws
     /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives
-    /// when it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (any StatusTransaction) throws -> T) async throws -> T
+    /// when it throws. Once it returns, what it wrote is durable.
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T
+    /// Runs `body` as one read-only transaction (its ``StatusTransaction/isReadOnly`` is true):
+    /// it sees one consistent state, and a write in it fails.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T
+}
+
+extension StatusRepository {
+    /// Reads in a full transaction.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        try await transaction(body)
+    }
 }
 
 /// The reads and writes available inside a ``StatusRepository`` transaction.
 public protocol StatusTransaction {
+    /// Whether this is a read-only transaction (``StatusRepository/read(_:)``), where writes fail.
+    var isReadOnly: Bool { get }
     /// The zone, if it exists.
     func zone(_ key: StatusZoneKey) throws -> StoredStatusZone?
     /// Every zone of `database`, by name.
@@ -154,4 +166,9 @@ public struct StatusZoneChange: Sendable, Hashable {
         self.position = position
         self.isDeleted = isDeleted
     }
+}
+
+extension StatusTransaction {
+    /// A transaction that may write, unless the implementation says otherwise.
+    public var isReadOnly: Bool { false }
 }

@@ -14,7 +14,7 @@ extension StatusService {
         }
         var seen: Set<[String?]> = []
         let zones = request.zones.filter { seen.insert([$0.zoneID.zoneName, $0.zoneID.ownerRecordName, $0.syncToken]).inserted }
-        let results = try await repository.transaction { transaction in
+        let results = try await readingTransaction { transaction in
             var budget = maximum
             return try zones.map { wanted -> StatusZoneChangesResult in
                 if let error = accessError(for: wanted.zoneID, caller: caller) { return .failure(error) }

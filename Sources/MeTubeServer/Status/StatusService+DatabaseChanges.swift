@@ -10,7 +10,7 @@ extension StatusService {
             throw StatusErrorBody(.badRequest, "resultsLimit must be at least 1, not \(limit)")
         }
         let limit = min(request.resultsLimit ?? maximum, maximum)
-        return try await repository.transaction { transaction in
+        return try await readingTransaction { transaction in
             let latest = try transaction.databaseChangePosition(caller.database)
             var after: Int64 = 0
             if let token = request.syncToken {

@@ -15,7 +15,7 @@ extension StatusService {
         let plan = try StatusQueryPlan(request.query)
         let limit = min(request.resultsLimit ?? maximum, maximum)
         let zoneID = request.zoneID ?? StatusZoneID(zoneName: StatusZoneID.defaultZoneName)
-        return try await repository.transaction { transaction in
+        return try await readingTransaction { transaction in
             let zone = try requireZone(zoneID, caller: caller, in: transaction)
             let offset = try request.continuationMarker.map { marker throws(StatusErrorBody) in
                 try StatusVersionTokens.offset(ofQueryMarker: marker, in: zone)

@@ -60,7 +60,7 @@ extension StatusService {
             throw StatusErrorBody.limitExceeded("\(request.records.count) records requested; the limit is \(configuration.maxRecordsPerResponse)")
         }
         let zoneID = request.zoneID ?? StatusZoneID(zoneName: StatusZoneID.defaultZoneName)
-        let results = try await repository.transaction { transaction in
+        let results = try await readingTransaction { transaction in
             let zone = try requireZone(zoneID, caller: caller, in: transaction)
             let found = try transaction.records(named: request.records.map(\.recordName), in: zone.key)
             return request.records.map { lookup -> StatusRecordResult in

@@ -110,7 +110,7 @@ public struct StatusService: Sendable {
 
     /// `zones/list`: every zone of the caller's database, the default zone included.
     public func listZones(caller: StatusCaller) async throws -> StatusZonesResponse {
-        let zones = try await repository.transaction { transaction in
+        let zones = try await readingTransaction { transaction in
             let defaultKey = StatusZoneKey(database: caller.database, zoneName: StatusZoneID.defaultZoneName)
             _ = try existingZone(defaultKey, in: transaction)
             return try transaction.zones(in: caller.database)
@@ -121,7 +121,7 @@ public struct StatusService: Sendable {
     /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.
     public func lookupZones(_ request: StatusZonesLookupRequest, caller: StatusCaller) async throws -> StatusZonesResponse {
         try checkCount(request.zones.count, of: "zones")
-        let results = try await repository.transaction { transaction in
+        let results = try await readingTransaction { transaction in
             try request.zones.map { zoneID -> StatusZoneResult in
                 if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
                 let key = StatusZoneKey(database: caller.database, zoneName: zoneID.zoneName)
@@ -164,10 +164,26 @@ public struct StatusService: Sendable {
         return nil
     }
 
-    /// The stored zone, creating the default zone on first use.
+    /// The stored zone, creating the default zone on first use (in a read-only transaction it
+    /// throws ``DefaultZoneMissing`` instead, and ``readingTransaction(_:)`` writes).
     func existingZone(_ key: StatusZoneKey, in transaction: any StatusTransaction) throws -> StoredStatusZone? {
         if let zone = try transaction.zone(key) { return zone }
-        return key.zoneName == StatusZoneID.defaultZoneName ? try createZone(key, in: transaction) : nil
+        guard key.zoneName == StatusZoneID.defaultZoneName else { return nil }
+        if transaction.isReadOnly { throw DefaultZoneMissing() }
+        return try createZone(key, in: transaction)
+    }
+
+    /// A read-only transaction met a default zone still to be created.
+    struct DefaultZoneMissing: Error {}
+
+    /// Runs `body` in a read-only transaction, which runs beside other reads and the writer; when
+    /// it finds the default zone still to be created, runs it again in a write transaction.
+    func readingTransaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+        do {
+            return try await repository.read(body)
+        } catch is DefaultZoneMissing {
+            return try await repository.transaction(body)
+        }
     }
 
     /// The zone dictionary of a stored zone.

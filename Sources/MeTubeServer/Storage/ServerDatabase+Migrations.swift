@@ -159,6 +159,22 @@ extension ServerDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("hub-002-videos-version") { db in
+            // Every change to hub_videos, by any connection or process, counts up videos_version,
+            // so an answer cached with the version it was read at is known to be current.
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO hub_counters (name, value) VALUES ('videos_version', 0);
+                CREATE TRIGGER hub_videos_inserted AFTER INSERT ON hub_videos BEGIN
+                    UPDATE hub_counters SET value = value + 1 WHERE name = 'videos_version';
+                END;
+                CREATE TRIGGER hub_videos_updated AFTER UPDATE ON hub_videos BEGIN
+                    UPDATE hub_counters SET value = value + 1 WHERE name = 'videos_version';
+                END;
+                CREATE TRIGGER hub_videos_deleted AFTER DELETE ON hub_videos BEGIN
+                    UPDATE hub_counters SET value = value + 1 WHERE name = 'videos_version';
+                END;
+                """)
+        }
         return migrator
     }()
 }

@@ -1,0 +1,191 @@
+import Foundation
+import MeTubeAPI
+
+/// Writes and reads the stored `fields` of a status record (`{"name":{"value":…,"type":"…"},…}`)
+/// without `JSONEncoder` and `JSONDecoder`, which took most of the writer's time under load.
+///
+/// It handles the fields records usually hold: strings, whole numbers, booleans and nulls, with
+/// a type tag or none. Anything else (a fractional number, a list, an object, an unusual layout)
+/// makes it answer nil, and the caller uses Foundation's coders, so what is stored and what is
+/// read back are the same as with them.
+enum StatusFieldsCodec {
+    /// The fields as JSON, or nil when a value is not a string, whole number, boolean or null.
+    static func encode(_ fields: [String: StatusField]) -> Data? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32 + fields.count * 64)
+        bytes.append(UInt8(ascii: "{"))
+        for (index, (name, field)) in fields.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            writeString(name, to: &bytes)
+            bytes.append(contentsOf: Array(":{\"value\":".utf8))
+            switch field.value {
+            case .string(let value): writeString(value, to: &bytes)
+            case .integer(let value): bytes.append(contentsOf: Array(String(value).utf8))
+            case .bool(let value): bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
+            case .null: bytes.append(contentsOf: Array("null".utf8))
+            case .double, .list, .object: return nil
+            }
+            if let type = field.type {
+                bytes.append(contentsOf: Array(",\"type\":".utf8))
+                writeString(type, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return Data(bytes)
+    }
+
+    /// The fields `data` holds, or nil when it is not in the layout ``encode(_:)`` writes (or
+    /// holds other values), so that `JSONDecoder` must read it.
+    static func decode(_ data: Data) -> [String: StatusField]? {
+        data.withUnsafeBytes { raw in
+            var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+            return reader.fields()
+        }
+    }
+
+    private static func writeString(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A forward reader over the bytes of one fields object.
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        mutating func fields() -> [String: StatusField]? {
+            guard take("{") else { return nil }
+            var fields: [String: StatusField] = [:]
+            if take("}") { return end() ? fields : nil }
+            repeat {
+                guard let name = string(), take(":"), let field = field(), fields.updateValue(field, forKey: name) == nil else { return nil }
+            } while take(",")
+            return take("}") && end() ? fields : nil
+        }
+
+        private mutating func field() -> StatusField? {
+            guard take("{") else { return nil }
+            var value: StatusValue?
+            var type: String??
+            repeat {
+                guard let key = string(), take(":") else { return nil }
+                switch key {
+                case "value" where value == nil:
+                    guard let read = self.value() else { return nil }
+                    value = read
+                case "type" where type == nil:
+                    if takeLiteral("null") {
+                        type = .some(nil)
+                    } else {
+                        guard let read = string() else { return nil }
+                        type = read
+                    }
+                default:
+                    return nil
+                }
+            } while take(",")
+            guard take("}"), let value else { return nil }
+            return StatusField(value: value, type: type ?? nil)
+        }
+
+        private mutating func value() -> StatusValue? {
+            skipSpace()
+            guard position < bytes.count else { return nil }
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return string().map(StatusValue.string)
+            case UInt8(ascii: "t"): return takeLiteral("true") ? .bool(true) : nil
+            case UInt8(ascii: "f"): return takeLiteral("false") ? .bool(false) : nil
+            case UInt8(ascii: "n"): return takeLiteral("null") ? .null : nil
+            default: return integer().map(StatusValue.integer)
+            }
+        }
+
+        /// A whole number in Int64's range; nil for anything else (fractions, exponents).
+        private mutating func integer() -> Int64? {
+            let start = position
+            if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+            let digits = position
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            guard position > digits, bytes[digits] != UInt8(ascii: "0") || position == digits + 1 else { return nil }
+            if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) { return nil }
+            return Int64(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+        }
+
+        /// A string without escapes other than `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`
+        /// and `\u` below 0x80 that is not a surrogate; nil for anything else or invalid UTF-8.
+        private mutating func string() -> String? {
+            guard take("\"") else { return nil }
+            var text: [UInt8] = []
+            while position < bytes.count {
+                let byte = bytes[position]
+                position += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(validating: text, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard position < bytes.count else { return nil }
+                    let escape = bytes[position]
+                    position += 1
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+                    case UInt8(ascii: "b"): text.append(0x08)
+                    case UInt8(ascii: "f"): text.append(0x0C)
+                    case UInt8(ascii: "n"): text.append(0x0A)
+                    case UInt8(ascii: "r"): text.append(0x0D)
+                    case UInt8(ascii: "t"): text.append(0x09)
+                    case UInt8(ascii: "u"):
+                        guard position + 4 <= bytes.count,
+                              let code = UInt8(String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 4]), as: UTF8.self), radix: 16),
+                              code < 0x80 else { return nil }
+                        text.append(code)
+                        position += 4
+                    default: return nil
+                    }
+                case 0..<0x20:
+                    return nil
+                default:
+                    text.append(byte)
+                }
+            }
+            return nil
+        }
+
+        private mutating func take(_ character: Unicode.Scalar) -> Bool {
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+            position += 1
+            return true
+        }
+
+        private mutating func takeLiteral(_ literal: StaticString) -> Bool {
+            skipSpace()
+            let count = literal.utf8CodeUnitCount
+            guard position + count <= bytes.count,
+                  UnsafeBufferPointer(rebasing: bytes[position..<position + count]).elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: count)) else { return false }
+            position += count
+            return true
+        }
+
+        private mutating func skipSpace() {
+            while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        }
+
+        private mutating func end() -> Bool {
+            skipSpace()
+            return position == bytes.count
+        }
+    }
+}

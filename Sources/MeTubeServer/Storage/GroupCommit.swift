@@ -1,0 +1,95 @@
+import GRDB
+import Synchronization
+
+/// Runs concurrent write transactions together: each in a savepoint of one SQLite transaction,
+/// committed (and, with `synchronous=FULL`, made durable by one sync of the WAL) before any of
+/// them is answered.
+///
+/// A body that throws rolls back its own savepoint only and gets its error; the others commit.
+/// When the group's commit fails, every body of the group gets that error, so nothing is
+/// answered as written unless it is on disk. While one group commits, the next gathers, up to
+/// `maxGroupSize` bodies.
+final class GroupCommit: Sendable {
+    /// One queued body: `run` performs it inside the group's transaction and returns how to answer
+    /// its caller once the group committed; `fail` answers it with the group's error instead.
+    private struct Job: Sendable {
+        let run: @Sendable (Database) -> @Sendable () -> Void
+        let fail: @Sendable (any Error) -> Void
+    }
+
+    private struct Queue {
+        var jobs: [Job] = []
+        var draining = false
+    }
+
+    /// The most bodies committed together.
+    static let maxGroupSize = 32
+
+    private let database: ServerDatabase
+    private let queue = Mutex(Queue())
+
+    /// Groups the writes to `database`.
+    init(database: ServerDatabase) {
+        self.database = database
+    }
+
+    /// Runs `body` in a savepoint of the next group's transaction and returns its result once the
+    /// group is committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            enqueue(Job(
+                run: { db in
+                    let result: Result<T, any Error>
+                    do {
+                        var value: T?
+                        try db.inSavepoint {
+                            value = try body(db)
+                            return .commit
+                        }
+                        guard let value else { throw ServerError.storage("a grouped transaction returned nothing") }
+                        result = .success(value)
+                    } catch {
+                        result = .failure(error)
+                    }
+                    return { continuation.resume(with: result) }
+                },
+                fail: { error in continuation.resume(throwing: error) }))
+        }
+    }
+
+    private func enqueue(_ job: Job) {
+        let startsDraining = queue.withLock { queue in
+            queue.jobs.append(job)
+            guard !queue.draining else { return false }
+            queue.draining = true
+            return true
+        }
+        if startsDraining { Task { await drain() } }
+    }
+
+    /// Commits groups until the queue is empty.
+    private func drain() async {
+        while true {
+            let group = queue.withLock { queue in
+                let group = Array(queue.jobs.prefix(Self.maxGroupSize))
+                queue.jobs.removeFirst(group.count)
+                if group.isEmpty { queue.draining = false }
+                return group
+            }
+            guard !group.isEmpty else { return }
+            do {
+                let answers = try await database.write { db in
+                    try group.map { job in
+                        // A failure that ended SQLite's transaction (a full disk, an I/O error)
+                        // fails the whole group rather than letting the rest run outside it.
+                        guard db.isInsideTransaction else { throw ServerError.storage("the grouped transaction ended early") }
+                        return job.run(db)
+                    }
+                }
+                for answer in answers { answer() }
+            } catch {
+                for job in group { job.fail(error) }
+            }
+        }
+    }
+}

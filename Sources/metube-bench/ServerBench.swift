@@ -1,0 +1,288 @@
+import AsyncHTTPClient
+import Foundation
+import MeTubeAPI
+import MeTubeServer
+import NIOCore
+import TestSupport
+
+/// Server figures, on the requests real clients send, against a release `metube-server` run as
+/// a child process (the one beside this executable) on an SQLite file, loaded by `wrk` (2 threads):
+///
+/// - `videos/query` as `metube sync` sends it: the 216 channel ids of the demo library (216
+///   channels, 10,000 videos), `afterSeq` 0, mid-way and at the end, 100-video pages, 100
+///   connections; the same with bodies the page cache does not hold; the same first page served
+///   as a static file by nginx, when installed, and the ratio;
+/// - `records/modify` with 200 records a request, and `changes/zone` 200-record pages, from 50
+///   users on 50 connections;
+/// - the server process's peak RSS under these loads (VmHWM from its `/proc/PID/status`).
+///
+/// Client and server share the machine's cores.
+func serverFigures() async throws -> [Figure] {
+    guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
+        throw BenchFailure("the server suite needs wrk (`make deps` installs it)")
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-server-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let databasePath = folder.appendingPathComponent("server.sqlite").path
+    let users = 50
+    let tokens = try await addUsers(count: users, databasePath: databasePath)
+    let server = try await ServerChild.start(databasePath: databasePath)
+    defer { server.stop() }
+    let load = WrkLoad(wrk: wrk, folder: folder, baseURL: server.baseURL)
+
+    var figures: [Figure] = []
+    let channelIDs = String(decoding: try JSONEncoder().encode(SyntheticLibrary(markCount: 0).channels().map(\.id)), as: UTF8.self)
+    let firstPage = "{\"channelIds\":\(channelIDs),\"afterSeq\":0,\"limit\":100}"
+    var served: Double = 0
+    for (name, body) in [
+        ("hub.query.sync-216.first", firstPage),
+        ("hub.query.sync-216.mid-way", "{\"channelIds\":\(channelIDs),\"afterSeq\":5000,\"limit\":100}"),
+        ("hub.query.sync-216.nothing-new", "{\"channelIds\":\(channelIDs),\"afterSeq\":10000,\"limit\":100}"),
+    ] {
+        let result = try load.run([.init(path: "/api/videos/query", body: body)], connections: 100)
+        if name.hasSuffix(".first") { served = result.requestsPerSecond }
+        figures.append(Figure(name: "\(name).throughput", value: result.requestsPerSecond, unit: "req/s", goal: ">= 5000", detail: "216 channelIds, 100-video pages, wrk 100 connections, 5 s, \(result.errors) errors"))
+        figures.append(Figure(name: "\(name).p99", value: result.p99Millis, unit: "ms", goal: "<= 50", detail: "p50 \(String(format: "%.2f", result.p50Millis)) ms"))
+    }
+    // Bodies no earlier request sent (1,000 first pages differing in afterSeq, more than the
+    // server's page cache keeps): every answer is read from SQLite and encoded afresh.
+    let distinct = (0..<1_000).map { WrkLoad.Request(path: "/api/videos/query", body: "{\"channelIds\":\(channelIDs),\"afterSeq\":\($0),\"limit\":100}") }
+    let uncached = try load.run(distinct, connections: 100)
+    figures.append(Figure(name: "hub.query.sync-216.uncached.throughput", value: uncached.requestsPerSecond, unit: "req/s", detail: "1,000 different bodies in turn (afterSeq 0…999), none answered from the page cache, \(uncached.errors) errors"))
+    figures.append(Figure(name: "hub.query.sync-216.uncached.p99", value: uncached.p99Millis, unit: "ms", detail: "p50 \(String(format: "%.2f", uncached.p50Millis)) ms"))
+    let page = try await post(server.baseURL + "/api/videos/query", body: firstPage)
+    if let nginx = try await nginxFigure(serving: page, in: folder, load: load) {
+        figures.append(Figure(name: "hub.query.nginx-static.throughput", value: nginx.requestsPerSecond, unit: "req/s", detail: "the same \(page.readableBytes)-byte first page as a static file from nginx, p99 \(String(format: "%.2f", nginx.p99Millis)) ms"))
+        figures.append(Figure(name: "hub.query.server-to-nginx", value: served / max(nginx.requestsPerSecond, 1), unit: "ratio", detail: "metube-server req/s ÷ nginx req/s for the same bytes"))
+    }
+
+    let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+    let statusPath = "/database/1/\(StatusConfiguration.defaultContainer)/development/private/"
+    let query = "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)"
+    let encoder = JSONEncoder()
+    func modifyBody(round: Int) throws -> String {
+        let operations = (0..<200).map { index in
+            StatusRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
+                videoID: "video-\(round)-\(index)", status: index % 3 == 0 ? "skipped" : "watched",
+                lastModified: 1_765_650_000_000 + Int64(index), hlc: "1765650000000-\(index)", deviceID: "bench").record())
+        }
+        return String(decoding: try encoder.encode(StatusRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: false)), as: UTF8.self)
+    }
+    let createZone = String(decoding: try encoder.encode(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)])), as: UTF8.self)
+    for token in tokens {
+        _ = try await post(server.baseURL + statusPath + "zones/modify" + query, body: createZone, token: token)
+        for round in 1...5 {
+            _ = try await post(server.baseURL + statusPath + "records/modify" + query, body: try modifyBody(round: round), token: token)
+        }
+    }
+    let modify = try modifyBody(round: 0)
+    let modifyResult = try load.run(tokens.map { .init(path: statusPath + "records/modify" + query, body: modify, token: $0) }, connections: users)
+    let changes = String(decoding: try encoder.encode(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, resultsLimit: 200)])), as: UTF8.self)
+    let changesResult = try load.run(tokens.map { .init(path: statusPath + "changes/zone" + query, body: changes, token: $0) }, connections: users)
+    let detail = "\(users) users on \(users) wrk connections, 5 s, SQLite file"
+    figures += [
+        Figure(name: "status.server.modify200.throughput", value: modifyResult.requestsPerSecond, unit: "req/s", goal: ">= 500", detail: detail + ", 200 records each, \(modifyResult.errors) errors"),
+        Figure(name: "status.server.modify200.p99", value: modifyResult.p99Millis, unit: "ms", goal: "<= 200", detail: "p50 \(String(format: "%.2f", modifyResult.p50Millis)) ms"),
+        Figure(name: "status.server.changes200.throughput", value: changesResult.requestsPerSecond, unit: "req/s", goal: ">= 1000", detail: detail + ", 200-record pages, \(changesResult.errors) errors"),
+        Figure(name: "status.server.changes200.p99", value: changesResult.p99Millis, unit: "ms", detail: "p50 \(String(format: "%.2f", changesResult.p50Millis)) ms"),
+        Figure(name: "server.peak-rss", value: server.peakResidentMiB(), unit: "MiB", detail: "the metube-server process (VmHWM) after all the loads above"),
+    ]
+    return figures
+}
+
+/// Adds `count` status users to the database file at `databasePath` (creating it) and returns
+/// their tokens; the database is closed again before the server opens it.
+private func addUsers(count: Int, databasePath: String) async throws -> [String] {
+    let service = StatusService(repository: SQLiteStatusRepository(database: try ServerDatabase(path: databasePath)))
+    var tokens: [String] = []
+    for index in 0..<count { tokens.append(try await service.addUser(name: "bench\(index)")) }
+    return tokens
+}
+
+/// POSTs `body` (with `token` as the bearer, when given) and returns the answer; throws unless
+/// it is 200.
+private func post(_ url: String, body: String, token: String? = nil) async throws -> ByteBuffer {
+    var request = HTTPClientRequest(url: url)
+    request.method = .POST
+    request.headers.add(name: "Content-Type", value: "application/json")
+    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    request.body = .bytes(ByteBuffer(string: body))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let answer = try await response.body.collect(upTo: 16 << 20)
+    guard response.status == .ok else { throw BenchFailure("\(url) answered \(response.status): \(String(buffer: answer).prefix(300))") }
+    return answer
+}
+
+/// A release `metube-server` child process on a loopback port.
+private struct ServerChild {
+    let process: Process
+    let baseURL: String
+
+    private init(process: Process, baseURL: String) {
+        self.process = process
+        self.baseURL = baseURL
+    }
+
+    /// Starts the `metube-server` beside this executable on `databasePath`, seeded with the demo
+    /// library, without polling, throttling or registration limits, and waits until it listens.
+    static func start(databasePath: String) async throws -> ServerChild {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("metube-server")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw BenchFailure("no metube-server beside metube-bench (`swift build -c release` builds both)")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [
+            "serve", "--db", databasePath, "--port", "0", "--demo", "--demo-interval", "86400", "--poll-interval", "0",
+            "--status-rate", "0", "--register-limit", "0", "--max-connections", "1000", "--log-level", "critical",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let line = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+            Thread {
+                var text = ""
+                while !text.contains("\n") {
+                    let data = output.fileHandleForReading.availableData
+                    if data.isEmpty { break }
+                    text += String(decoding: data, as: UTF8.self)
+                }
+                guard let range = text.range(of: "listening on ") else {
+                    continuation.resume(throwing: BenchFailure("metube-server printed \(text)"))
+                    return
+                }
+                continuation.resume(returning: String(text[range.upperBound...].prefix { $0 != "\n" }))
+            }.start()
+        }
+        return ServerChild(process: process, baseURL: line)
+    }
+
+    /// The server's peak resident set size so far, in MiB (VmHWM from its /proc status).
+    func peakResidentMiB() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+        return kib / 1024
+    }
+
+    /// Ends the server (SIGTERM) and waits for it.
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Serves `page` as a static file from nginx on a loopback port and loads it like the server;
+/// nil when nginx is not installed.
+private func nginxFigure(serving page: ByteBuffer, in folder: URL, load: WrkLoad) async throws -> WrkLoad.Result? {
+    guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else { return nil }
+    let root = folder.appendingPathComponent("nginx", isDirectory: true)
+    try FileManager.default.createDirectory(at: root.appendingPathComponent("logs"), withIntermediateDirectories: true)
+    try Data(page.readableBytesView).write(to: root.appendingPathComponent("page.json"))
+    let port = 20_000 + Int.random(in: 0..<20_000)
+    try """
+        worker_processes 2;
+        daemon off;
+        pid \(root.path)/nginx.pid;
+        error_log \(root.path)/logs/error.log crit;
+        events { worker_connections 1024; }
+        http {
+            access_log off;
+            client_body_temp_path \(root.path)/body; proxy_temp_path \(root.path)/proxy;
+            fastcgi_temp_path \(root.path)/fastcgi; uwsgi_temp_path \(root.path)/uwsgi; scgi_temp_path \(root.path)/scgi;
+            default_type application/json;
+            server { listen 127.0.0.1:\(port); root \(root.path); keepalive_requests 1000000; }
+        }
+        """.write(to: root.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: nginx)
+    process.arguments = ["-p", root.path, "-c", root.appendingPathComponent("nginx.conf").path]
+    try process.run()
+    defer {
+        process.terminate()
+        process.waitUntilExit()
+    }
+    let url = "http://127.0.0.1:\(port)/page.json"
+    for _ in 0..<50 {
+        if let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(1)), response.status == .ok { break }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return try WrkLoad(wrk: load.wrk, folder: load.folder, baseURL: "http://127.0.0.1:\(port)").run([.init(path: "/page.json", method: "GET", body: "")], connections: 100)
+}
+
+/// Runs `wrk` against the server: a 1 s warm-up, then 5 s measured, 2 threads.
+private struct WrkLoad {
+    /// One request of the rotation.
+    struct Request {
+        var path: String
+        var method = "POST"
+        var body: String
+        var token: String?
+    }
+
+    /// What wrk measured.
+    struct Result {
+        var requestsPerSecond: Double
+        var p50Millis: Double
+        var p99Millis: Double
+        var errors: Int
+    }
+
+    let wrk: String
+    let folder: URL
+    let baseURL: String
+
+    /// Sends `requests` in rotation from `connections` connections and returns the measured run.
+    func run(_ requests: [Request], connections: Int) throws -> Result {
+        let script = folder.appendingPathComponent("load-\(UUID().uuidString).lua")
+        try luaScript(requests).write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        _ = try runWrk(script: script, connections: connections, seconds: 1)
+        let output = try runWrk(script: script, connections: connections, seconds: 5)
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
+            throw BenchFailure("wrk printed \(output)")
+        }
+        let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard values.count == 5, values[1] > 0 else { throw BenchFailure("wrk printed \(line)") }
+        return Result(
+            requestsPerSecond: values[0] / (values[1] / 1_000_000), p50Millis: values[2] / 1000, p99Millis: values[3] / 1000,
+            errors: Int(values[4]))
+    }
+
+    private func runWrk(script: URL, connections: Int, seconds: Int) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--timeout", "10s", "-s", script.path, baseURL]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchFailure("wrk exited \(process.terminationStatus)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A wrk script sending `requests` in turn and printing
+    /// `RESULT requests duration-µs p50-µs p99-µs errors` when done.
+    private func luaScript(_ requests: [Request]) -> String {
+        let formatted = requests.map { request in
+            var headers = "[\"Content-Type\"] = \"application/json\""
+            if let token = request.token { headers += ", [\"Authorization\"] = \"Bearer \(token)\"" }
+            return "wrk.format(\"\(request.method)\", \"\(request.path)\", { \(headers) }, \(request.body.isEmpty ? "nil" : "[==[\(request.body)]==]"))"
+        }
+        return """
+            local requests = { \(formatted.joined(separator: ",\n")) }
+            local next = 0
+            request = function()
+                next = next % #requests + 1
+                return requests[next]
+            end
+            done = function(summary, latency, _)
+                local e = summary.errors
+                io.write(string.format("RESULT %d %d %d %d %d\\n", summary.requests, summary.duration,
+                    latency:percentile(50), latency:percentile(99), e.connect + e.read + e.write + e.timeout + e.status))
+            end
+            """
+    }
+}
