@@ -10,6 +10,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("tui", tuiFigures),
     ("sync", syncScaleFigures),
     ("playback", playbackFigures),
+    ("postgres", postgresFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {

@@ -192,7 +192,7 @@ private struct ShutdownTestFailure: Error, CustomStringConvertible {
 }
 
 /// Runs `operation`, throwing `message` if it has not finished after `limit`.
-private func withDeadline<T: Sendable>(_ limit: Duration, _ message: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withDeadline<T: Sendable>(_ limit: Duration, _ message: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {

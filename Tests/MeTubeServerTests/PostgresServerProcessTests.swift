@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
 import MeTubeAPI
 import MeTubeCore
 @testable import MeTubeServer
@@ -149,6 +150,61 @@ import TestSupport
         let databaseNext = try await status.databaseChanges(StatusDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
         #expect(databaseNext.zones.map(\.zoneID.zoneName) == [WatchedStatusRecord.zoneName])
         #expect(try await status.addUser(name: "gus").isEmpty == false)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aKilledInstancesLeasedChannelsAreTakenOverAfterTheLease() async throws {
+        // Given 30 registered channels and a loopback feed server that counts requests per
+        // instance and channel, leaving instance a's requests unanswered (a round in progress)
+        let url = try PostgresTestCluster.database()
+        let channels = (0..<30).map { DemoCatalog.channelID(500 + $0) }
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 1))
+            .register(channelIDs: channels)
+        let (requests, sink) = AsyncStream.makeStream(of: (instance: String, channel: String, at: ContinuousClock.Instant).self)
+        let router = Router()
+        router.get("/feeds/:instance/:channelId") { _, context -> Response in
+            let instance = try context.parameters.require("instance")
+            sink.yield((instance, try context.parameters.require("channelId"), .now))
+            if instance == "a" { try await Task.sleep(for: .seconds(120)) }
+            return Response(status: .notFound)
+        }
+        let (feeds, feedURL) = await BackgroundService.serve(router, label: "lease-takeover-feeds")
+        defer { feeds.stop() }
+        let pollSeconds = 4.0
+        func server(_ instance: String) throws -> ServerProcess {
+            try ServerProcess(arguments: [
+                "serve", "--port", "0", "--database", url, "--poll-interval", String(pollSeconds),
+                "--feed-url-template", "\(feedURL)/feeds/\(instance)/{channelId}",
+            ])
+        }
+
+        // When instance a has leased the channels and is fetching them, b starts polling too,
+        // and a is killed with SIGKILL mid-round
+        let first = try server("a")
+        defer { first.kill() }
+        var firstRequest = requests.makeAsyncIterator()
+        let claimed = try #require(await firstRequest.next())
+        #expect(claimed.instance == "a")
+        let second = try server("b")
+        defer { second.kill() }
+        try await second.listening(within: .seconds(30))
+        first.send(SIGKILL)
+        _ = try await first.exit(within: .seconds(10))
+
+        // Then b fetches every channel exactly once in its takeover round, not before a's lease
+        // (0.9 of the poll interval, taken just before a's first request) ran out
+        let lease = Duration.milliseconds(Int64(pollSeconds * PostgresFeedLeases.leaseFraction * 1000))
+        let taken = try await withDeadline(.seconds(30), "b did not take over every channel") {
+            var byB: [String: [ContinuousClock.Instant]] = [:]
+            for await request in requests {
+                if request.instance == "b" { byB[request.channel, default: []].append(request.at) }
+                if byB.count == channels.count { return byB }
+            }
+            return byB
+        }
+        #expect(Set(taken.keys) == Set(channels))
+        #expect(taken.values.allSatisfy { $0.count == 1 }, "\(taken.filter { $0.value.count > 1 }.keys)")
+        let earliest = try #require(taken.values.flatMap { $0 }.min())
+        #expect(earliest - claimed.at >= lease - .seconds(1), "b fetched \(earliest - claimed.at) after a claimed")
     }
 
     private static func post(_ url: String, _ body: (some Encodable)?) async throws -> (status: HTTPResponseStatus, body: Data) {
