@@ -2,6 +2,9 @@
 SWIFT ?= swift
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev tmux pkg-config man-db groff-base mpv python3 postgresql wrk nginx-light
 RELEASE_BIN := .build/release
+# Release builds link the Swift runtime and Foundation statically: a process starts in a few ms
+# instead of 20–30 ms of dynamic linking, which is most of `metube list --limit 100`'s time.
+RELEASE := -c release --static-swift-stdlib
 PREFIX ?= /usr/local
 DESTDIR ?=
 PROGRAMS := metube metube-server
@@ -21,8 +24,8 @@ build: deps
 
 ## release: release build of the two programs.
 release: deps
-	$(SWIFT) build -c release --product metube
-	$(SWIFT) build -c release --product metube-server
+	$(SWIFT) build $(RELEASE) --product metube
+	$(SWIFT) build $(RELEASE) --product metube-server
 
 ## test: every test (unit, server, sync, CLI processes, TUI in tmux, install into a DESTDIR).
 test: deps
@@ -36,13 +39,13 @@ run: release
 
 ## bench: release build of the benchmark executable, then every figure.
 bench: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE)
 	$(RELEASE_BIN)/metube-bench
 
 ## man: man pages from the ArgumentParser definitions (one per command and subcommand), plus
 ## the hand-written metube-config(5), in .build/man.
 man: release
-	$(SWIFT) build -c release --product generate-manual
+	$(SWIFT) build $(RELEASE) --product generate-manual
 	scripts/generate-docs man $(RELEASE_BIN) $(MAN_OUT)
 
 ## completions: bash, zsh and fish completion scripts in .build/completions.

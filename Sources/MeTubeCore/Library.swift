@@ -12,7 +12,7 @@ public struct Library: Sendable, Equatable {
     public private(set) var marks = MarkTable()
     /// Where playback stopped, by video id (the newest saved position of each video).
     public private(set) var playbackPositions: [String: PlaybackPosition] = [:]
-    private var positions: [String: Int] = [:]
+    private var positions = VideoPositions()
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
     public init(channels: [Channel] = [], videos: [Video] = [], marks: [Mark] = []) {
@@ -42,7 +42,7 @@ public struct Library: Sendable, Equatable {
     }
 
     /// The video with `id`, if known.
-    public func video(_ id: String) -> Video? { positions[id].map { videos[$0] } }
+    public func video(_ id: String) -> Video? { positions.index(of: id, in: videos).map { videos[$0] } }
 
     /// Adds or replaces videos; returns how many were new.
     @discardableResult
@@ -52,21 +52,49 @@ public struct Library: Sendable, Equatable {
         var latest: [String: Video] = [:]
         for video in incoming { latest[video.id] = video }
         var needsSort = false
+        var arrivals: [Video] = []
         for (id, video) in latest {
-            if let index = positions[id] {
+            if let index = positions.index(of: id, in: videos) {
                 if videos[index].published != video.published { needsSort = true }
                 videos[index] = Self.merged(old: videos[index], new: video)
             } else {
-                videos.append(video)
+                arrivals.append(video)
                 added += 1
-                needsSort = true
             }
         }
         if needsSort {
+            videos += arrivals
             videos.sort(by: Self.feedOrder)
+            reindex()
+        } else if !arrivals.isEmpty {
+            arrivals.sort(by: Self.feedOrder)
+            videos = Self.mergeSorted(videos, arrivals)
             reindex()
         }
         return added
+    }
+
+    /// Merges two arrays already in feed order into one, in linear time (a sync's new videos into
+    /// a large library, without sorting the library again).
+    private static func mergeSorted(_ old: [Video], _ new: [Video]) -> [Video] {
+        if let last = old.last, let first = new.first, feedOrder(last, first) { return old + new }
+        if let first = old.first, let last = new.last, feedOrder(last, first) { return new + old }
+        var result: [Video] = []
+        result.reserveCapacity(old.count + new.count)
+        var oldIndex = 0
+        var newIndex = 0
+        while oldIndex < old.count, newIndex < new.count {
+            if feedOrder(new[newIndex], old[oldIndex]) {
+                result.append(new[newIndex])
+                newIndex += 1
+            } else {
+                result.append(old[oldIndex])
+                oldIndex += 1
+            }
+        }
+        result += old[oldIndex...]
+        result += new[newIndex...]
+        return result
     }
 
     /// Keeps what the old copy knew and the new one does not (a hub row has no description).
@@ -120,11 +148,11 @@ public struct Library: Sendable, Equatable {
     }
 
     private mutating func reindex() {
-        positions = Dictionary(minimumCapacity: videos.count)
-        for (index, video) in videos.enumerated() { positions[video.id] = index }
+        positions = VideoPositions(videos)
     }
 
     public static func == (lhs: Library, rhs: Library) -> Bool {
+        // `positions` is derived from `videos`.
         lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks && lhs.playbackPositions == rhs.playbackPositions
     }
 }

@@ -21,14 +21,15 @@ public struct ServerVersion: Codable, Sendable, Hashable {
 
 /// The user's decision about one video, with what the sync knows of it.
 public struct Mark: Codable, Sendable, Hashable {
+    // Declared so the fields pack into 64 bytes: a library holds a mark for most of its videos.
     /// The video this mark is about.
     public var videoID: String
-    /// What the user decided.
-    public var status: WatchStatus
-    /// When the decision was made, on the hybrid logical clock.
-    public var hlc: HybridTimestamp
     /// The device that made the decision.
     public var deviceID: String
+    /// When the decision was made, on the hybrid logical clock.
+    public var hlc: HybridTimestamp
+    /// What the user decided.
+    public var status: WatchStatus
     /// Whether the status service holds this value.
     public var syncState: SyncState
     /// The last server version this device knew; `nil` before the first push or pull.

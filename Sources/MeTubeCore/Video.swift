@@ -1,9 +1,15 @@
 import Foundation
 
 /// One upload of a followed channel.
+///
+/// Kept small in memory, as a library holds hundreds of thousands: a thumbnail at YouTube's usual
+/// address for this video's id (`https://i<n>.ytimg.com/vi/<id>/<name>.jpg`) is held as two bytes,
+/// and rebuilt, byte for byte, when read; any other address is held as it is.
 public struct Video: Codable, Sendable, Hashable, Identifiable {
     /// The YouTube video id.
-    public var id: String
+    public var id: String {
+        didSet { thumbnail = Thumbnail(thumbnail.url(videoID: oldValue), videoID: id) }
+    }
     /// The uploading channel's id.
     public var channelID: String
     /// The video's title.
@@ -14,12 +20,11 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var duration: Int?
     /// The feed's description text, when a source provided one.
     public var description: String?
-    /// The thumbnail image, when a source provided one.
-    public var thumbnailURL: String?
     /// The hub's global sequence number for this row, when it came from a hub.
     public var hubSeq: Int64?
     /// Whether the source linked it as a Short (`/shorts/` URL).
     public var isShortLink: Bool
+    private var thumbnail: Thumbnail
 
     /// Creates a video.
     public init(
@@ -32,9 +37,15 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         self.published = published
         self.duration = duration
         self.description = description
-        self.thumbnailURL = thumbnailURL
         self.hubSeq = hubSeq
         self.isShortLink = isShortLink
+        thumbnail = Thumbnail(thumbnailURL, videoID: id)
+    }
+
+    /// The thumbnail image, when a source provided one.
+    public var thumbnailURL: String? {
+        get { thumbnail.url(videoID: id) }
+        set { thumbnail = Thumbnail(newValue, videoID: id) }
     }
 
     /// The watch page of this video.
@@ -44,6 +55,78 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var isShort: Bool {
         if let duration, duration > 0 { return duration < 60 || isShortLink }
         return isShortLink
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), channelID: try container.decode(String.self, forKey: .channelID),
+            title: try container.decode(String.self, forKey: .title), published: try container.decode(Date.self, forKey: .published),
+            duration: try container.decodeIfPresent(Int.self, forKey: .duration),
+            description: try container.decodeIfPresent(String.self, forKey: .description),
+            thumbnailURL: try container.decodeIfPresent(String.self, forKey: .thumbnailURL),
+            hubSeq: try container.decodeIfPresent(Int64.self, forKey: .hubSeq), isShortLink: try container.decode(Bool.self, forKey: .isShortLink)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(channelID, forKey: .channelID)
+        try container.encode(title, forKey: .title)
+        try container.encode(published, forKey: .published)
+        try container.encodeIfPresent(duration, forKey: .duration)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
+        try container.encodeIfPresent(hubSeq, forKey: .hubSeq)
+        try container.encode(isShortLink, forKey: .isShortLink)
+    }
+}
+
+/// A video's thumbnail address, compact when it is YouTube's usual one for the video's id.
+private enum Thumbnail: Sendable, Hashable {
+    case none
+    /// `https://i<host>.ytimg.com/vi/<video id>/<names[name]>.jpg`; `host` is a digit, or
+    /// ``noDigit`` for `https://i.ytimg.com/…`.
+    case youTube(host: UInt8, name: UInt8)
+    case other(String)
+
+    private static let noDigit: UInt8 = 0xFF
+    private static let names = ["hqdefault", "mqdefault", "default", "sddefault", "maxresdefault", "hq720", "0", "1", "2", "3"]
+    private static let fileNames = names.map { Array("\($0).jpg".utf8) }
+
+    init(_ url: String?, videoID: String) {
+        guard let url else { self = .none; return }
+        self = Self.compact(url, videoID: videoID) ?? .other(url)
+    }
+
+    /// The two-byte form of `url`, when ``url(videoID:)`` rebuilds exactly its bytes.
+    private static func compact(_ url: String, videoID: String) -> Thumbnail? {
+        let bytes = url.utf8
+        let prefix = "https://i".utf8
+        guard bytes.starts(with: prefix), let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let afterPrefix = bytes.index(bytes.startIndex, offsetBy: prefix.count)
+        guard afterPrefix < bytes.endIndex else { return nil }
+        let first = bytes[afterPrefix]
+        let host = first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") ? first - UInt8(ascii: "0") : noDigit
+        let file = bytes[bytes.index(after: slash)...]
+        guard let index = fileNames.firstIndex(where: { file.elementsEqual($0) }) else { return nil }
+        let candidate = Thumbnail.youTube(host: host, name: UInt8(index))
+        guard let rebuilt = candidate.url(videoID: videoID), rebuilt.utf8.elementsEqual(bytes) else { return nil }
+        return candidate
+    }
+
+    func url(videoID: String) -> String? {
+        switch self {
+        case .none: nil
+        case .other(let url): url
+        case .youTube(let host, let name):
+            "https://i\(host == Self.noDigit ? "" : String(host)).ytimg.com/vi/\(videoID)/\(Self.names[Int(name)]).jpg"
+        }
     }
 }
 

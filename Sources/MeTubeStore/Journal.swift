@@ -5,14 +5,40 @@ import Glibc
 
 /// The append-only journal: one ``StoreChange`` as JSON per line, sealed with a checksum
 /// (``LineChecksum``), each line fsync'd before the write returns. Files are numbered by generation (`journal-<N>.jsonl`); compaction starts a new one.
+///
+/// A journal already folded into the live snapshots is needed only by the backup it follows
+/// (backup `N` plus journal `N` and later gives the live state), so compaction moves it into that
+/// backup's directory (`backups/N/journal-N.jsonl`); reading finds it there.
 struct Journal {
     let directory: String
 
-    /// The path of generation `generation`'s journal.
+    /// The path of generation `generation`'s journal in the store's directory, where lines are appended.
     func path(_ generation: Int) -> String { "\(directory)/journal-\(generation).jsonl" }
 
-    /// The generations that have a journal file, ascending.
+    /// The path of generation `generation`'s journal inside the backup it belongs to.
+    func backupPath(_ generation: Int) -> String { "\(directory)/backups/\(generation)/journal-\(generation).jsonl" }
+
+    /// Where generation `generation`'s journal is read from: the store's directory, else the backup
+    /// it was moved into.
+    func readPath(_ generation: Int) -> String {
+        let live = path(generation)
+        if access(live, F_OK) != 0, access(backupPath(generation), F_OK) == 0 { return backupPath(generation) }
+        return live
+    }
+
+    /// The generations that have a journal file in the store's directory, ascending.
     func generations() -> [Int] {
+        Self.generations(in: directory)
+    }
+
+    /// The generations that have a journal file, in the store's directory or moved into a backup, ascending.
+    func readableGenerations() -> [Int] {
+        let backups = ((try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/backups")) ?? []).compactMap(Int.init)
+        let moved = backups.filter { access(backupPath($0), F_OK) == 0 }
+        return Array(Set(generations() + moved)).sorted()
+    }
+
+    private static func generations(in directory: String) -> [Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.compactMap { name in
             guard name.hasPrefix("journal-"), name.hasSuffix(".jsonl") else { return nil }
@@ -39,7 +65,7 @@ struct Journal {
 
     /// Reads the complete lines of generation `generation` from `offset`.
     func read(_ generation: Int, from offset: Int) throws(StoreError) -> ReadResult {
-        let path = path(generation)
+        let path = readPath(generation)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return ReadResult(endOffset: 0) }
@@ -72,7 +98,7 @@ struct Journal {
     /// The raw bytes of generation `generation`'s journal between two offsets (whole lines, as
     /// written: a compaction carries them into the next journal unchanged).
     func bytes(_ generation: Int, from start: Int, to end: Int) throws(StoreError) -> Data {
-        let path = path(generation)
+        let path = readPath(generation)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .readFailed(path: path, reason: errnoText()) }
         defer { close(fd) }

@@ -190,6 +190,10 @@ extension Store {
         try FileIO.syncDirectory(of: target + "/.")
     }
 
+    /// Drops the oldest backups beyond ``StoreOptions/backupsKept``, and the journals no backup
+    /// needs; moves each journal the live snapshots already fold in into the backup it follows
+    /// (that backup plus this journal gives the live state), so the store's directory holds the
+    /// live snapshots and the journal being appended to, not a copy of them in journal lines.
     private func pruneBackupsAndJournals(current: Int) {
         let loader = StoreLoader(directory: directory.path, journal: journal)
         var backups = loader.backupGenerations()
@@ -197,8 +201,23 @@ extension Store {
             try? FileManager.default.removeItem(at: backupsDirectory.appendingPathComponent(String(backups.removeFirst())))
         }
         let oldestNeeded = backups.first ?? Int.max
-        for generation in journal.generations() where generation < oldestNeeded && generation != current {
-            unlink(journal.path(generation))
+        for generation in journal.generations() where generation < current {
+            if generation < oldestNeeded {
+                unlink(journal.path(generation))
+            } else if backups.contains(generation) {
+                moveIntoBackup(generation)
+            }
         }
+    }
+
+    /// Moves journal `generation` into `backups/<generation>/`: a hard link there (made durable)
+    /// first, then the store's name removed, so a crash between the two leaves both names of the
+    /// same bytes, and the next compaction finishes the move.
+    private func moveIntoBackup(_ generation: Int) {
+        let target = journal.backupPath(generation)
+        guard link(journal.path(generation), target) == 0 || errno == EEXIST else { return }
+        guard (try? FileIO.syncDirectory(of: target)) != nil else { return }
+        unlink(journal.path(generation))
+        try? FileIO.syncDirectory(of: journal.path(generation))
     }
 }

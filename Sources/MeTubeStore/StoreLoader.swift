@@ -65,7 +65,7 @@ struct StoreLoader {
         }
 
         let oldest = state.generations.values.min() ?? 0
-        for generation in journal.generations() where generation >= oldest {
+        for generation in journal.readableGenerations() where generation >= oldest {
             state.newestJournal = max(state.newestJournal, generation)
             let result = try journal.read(generation, from: 0)
             state.apply(result.changes, journalGeneration: generation)
@@ -73,11 +73,11 @@ struct StoreLoader {
             let name = "journal-\(generation).jsonl"
             if !result.damagedLines.isEmpty {
                 state.notices.append("\(name): skipped \(result.damagedLines.count) damaged line(s) (line \(result.damagedLines.map(String.init).joined(separator: ", "))); \(Self.keptAside)")
-                state.damagedInputs.insert(journal.path(generation))
+                state.damagedInputs.insert(journal.readPath(generation))
             }
             if !result.notes.isEmpty {
                 state.notices.append("\(name): \(result.notes.summary); \(Self.keptAside)")
-                state.damagedInputs.insert(journal.path(generation))
+                state.damagedInputs.insert(journal.readPath(generation))
             }
             if holdingLock, result.incompleteTailBytes > 0 {
                 state.notices.append("\(name): ignored a torn last line (\(result.incompleteTailBytes) bytes) left by a process that stopped mid-write; every completed mark is intact")

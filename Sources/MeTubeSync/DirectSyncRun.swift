@@ -2,9 +2,10 @@ import Foundation
 import MeTubeCore
 import MeTubeStore
 
-/// One direct sync: fetch every channel's feed with bounded concurrency and conditional GET, then
-/// merge the videos and each channel's fetch result into the store in one write. One failing
-/// channel never fails the others; it is reported with its reason.
+/// One direct sync: fetch every channel's feed with bounded concurrency and conditional GET, and
+/// merge the videos and each channel's fetch result into the store in bounded batches (one write
+/// per ``batchEntryLimit`` entries, and one at the end). One failing channel never fails the
+/// others; it is reported with its reason.
 struct DirectSyncRun {
     let store: Store
     var client: DirectFeedClient
@@ -35,12 +36,30 @@ struct DirectSyncRun {
         return try await run.fetchAll()
     }
 
+    /// How many feed entries are merged into the store at once: a sync of thousands of full feeds
+    /// holds at most about this many parsed entries (plus the fetches in flight) and writes one
+    /// bounded journal line per batch, never the whole run as one.
+    static let batchEntryLimit = 5_000
+
+    /// What merging one batch of fetches into the store gave.
+    private struct Merged: Sendable {
+        var added = 0
+        var received = 0
+        var invalid = 0
+    }
+
     private func fetchAll() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .direct)
-        let library = store.library()
         let previous = store.syncSnapshot().channelFetches
-        let channelIDs = library.channels.keys.sorted()
-        var fetches: [Fetch] = []
+        let channelIDs = store.library().channels.keys.sorted()
+        let now = Date()
+        var failures: [String: SyncError] = [:]
+        var answered = false
+        var fetched = 0
+        var merged = Merged()
+        var batch: [Fetch] = []
+        var batchEntries = 0
+        var mergeError: SyncError?
         await withTaskGroup(of: Fetch.self) { group in
             var pending = channelIDs[...]
             func startNext() {
@@ -50,17 +69,47 @@ struct DirectSyncRun {
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
-                fetches.append(fetch)
-                if fetches.count % 50 == 0 { progress("fetched \(fetches.count) of \(channelIDs.count) feeds") }
-                if !Task.isCancelled { startNext() }
+                fetched += 1
+                switch fetch.result {
+                case .success(let outcome):
+                    answered = true
+                    if case .feed(let feed, _, _) = outcome { batchEntries += feed.entries.count }
+                case .failure(let error): failures[fetch.channelID] = error
+                }
+                batch.append(fetch)
+                if fetched % 50 == 0 { progress("fetched \(fetched) of \(channelIDs.count) feeds") }
+                if batchEntries >= Self.batchEntryLimit, mergeError == nil {
+                    do throws(SyncError) {
+                        try merge(batch, at: now, into: &merged, finishing: nil)
+                    } catch {
+                        mergeError = error
+                        group.cancelAll()
+                    }
+                    batch.removeAll(keepingCapacity: true)
+                    batchEntries = 0
+                }
+                if !Task.isCancelled, mergeError == nil { startNext() }
             }
         }
-        report.cancelled = fetches.count < channelIDs.count
-        report.requests = fetches.count
-        let now = Date()
-        var invalid = 0
-        let added = try store.syncTransaction { transaction in
-            invalid = 0
+        if let mergeError { throw mergeError }
+        let finished = !Task.isCancelled && (answered || channelIDs.isEmpty)
+        try merge(batch, at: now, into: &merged, finishing: finished)
+        report.cancelled = fetched < channelIDs.count
+        report.requests = fetched
+        if merged.invalid > 0 { report.notes.append("\(merged.invalid) feed entries dropped (invalid video id)") }
+        report.newVideos = merged.added
+        report.videosReceived = merged.received
+        report.failedChannels = failures
+        return report
+    }
+
+    /// Merges one batch of fetches (their videos and each channel's fetch result) into the store
+    /// as one journal line. `finishing` is set on the run's last batch: whether the run reached
+    /// the source, which stamps the sync time.
+    private func merge(_ fetches: [Fetch], at now: Date, into merged: inout Merged, finishing: Bool?) throws(SyncError) {
+        guard !fetches.isEmpty || finishing == true else { return }
+        let result = try store.syncTransaction { transaction -> Merged in
+            var result = Merged()
             var videos: [Video] = []
             for fetch in fetches {
                 var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
@@ -73,7 +122,7 @@ struct DirectSyncRun {
                     state = ChannelFetchResult(lastSuccess: now, etag: etag, lastModified: lastModified)
                     let entries = feed.entries.filter { transaction.library.channels[$0.channelID] != nil }
                     let usable = entries.filter { PeerInput.isVideoID($0.videoID) }
-                    invalid += entries.count - usable.count
+                    result.invalid += entries.count - usable.count
                     videos += usable.map { entry in
                         var video = entry.video(fallbackDate: now)
                         video.title = PeerInput.title(video.title)
@@ -90,18 +139,15 @@ struct DirectSyncRun {
                 }
                 transaction.sync.channelFetches[fetch.channelID] = state
             }
-            let added = videos.filter { transaction.library.video($0.id) == nil }.count
+            let library = transaction.library
+            result.added = Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
+            result.received = videos.count
             transaction.change.videos = videos
-            let answered = fetches.contains { if case .success = $0.result { true } else { false } }
-            if !Task.isCancelled, answered || channelIDs.isEmpty { transaction.sync.lastHubSync = now }
-            return (added, videos.count)
+            if finishing == true { transaction.sync.lastHubSync = now }
+            return result
         }
-        if invalid > 0 { report.notes.append("\(invalid) feed entries dropped (invalid video id)") }
-        report.newVideos = added.0
-        report.videosReceived = added.1
-        for fetch in fetches {
-            if case .failure(let error) = fetch.result { report.failedChannels[fetch.channelID] = error }
-        }
-        return report
+        merged.added += result.added
+        merged.received += result.received
+        merged.invalid += result.invalid
     }
 }

@@ -139,12 +139,36 @@ struct HubSyncRun {
         return newChannels
     }
 
+    /// How many videos are merged into the store at once: a first sync of 200,000 videos writes
+    /// about twenty bounded journal lines, not one per page, and never the whole run as one.
+    static let batchVideoLimit = 10_000
+
+    /// Pages received but not merged yet: their videos and the watermark they prove.
+    private struct Batch {
+        var videos: [Video] = []
+        var next: Int64?
+    }
+
     /// Pages through `videos/query` from `start` until the hub has nothing more. The next page is
-    /// requested while the current one is merged, so the network overlaps the store; pages are
-    /// still merged one transaction each, in order, with cancellation checked between them. Each
-    /// page is checked against `budget`; the watermark advances only to the largest seq its rows
-    /// prove, never to what the hub merely claims.
+    /// requested while the current one is taken in, so the network overlaps the store; pages are
+    /// merged in order, in batches of about ``batchVideoLimit`` videos (one transaction each,
+    /// with the watermark the batch proves), and whatever was received is merged before the run
+    /// stops early (cancelled, or a page that failed). Each page is checked against `budget`; the
+    /// watermark advances only to the largest seq its rows prove, never to what the hub merely claims.
     private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport) async throws(SyncError) {
+        var batch = Batch()
+        do throws(SyncError) {
+            try await page(channelIDs: channelIDs, from: start, local: local, budget: &budget, report: &report, batch: &batch, advancesWatermark: advancesWatermark)
+        } catch {
+            try merge(&batch, advancesWatermark: advancesWatermark, report: &report)
+            throw error
+        }
+        try merge(&batch, advancesWatermark: advancesWatermark, report: &report)
+    }
+
+    private func page(
+        channelIDs: [String]?, from start: Int64, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport, batch: inout Batch, advancesWatermark: Bool
+    ) async throws(SyncError) {
         var afterSeq = start
         budget.startPass()
         try checkCancellation()
@@ -155,12 +179,13 @@ struct HubSyncRun {
             let next = max(afterSeq, answer.seqRange?.upperBound ?? afterSeq)
             note(answer, provenUpTo: next, report: &report)
             guard answer.rowCount >= pageSize, next > afterSeq, !Task.isCancelled else {
-                try merge(answer, upTo: next, advancesWatermark: advancesWatermark, local: local, report: &report)
+                take(answer, upTo: next, local: local, into: &batch, report: report)
                 try checkCancellation()
                 return
             }
             async let following = fetch(HubVideoQuery(channelIDs: channelIDs, afterSeq: next, limit: pageSize))
-            try merge(answer, upTo: next, advancesWatermark: advancesWatermark, local: local, report: &report)
+            take(answer, upTo: next, local: local, into: &batch, report: report)
+            if batch.videos.count >= Self.batchVideoLimit { try merge(&batch, advancesWatermark: advancesWatermark, report: &report) }
             let result = await following
             try checkCancellation()
             answer = try result.get()
@@ -193,18 +218,27 @@ struct HubSyncRun {
         }
     }
 
-    /// Merges one page's videos into the store together with the watermark `next` (when the
-    /// page advances it), in one transaction.
-    private func merge(_ answer: ScreenedHubPage, upTo next: Int64, advancesWatermark: Bool, local: Set<String>, report: inout SyncReport) throws(SyncError) {
-        let videos = answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
+    /// Adds one page's videos and the watermark `next` it proves to the batch.
+    private func take(_ answer: ScreenedHubPage, upTo next: Int64, local: Set<String>, into batch: inout Batch, report: SyncReport) {
+        batch.videos += answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
+        batch.next = max(batch.next ?? next, next)
+        progress("page \(report.requests): \(answer.rowCount) videos, up to seq \(next)")
+    }
+
+    /// Merges the batch's videos into the store together with its watermark (when the pages
+    /// advance it), in one transaction, and empties it.
+    private func merge(_ batch: inout Batch, advancesWatermark: Bool, report: inout SyncReport) throws(SyncError) {
+        guard let next = batch.next else { return }
+        let videos = batch.videos
+        batch = Batch()
         let added = try store.syncTransaction { transaction in
             transaction.change.videos = videos
             if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
-            return videos.filter { transaction.library.video($0.id) == nil }.count
+            let library = transaction.library
+            return Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
         }
         report.newVideos += added
         report.videosReceived += videos.count
-        progress("page \(report.requests): \(answer.rowCount) videos, up to seq \(next)")
     }
 
     private func checkCancellation() throws(SyncError) {

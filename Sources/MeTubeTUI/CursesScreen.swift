@@ -20,6 +20,8 @@ final class CursesScreen {
     private let colors: Bool
     private var shown: CellGrid?
     private var isOpen = true
+    /// How long a waiting key read waits, in ms.
+    private let timeoutMillis: Int32
 
     /// Starts curses on the process's terminal; `inputTimeout` is how long a key read waits.
     init(useColors: Bool, inputTimeout: Duration) throws(TUIError) {
@@ -42,7 +44,9 @@ final class CursesScreen {
         keypad(window, true)
         curs_set(0)
         set_escdelay(25)
-        wtimeout(window, Int32(inputTimeout.components.seconds * 1000 + inputTimeout.components.attoseconds / 1_000_000_000_000_000))
+        let millis = Int32(inputTimeout.components.seconds * 1000 + inputTimeout.components.attoseconds / 1_000_000_000_000_000)
+        timeoutMillis = millis
+        wtimeout(window, millis)
         colors = useColors && has_colors()
         if colors { Self.setUpColors() }
     }
@@ -50,9 +54,12 @@ final class CursesScreen {
     /// The terminal's size now.
     var size: TerminalSize { TerminalSize(width: Int(cnc_cols()), height: Int(cnc_lines())) }
 
-    /// Waits up to the input timeout for a key; `nil` when none came, ``TerminalInput/hangup``
-    /// when the terminal is gone (reads then fail at once, which would otherwise spin the loop).
-    func read() -> TerminalInput? {
+    /// Waits up to the input timeout for a key (or, with `waiting` false, only takes one already
+    /// typed); `nil` when none came, ``TerminalInput/hangup`` when the terminal is gone (reads
+    /// then fail at once, which would otherwise spin the loop).
+    func read(waiting: Bool = true) -> TerminalInput? {
+        if !waiting { wtimeout(window, 0) }
+        defer { if !waiting { wtimeout(window, timeoutMillis) } }
         var character: wint_t = 0
         let result = wget_wch(window, &character)
         if result == ERR { return Self.terminalIsGone() ? .hangup : nil }

@@ -77,6 +77,7 @@ extension ScreenModel {
         computeRows()
         feedCursor = ListCursor()
         feedCursor.clamp(count: rows.count, visible: listHeight)
+        if isCountingMatches { countMatches() }
     }
 
     /// Recomputes the feed's rows, keeping the video `selectedID` selected on the same screen line

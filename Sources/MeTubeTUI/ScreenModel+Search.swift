@@ -16,6 +16,7 @@ extension ScreenModel {
         guard var text = searchInput else { return [] }
         switch key {
         case .enter:
+            finishSearch()
             searchInput = nil
             message = searchText.isEmpty ? nil : StatusMessage(text: "\(Formatting.count(searchMatchCount, "match")) for \"\(searchText)\"", isError: searchMatchCount == 0)
             return []
@@ -23,6 +24,7 @@ extension ScreenModel {
             searchInput = nil
             searchText = ""
             searchMatchCount = 0
+            searchScan = nil
             feedCursor.select(searchOrigin, count: rows.count, visible: listHeight)
             return []
         case .backspace, .delete:
@@ -39,33 +41,64 @@ extension ScreenModel {
         return []
     }
 
+    /// Whether matches are still being counted (the rest of a large feed is scanned between keys).
+    public var isCountingMatches: Bool { searchScan != nil }
+
     /// Moves to the first match at or after where the search started, and counts the matches.
+    /// On a large feed only the first ``SearchScan/rowsPerStep`` rows from there are scanned now
+    /// (the first results show at once); ``continueSearch()`` scans the rest between keys.
     private mutating func incrementalSearch() {
         guard !searchText.isEmpty else {
             searchMatchCount = 0
+            searchScan = nil
             feedCursor.select(searchOrigin, count: rows.count, visible: listHeight)
             return
         }
-        prepareSearch()
-        let needle = SearchIndex.key(searchText)
-        var count = 0
-        var firstAfterOrigin: Int?
-        var firstOverall: Int?
-        for (position, index) in rows.enumerated() where searchIndex!.matches(index, needle) {
-            count += 1
-            if firstOverall == nil { firstOverall = position }
-            if firstAfterOrigin == nil, position >= searchOrigin { firstAfterOrigin = position }
-        }
-        searchMatchCount = count
-        if let target = firstAfterOrigin ?? firstOverall {
-            feedCursor.select(target, count: rows.count, visible: listHeight)
-        }
+        startScan(movingCursor: true)
     }
 
+    /// Counts the matches again (the feed's rows changed), without moving the selection.
     mutating func countMatches() {
+        startScan(movingCursor: false)
+    }
+
+    private mutating func startScan(movingCursor: Bool) {
         prepareSearch()
-        let needle = SearchIndex.key(searchText)
-        searchMatchCount = rows.reduce(0) { $0 + (searchIndex!.matches($1, needle) ? 1 : 0) }
+        searchMatchCount = 0
+        searchScan = SearchScan(needle: SearchIndex.key(searchText), origin: min(searchOrigin, max(rows.count - 1, 0)), rowCount: rows.count, movesCursor: movingCursor)
+        _ = continueSearch()
+    }
+
+    /// Scans the next rows of a search under way; returns whether the screen changed (the count,
+    /// or the selection moved to the first match). Call it again while ``isCountingMatches``.
+    @discardableResult
+    public mutating func continueSearch() -> Bool {
+        guard var scan = searchScan, let index = searchIndex else { return false }
+        guard scan.rowCount == rows.count else {
+            startScan(movingCursor: false)
+            return true
+        }
+        let wasFound = scan.found
+        let end = min(scan.scanned + SearchScan.rowsPerStep, scan.rowCount)
+        while scan.scanned < end {
+            let position = (scan.origin + scan.scanned) % scan.rowCount
+            if index.matches(rows[position], scan.needle) {
+                scan.count += 1
+                if scan.found == nil { scan.found = position }
+            }
+            scan.scanned += 1
+        }
+        searchMatchCount = scan.count
+        if scan.movesCursor, wasFound == nil, let found = scan.found {
+            feedCursor.select(found, count: rows.count, visible: listHeight)
+        }
+        searchScan = scan.scanned < scan.rowCount ? scan : nil
+        return true
+    }
+
+    /// Scans whatever a search under way has left, at once.
+    mutating func finishSearch() {
+        while searchScan != nil { continueSearch() }
     }
 
     /// Moves to the next (or previous) match, wrapping around the feed.
@@ -86,5 +119,30 @@ extension ScreenModel {
             }
         }
         message = StatusMessage(text: "no match for \"\(searchText)\"", isError: true)
+    }
+}
+
+/// A search's scan of the feed rows, in the order the first match is looked for: from where the
+/// search started to the end, then from the top.
+struct SearchScan: Sendable {
+    /// How many rows one step scans: a few milliseconds, so a keystroke's first results show
+    /// within a frame at any library size.
+    static let rowsPerStep = 20_000
+
+    let needle: [UInt8]
+    let origin: Int
+    let rowCount: Int
+    /// Whether the selection moves to the first match (a search being typed), or stays (a recount).
+    let movesCursor: Bool
+    var scanned = 0
+    var count = 0
+    /// The first match in scan order, as a feed position.
+    var found: Int?
+
+    init(needle: [UInt8], origin: Int, rowCount: Int, movesCursor: Bool) {
+        self.needle = needle
+        self.origin = origin
+        self.rowCount = rowCount
+        self.movesCursor = movesCursor
     }
 }

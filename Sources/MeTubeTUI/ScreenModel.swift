@@ -120,10 +120,12 @@ public struct ScreenModel: Sendable {
     public internal(set) var searchInput: String?
     /// The last search, for `n` and `N`.
     public internal(set) var searchText = ""
-    /// How many feed rows match ``searchText``.
+    /// How many feed rows match ``searchText`` (so far, while ``isCountingMatches``).
     public internal(set) var searchMatchCount = 0
     var searchOrigin = 0
     var searchIndex: SearchIndex?
+    /// The search scan still under way over a large feed (see ``continueSearch()``).
+    var searchScan: SearchScan?
 
     /// Each channel's last feed fetch, by channel id.
     public internal(set) var channelFetches: [String: ChannelFetchResult] = [:]

@@ -107,9 +107,10 @@ public struct ScreenRenderer: Sendable {
     private func drawMessageLine(into grid: inout CellGrid) {
         let row = grid.height - 1
         if let input = model.searchInput {
-            let matches = input.isEmpty ? "" : "  (\(Formatting.count(model.searchMatchCount, "match")))"
+            let counting = model.isCountingMatches ? (model.unicode ? "…" : "...") : ""
+            let matches = input.isEmpty ? "" : "  (\(Formatting.count(model.searchMatchCount, "match"))\(counting))"
             let end = field("/" + input, into: &grid, row: row, column: 0, width: grid.width - TextWidth.of(matches) - 1, style: .accent)
-            grid.put(matches, row: row, column: end + 1, style: model.searchMatchCount == 0 ? .error : .dim)
+            grid.put(matches, row: row, column: end + 1, style: model.searchMatchCount == 0 && counting.isEmpty ? .error : .dim)
         } else if let message = model.message {
             field(message.text, into: &grid, row: row, column: 0, width: grid.width, style: message.isError ? .error : .normal)
         } else {

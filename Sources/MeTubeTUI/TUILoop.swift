@@ -46,7 +46,7 @@ struct TUILoop<Source: LibrarySource> {
             if let signal = signals.signal { return 128 + signal }
             var changed = false
             var keyName: String?
-            let input = terminal.read()
+            let input = terminal.read(waiting: !model.isCountingMatches)
             let keyStart = ContinuousClock.now
             switch input {
             case .key(let key)?:
@@ -61,10 +61,12 @@ struct TUILoop<Source: LibrarySource> {
                 stopPlayers()
                 return 128 + SIGHUP
             case nil:
-                break
+                // No key waiting: count the next rows of a search under way.
+                if model.isCountingMatches { changed = model.continueSearch() }
             }
             if model.wantsQuit {
                 stopPlayers()
+                record((["event": "quit", "videos": model.library.videos.count] as [String: Any]).merging(Self.memoryFields()) { $1 })
                 return 0
             }
             for event in inbox.drain() {
@@ -131,7 +133,8 @@ struct TUILoop<Source: LibrarySource> {
     private mutating func reloadFromStore() {
         if model.loadingVideoCount != nil, source.loadingVideoCount == nil {
             _ = model.apply(.libraryLoaded(source.library()))
-            record(["event": "library-loaded", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
+            record((["event": "library-loaded", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count] as [String: Any])
+                .merging(Self.memoryFields()) { $1 })
         } else {
             _ = model.apply(.libraryChanged(source.library()))
         }
@@ -216,6 +219,20 @@ struct TUILoop<Source: LibrarySource> {
         return Task.detached {
             for await event in events { inbox.post(.sync(event)) }
         }
+    }
+
+    /// This process's resident memory now and at its peak (`rssMiB`, `peakMiB`, from
+    /// `/proc/self/status`), for the timing lines; empty where that file does not exist.
+    private static func memoryFields() -> [String: Any] {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return [:] }
+        var fields: [String: Any] = [:]
+        for line in status.split(separator: "\n") {
+            let parts = line.split { $0 == " " || $0 == "\t" }
+            guard parts.count >= 2, let kib = Double(parts[1]) else { continue }
+            if parts[0] == "VmRSS:" { fields["rssMiB"] = kib / 1024 }
+            if parts[0] == "VmHWM:" { fields["peakMiB"] = kib / 1024 }
+        }
+        return fields
     }
 
     private mutating func record(_ fields: [String: Any]) {

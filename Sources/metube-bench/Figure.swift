@@ -15,7 +15,8 @@ struct Figure: Sendable {
 
     /// The figure as one JSON line.
     var jsonLine: String {
-        let object: [String: Any] = ["figure": name, "value": (value * 1000).rounded() / 1000, "unit": unit, "goal": goal, "detail": detail]
+        let measured: Any = value.isFinite ? (value * 1000).rounded() / 1000 : NSNull()
+        let object: [String: Any] = ["figure": name, "value": measured, "unit": unit, "goal": goal, "detail": detail]
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
@@ -53,9 +54,14 @@ enum Measure {
     }
 
     /// The peak resident set size of this process so far, in MiB (VmHWM from /proc).
-    static func peakResidentMiB() -> Double {
+    static func peakResidentMiB() -> Double { statusMiB("VmHWM:") }
+
+    /// The resident set size of this process now, in MiB (VmRSS from /proc).
+    static func residentMiB() -> Double { statusMiB("VmRSS:") }
+
+    private static func statusMiB(_ field: String) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
               let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
         return kib / 1024
     }

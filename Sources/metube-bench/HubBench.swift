@@ -49,7 +49,7 @@ func hubSyncFigures() async throws -> [Figure] {
     }
 
     let feeds = Dictionary(uniqueKeysWithValues: library.channels().enumerated().map { index, channel in
-        (channel.id, ByteBuffer(string: atomFeed(channel: channel, videos: (0..<50).map { library.video($0 * 216 + index) })))
+        (channel.id, ByteBuffer(string: syntheticAtomFeed(channel: channel, videos: (0..<50).map { library.video($0 * 216 + index) })))
     })
     let feedRouter = Router()
     feedRouter.get("/feeds/:channelId") { _, context -> Response in
@@ -84,7 +84,7 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 /// A YouTube-shaped Atom feed of `videos` for `channel`.
-private func atomFeed(channel: MeTubeCore.Channel, videos: [Video]) -> String {
+func syntheticAtomFeed(channel: MeTubeCore.Channel, videos: [Video]) -> String {
     func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

@@ -72,11 +72,13 @@ private func compactionFigures(videos: Int) throws -> [Figure] {
     defer { try? FileManager.default.removeItem(at: directory) }
     let output = try runSelf(["--child-store-memory", directory.path])
     let values = output.split(separator: " ").compactMap { Double($0) }
-    guard values.count == 4 else { throw BenchFailure("store memory child printed \(output)") }
+    guard values.count == 5 else { throw BenchFailure("store memory child printed \(output)") }
     let label = "\(videos / 1000)k"
     return [
         Figure(name: "store.peak_memory_loaded.\(label)", value: values[0], unit: "MiB", goal: videos <= 50_000 ? "<= 60 MiB" : "<= 120 MiB",
                detail: "VmHWM after open of \(videos) videos + \(videos) marks"),
+        Figure(name: "store.resident_memory_loaded.\(label)", value: values[4], unit: "MiB", goal: "report",
+               detail: "VmRSS after that open (what stays once the files are parsed)"),
         Figure(name: "store.compaction_time.\(label)", value: values[1], unit: "ms", goal: "report", detail: "fold journal into snapshots, \(videos) videos"),
         Figure(name: "store.compaction_peak_memory.\(label)", value: values[2], unit: "MiB", goal: "report", detail: "VmHWM after compaction"),
         Figure(name: "store.disk_use_ratio.\(label)", value: values[3], unit: "x", goal: "< 1.5 x", detail: "store files (backups excluded) / snapshot files, after compaction"),
@@ -85,22 +87,18 @@ private func compactionFigures(videos: Int) throws -> [Figure] {
 
 /// The store's live files (snapshots, journals, head; not backups) against its three snapshots.
 private func diskUseRatio(_ directory: URL) -> Double {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    func size(_ name: String) -> Double {
-        Double((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
-    }
-    let snapshots = ["library.json", "marks.json", "sync.json"].map(size).reduce(0, +)
-    let live = names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }.map(size).reduce(0, +)
+    let (live, snapshots) = storeDiskUse(directory)
     return snapshots > 0 ? live / snapshots : .nan
 }
 
-/// The child side of ``compactionFigures(videos:)``: prints "loadedMiB compactMillis peakMiB diskRatio".
+/// The child side of ``compactionFigures(videos:)``: prints "loadedMiB compactMillis peakMiB diskRatio residentMiB".
 func runStoreMemoryChild(_ path: String) throws {
     let store = try Store.open(at: URL(fileURLWithPath: path))
     let loaded = Measure.peakResidentMiB()
+    let resident = Measure.residentMiB()
     try store.mark(store.library().videos[0].id, as: .watched)
     let millis = try Measure.millis { try store.compact() }
-    print(loaded, millis, Measure.peakResidentMiB(), diskUseRatio(URL(fileURLWithPath: path)))
+    print(loaded, millis, Measure.peakResidentMiB(), diskUseRatio(URL(fileURLWithPath: path)), resident)
 }
 
 /// Makes a compacted store of `videos` videos, 216 channels, as many marks, plus a short journal.

@@ -8,11 +8,17 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
+    ("sync", syncScaleFigures),
     ("playback", playbackFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
     try runStoreMemoryChild(CommandLine.arguments[2])
+    exit(0)
+}
+
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--child-sync" {
+    try await runSyncChild(mode: CommandLine.arguments[2], path: CommandLine.arguments[3], url: CommandLine.arguments[4])
     exit(0)
 }
 

@@ -28,6 +28,26 @@ import TestSupport
         }
     }
 
+    @Test func aVideoGivesBackItsThumbnailByteForByteAndEncodesAsTheAddressItself() throws {
+        var generator = StoredValueGenerator(seed: 0x7468_756D_62)
+        let encoder = StoreCoding.encoder()
+        for _ in 0..<3_000 {
+            let id = generator.chance(50) ? generator.videoID() : generator.string()
+            let url = generator.thumbnailURL(for: id)
+            var video = Video(id: id, channelID: "UC", title: "t", published: Date(timeIntervalSince1970: 0), thumbnailURL: url)
+            #expect(Array(video.thumbnailURL?.utf8 ?? "".utf8) == Array(url.utf8), "\(url)")
+            // The encoded form names the address itself, as a plain string field would.
+            let plain = try StoreCoding.decoder().decode(PlainThumbnail.self, from: encoder.encode(video))
+            #expect(plain.thumbnailURL.map { Array($0.utf8) } == Array(url.utf8))
+            #expect(try StoreCoding.decoder().decode(Video.self, from: encoder.encode(video)) == video)
+            // Changing the id keeps the address, and equality follows the fields a reader sees.
+            let otherID = generator.videoID()
+            video.id = otherID
+            #expect(Array(video.thumbnailURL?.utf8 ?? "".utf8) == Array(url.utf8), "\(url)")
+            #expect(video == Video(id: otherID, channelID: "UC", title: "t", published: Date(timeIntervalSince1970: 0), thumbnailURL: url))
+        }
+    }
+
     @Test func everySnapshotReadsBackAsWritten() throws {
         var generator = StoredValueGenerator(seed: 42)
         for round in 0..<60 {
@@ -145,4 +165,9 @@ import TestSupport
         library.apply(synced)
         #expect(library.playbackPositions["v"]?.syncState == .synced)
     }
+}
+
+/// A video's thumbnail field as a plain string, to read what the encoder wrote.
+private struct PlainThumbnail: Decodable {
+    var thumbnailURL: String?
 }

@@ -45,6 +45,41 @@ func seededStore(_ library: SyntheticLibrary, in directory: TemporaryDirectory) 
         #expect(reopened.library().videos.count == 50)
     }
 
+    @Test func aFoldedJournalMovesIntoItsBackupAndABackupStillRecoversWithIt() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a store whose journal holds a whole library (as after a first sync)
+        let store = try seededStore(SyntheticLibrary(channelCount: 20, videoCount: 5_000, markCount: 100), in: directory)
+        let journals = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasSuffix(".jsonl") }
+        #expect(journals.count == 1)
+        let name = try #require(journals.first)
+        let generation = try #require(Int(name.dropFirst("journal-".count).dropLast(".jsonl".count)))
+        let folded = try #require(FileIO.identity(directory.path(name))).size
+        // When it is compacted
+        try store.compact()
+        // Then the folded journal is no longer beside the snapshots but in the backup it follows
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!names.contains(name), "\(names)")
+        #expect(FileIO.identity(directory.path("backups/\(generation)/\(name)"))?.size == folded)
+        // And the live files are about the snapshots' size
+        let size = { (name: String) in Double(FileIO.identity(directory.path(name))?.size ?? 0) }
+        let snapshots = ["library.json", "marks.json", "sync.json"].map(size).reduce(0, +)
+        let live = names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }.map(size).reduce(0, +)
+        #expect(live < 1.5 * snapshots, "\(live) bytes live for \(snapshots) of snapshots")
+        // When marks and another compaction follow, and a snapshot is then damaged
+        try store.mark(SyntheticLibrary.videoID(3), as: .skipped)
+        try store.compact()
+        try store.mark(SyntheticLibrary.videoID(4), as: .watched)
+        let expected = store.library()
+        #expect(FileIO.identity(directory.path("backups/\(generation + 1)/journal-\(generation + 1).jsonl")) != nil)
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.path("library.json")))
+        try data.prefix(data.count / 3).write(to: URL(fileURLWithPath: directory.path("library.json")))
+        // Then it is recovered from the backup plus the journal moved into it, and the live one
+        let reopened = try Store.open(at: directory.url)
+        #expect(reopened.library() == expected)
+        #expect(reopened.takeNotices().contains { $0.contains("recovered from backup \(generation + 1)") })
+    }
+
     @Test func refreshPicksUpAnotherWritersMarks() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

@@ -84,9 +84,33 @@ struct StoredValueGenerator {
     }
 
     mutating func video() -> Video {
-        Video(id: string(), channelID: string(), title: string(), published: date(), duration: optional { Int($0.int64()) },
-              description: optional { $0.string() }, thumbnailURL: optional { $0.string() }, hubSeq: optional { $0.int64() },
-              isShortLink: chance(50))
+        let id = chance(30) ? videoID() : string()
+        return Video(id: id, channelID: string(), title: string(), published: date(), duration: optional { Int($0.int64()) },
+                     description: optional { $0.string() }, thumbnailURL: optional { $0.thumbnailURL(for: id) }, hubSeq: optional { $0.int64() },
+                     isShortLink: chance(50))
+    }
+
+    /// A YouTube-shaped video id: 11 characters of `[A-Za-z0-9_-]`.
+    mutating func videoID() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+        return String((0..<11).map { _ in alphabet[below(alphabet.count)] })
+    }
+
+    /// A thumbnail address for the video `id`: often YouTube's usual one (which a video holds in
+    /// two bytes), else one that nearly is (another id, host or name, a character more or less, a
+    /// canonically equivalent spelling), else any string.
+    mutating func thumbnailURL(for id: String) -> String {
+        let hosts = ["", "1", "2", "3", "4", "9", "12", "x"]
+        let names = ["hqdefault", "mqdefault", "default", "sddefault", "maxresdefault", "hq720", "0", "1", "2", "3", "hqdefault.jpg", "HQDEFAULT", ""]
+        let usual = "https://i\(hosts[below(hosts.count)]).ytimg.com/vi/\(id)/\(names[below(names.count)]).jpg"
+        switch below(8) {
+        case 0, 1, 2: return usual
+        case 3: return usual.replacingOccurrences(of: "/vi/\(id)/", with: "/vi/\(videoID())/")
+        case 4: return usual + (chance(50) ? "/" : "?")
+        case 5: return String(usual.dropFirst(below(12)))
+        case 6: return usual.replacingOccurrences(of: "https", with: "http").replacingOccurrences(of: "e", with: "e\u{301}")
+        default: return string()
+        }
     }
 
     mutating func timestamp() -> HybridTimestamp { HybridTimestamp(millis: int64(), counter: uint32()) }

@@ -34,11 +34,16 @@ struct CompactionEndToEndTests {
         try tmux.send("w")
 
         // Then the mark is appended to the journal the compaction is folding (it did not wait for
-        // the switch to the new one), is carried over, and everything survives
+        // the switch to the new one), is carried over, and everything survives; the folded journal
+        // itself moves into the backup it follows
         let videoID = generator.video(0).id
         func journalsHoldingTheMark() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: storeURL.path).filter { $0.hasSuffix(".jsonl") }.filter { name in
-                try String(contentsOfFile: storeURL.appendingPathComponent(name).path, encoding: .utf8).contains("\"videoID\":\"\(videoID)\"")
+            let backups = storeURL.appendingPathComponent("backups", isDirectory: true)
+            let folders = [storeURL] + ((try? FileManager.default.contentsOfDirectory(atPath: backups.path)) ?? []).map { backups.appendingPathComponent($0) }
+            return try folders.flatMap { folder in
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jsonl") }.filter { name in
+                    try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8).contains("\"videoID\":\"\(videoID)\"")
+                }
             }
         }
         func compactionSwitched() -> Bool { FileManager.default.fileExists(atPath: storeURL.appendingPathComponent("library.json").path) }

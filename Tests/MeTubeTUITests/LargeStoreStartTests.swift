@@ -26,12 +26,29 @@ struct LargeStoreStartTests {
         defer { tmux.close() }
         let first = try tmux.waitFor { $0.contains("hub: not configured") }
 
-        // Then the first screen lists the newest unwatched videos in order, the marked one left out
-        for (line, row) in unwatched.prefix(5).enumerated() {
-            #expect(EndToEndTests.line(line + 1, of: first).contains(String(row.video.title.prefix(10))), "\(first)")
+        // Then the first screen is complete: every list row holds the next newest unwatched video,
+        // in order, the marked one left out
+        let listRows = 30 - 3
+        for (line, row) in unwatched.prefix(listRows).enumerated() {
+            #expect(EndToEndTests.line(line + 1, of: first).contains(Self.titleStart(row.video.title)), "row \(line + 1): \(first)")
+        }
+        // And while the rest loads, the status line says how far the newest rows go
+        let status = EndToEndTests.line(30 - 2, of: first)
+        if status.contains("loading") {
+            #expect(status.contains("of the newest") && status.contains("loading \(grouped(200_000))"), "\(status)")
         }
         // And once everything is loaded the status line counts the whole library
         try tmux.waitFor(timeout: .seconds(60)) { $0.contains("\(grouped(unwatched.count)) of \(grouped(200_000))") }
+        // And every video is there under the `all` filter, the newest (marked) one first
+        try tmux.send("f")
+        try tmux.waitFor(timeout: .seconds(10)) { $0.contains("\(grouped(200_000)) of \(grouped(200_000))") }
+        try tmux.send("g")
+        let newestTitle = Self.titleStart(full.videos[0].title)
+        let all = try tmux.waitFor(timeout: .seconds(10)) { EndToEndTests.line(1, of: $0).contains(newestTitle) }
+        let newest = FeedQuery(filter: .all).rows(in: full, statusesKnown: true, limit: listRows)
+        for (line, row) in newest.enumerated() {
+            #expect(EndToEndTests.line(line + 1, of: all).contains(Self.titleStart(row.video.title)), "row \(line + 1): \(all)")
+        }
         try tmux.send("q")
         #expect(try EndToEndTests.waitForExit(tmux) == 0)
 
@@ -43,6 +60,11 @@ struct LargeStoreStartTests {
         let loaded = try #require(events.first { $0["event"] as? String == "library-loaded" })
         #expect((firstFrame["videos"] as? Int ?? .max) <= 2_001)
         #expect(loaded["videos"] as? Int == 200_000)
+    }
+
+    /// The start of `title` as a row shows it (a few characters of a wide script, more of ASCII).
+    private static func titleStart(_ title: String) -> String {
+        String(title.prefix(title.utf8.allSatisfy { $0 < 0x80 } ? 24 : 4))
     }
 
     /// `value` with thousands separators, as the status line shows counts.

@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import Logging
+import MeTubeCore
+import MeTubeServer
+import MeTubeStore
+import MeTubeSync
+import NIOCore
+import TestSupport
+
+/// How many channels and entries per feed the large sync figures use: a user with 2,000
+/// subscriptions, each feed full (the hub keeps about 100 videos per channel).
+private let scaleChannels = 2_000
+private let scaleEntries = 100
+
+/// Sync at library scale: a direct sync of 2,000 Atom feeds × 100 entries from a loopback feed
+/// server into an empty store, and a first hub sync of 200,000 videos from a loopback
+/// metube-server. Each sync runs in a child process (this executable again), so its peak resident
+/// memory is the sync's own; the servers stay in this process.
+func syncScaleFigures() async throws -> [Figure] {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-sync-scale-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var logger = Logger(label: "sync-scale-bench")
+    logger.logLevel = .critical
+    let library = SyntheticLibrary(channelCount: scaleChannels, videoCount: scaleChannels * scaleEntries, markCount: 0, newest: Date())
+    var figures = try await directScaleFigures(library: library, folder: folder, logger: logger)
+    figures += try await hubScaleFigures(library: library, folder: folder, logger: logger)
+    return figures
+}
+
+private func directScaleFigures(library: SyntheticLibrary, folder: URL, logger: Logger) async throws -> [Figure] {
+    let channels = library.channels()
+    let feeds = Dictionary(uniqueKeysWithValues: channels.enumerated().map { index, channel in
+        (channel.id, ByteBuffer(string: syntheticAtomFeed(channel: channel, videos: (0..<scaleEntries).map { library.video($0 * scaleChannels + index) })))
+    })
+    let router = Router()
+    router.get("/feeds/:channelId") { _, context -> Response in
+        guard let feed = feeds[try context.parameters.require("channelId")] else { return Response(status: .notFound) }
+        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: feed))
+    }
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let app = Application(
+        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+        onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
+    )
+    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+    defer { server.cancel() }
+    guard let port = await ports.first(where: { _ in true }) else { return [] }
+    var samples: [[Double]] = []
+    for run in 0..<3 {
+        let store = folder.appendingPathComponent("direct-\(run)", isDirectory: true)
+        try Store.open(at: store).apply(StoreChange(channels: channels.map { MeTubeCore.Channel(id: $0.id) }))
+        let output = try await runSelfOnThread(["--child-sync", "direct", store.path, "http://127.0.0.1:\(port)/feeds/{channelId}"])
+        samples.append(try childValues(output, count: 6, expectedVideos: library.videoCount))
+        try? FileManager.default.removeItem(at: store)
+    }
+    return syncFigures(name: "sync.direct.2000-feeds", samples: samples, detail: "2,000 Atom feeds × 100 entries from loopback, concurrency 8, into an empty store")
+}
+
+private func hubScaleFigures(library: SyntheticLibrary, folder: URL, logger: Logger) async throws -> [Figure] {
+    let database = try ServerDatabase(path: folder.appendingPathComponent("hub.sqlite").path)
+    let seedMillis = try await Measure.millis {
+        try await DemoPublisher(repository: SQLiteHubRepository(database: database), library: library.catalog, logger: logger).seedIfEmpty()
+    }
+    FileHandle.standardError.write(Data("bench: sync: hub seeded with \(library.videoCount) videos in \(Int(seedMillis)) ms\n".utf8))
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let app = try await buildApplication(
+        configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),
+        database: database
+    )
+    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+    defer { server.cancel() }
+    guard let port = await ports.first(where: { _ in true }) else { return [] }
+    var samples: [[Double]] = []
+    for run in 0..<3 {
+        let store = folder.appendingPathComponent("hub-\(run)", isDirectory: true)
+        try Store.open(at: store).apply(StoreChange(channels: library.channels()))
+        let output = try await runSelfOnThread(["--child-sync", "hub", store.path, "http://127.0.0.1:\(port)"])
+        samples.append(try childValues(output, count: 6, expectedVideos: library.videoCount))
+        try? FileManager.default.removeItem(at: store)
+    }
+    return syncFigures(name: "sync.hub.first.200k", samples: samples, detail: "first hub sync of 2,000 channels / 200,000 videos, 500-video pages")
+}
+
+/// The figures of three child runs (each "millis peakMiB videos diskBytes snapshotBytes compactMillis").
+private func syncFigures(name: String, samples: [[Double]], detail: String) -> [Figure] {
+    let best = samples.min { $0[0] < $1[0] } ?? []
+    return [
+        Figure(name: "\(name).time", value: Measure.median(samples.map { $0[0] }), unit: "ms", goal: "<= 5000", detail: "median of 3; \(detail)"),
+        Figure(name: "\(name).peak-memory", value: samples.map { $0[1] }.max() ?? .nan, unit: "MiB", goal: name.contains("direct") ? "<= 200 MiB" : "report",
+               detail: "highest VmHWM of the sync process over 3 runs (store open + sync + compaction)"),
+        Figure(name: "\(name).compaction-after", value: Measure.median(samples.map { $0[5] }), unit: "ms", goal: "report",
+               detail: "median of 3, the compaction `metube sync` runs after it when the journal has grown"),
+        Figure(name: "\(name).disk-after", value: best.count == 6 ? best[3] / 1_048_576 : .nan, unit: "MiB", goal: "report",
+               detail: String(format: "store files after the sync (backups excluded); snapshots %.1f MiB", best.count == 6 ? best[4] / 1_048_576 : .nan)),
+    ]
+}
+
+private func childValues(_ output: String, count: Int, expectedVideos: Int) throws -> [Double] {
+    let values = output.split(separator: " ").compactMap { Double($0) }
+    guard values.count == count else { throw BenchFailure("sync child printed \(output)") }
+    guard Int(values[2]) == expectedVideos else { throw BenchFailure("sync child stored \(Int(values[2])) of \(expectedVideos) videos") }
+    return values
+}
+
+/// The child side of ``syncScaleFigures()``: opens the store at `path`, runs one sync (`direct`
+/// from the feed URL template, or `hub` from the hub URL) the way `metube sync` does, and prints
+/// "millis peakMiB videos diskBytes snapshotBytes compactMillis"; like `metube sync`, it compacts
+/// afterwards when the store asks for it (timed apart, within the peak).
+func runSyncChild(mode: String, path: String, url: String) async throws {
+    let directory = URL(fileURLWithPath: path)
+    let store = try Store.open(at: directory)
+    let configuration = mode == "direct"
+        ? SyncConfiguration(source: .direct, feedURLTemplate: url)
+        : SyncConfiguration(source: .hub, hubURL: url, pageSize: 500)
+    let engine = SyncEngine(store: store, configuration: configuration)
+    var report = SyncReport(source: configuration.source)
+    let millis = await Measure.millis { report = await engine.sync() }
+    guard report.failedChannels.isEmpty, report.error == nil else { throw BenchFailure("\(mode) sync failed: \(report)") }
+    let syncPeak = Measure.peakResidentMiB()
+    let compactMillis = try Measure.millis { if store.needsCompaction { try store.compact() } }
+    FileHandle.standardError.write(Data("bench: sync: \(mode) peak before its compaction \(String(format: "%.1f", syncPeak)) MiB\n".utf8))
+    let (live, snapshots) = storeDiskUse(directory)
+    print(millis, Measure.peakResidentMiB(), store.library().videos.count, live, snapshots, compactMillis)
+}
+
+/// The bytes of the store's live files (snapshots, journals, head; backups excluded) and of its
+/// three snapshots.
+func storeDiskUse(_ directory: URL) -> (live: Double, snapshots: Double) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    func size(_ name: String) -> Double {
+        Double((try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+    }
+    let snapshots = ["library.json", "marks.json", "sync.json"].map(size).reduce(0, +)
+    let live = names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }.map(size).reduce(0, +)
+    return (live, snapshots)
+}
+
+/// Runs ``runSelf(_:)`` on a thread of its own, so waiting for the child blocks none of the
+/// threads the servers in this process need.
+private func runSelfOnThread(_ arguments: [String]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try runSelf(arguments) }) }.start()
+    }
+}
