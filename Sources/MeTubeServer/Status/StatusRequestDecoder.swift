@@ -3,12 +3,17 @@ import MeTubeAPI
 import NIOCore
 
 /// Decodes request bodies, turning every decoding failure into a BAD_REQUEST that names the
-/// offending key.
+/// offending key. A plainly well-formed `records/modify` body is read by
+/// ``StatusModifyBodyDecoder`` instead of `JSONDecoder`.
 enum StatusRequestDecoder {
     /// The body decoded as `type`, or a BAD_REQUEST error body.
     static func decode<Body: Decodable>(_ type: Body.Type, from buffer: ByteBuffer) throws(StatusErrorBody) -> Body {
         guard !JSONNesting.exceedsLimit(buffer.readableBytesView) else {
             throw StatusErrorBody(.badRequest, "The request body is nested deeper than \(JSONNesting.maxDepth) levels")
+        }
+        if Body.self == StatusRecordsModifyRequest.self,
+           let request = StatusModifyBodyDecoder.decode(Array(buffer.readableBytesView)) as? Body {
+            return request
         }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
