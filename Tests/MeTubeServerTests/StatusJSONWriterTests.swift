@@ -132,7 +132,7 @@ import Testing
         // Given a hostile string, when the writer writes it, then the bytes are JSONEncoder's
         // (JSONEncoder orders an object's keys by hash, so only values can be compared byte for byte)
         var buffer = ByteBuffer()
-        StatusJSONWriter.writeString(text, to: &buffer)
+        buffer.writeJSONString(text, escapingSlashes: true)
         #expect(Self.data(buffer) == (try JSONEncoder().encode(text)))
     }
 

@@ -140,19 +140,15 @@ enum StatusFieldsCodec {
                     let escape = bytes[position]
                     position += 1
                     switch escape {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
-                    case UInt8(ascii: "b"): text.append(0x08)
-                    case UInt8(ascii: "f"): text.append(0x0C)
-                    case UInt8(ascii: "n"): text.append(0x0A)
-                    case UInt8(ascii: "r"): text.append(0x0D)
-                    case UInt8(ascii: "t"): text.append(0x09)
                     case UInt8(ascii: "u"):
                         guard position + 4 <= bytes.count,
                               let code = UInt8(String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 4]), as: UTF8.self), radix: 16),
                               code < 0x80 else { return nil }
                         text.append(code)
                         position += 4
-                    default: return nil
+                    default:
+                        guard let simple = JSONEscape.byte(escapedBy: escape) else { return nil }
+                        text.append(simple)
                     }
                 case 0..<0x20:
                     return nil

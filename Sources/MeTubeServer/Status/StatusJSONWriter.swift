@@ -49,7 +49,7 @@ enum StatusJSONWriter {
                     try writeRecord(record, to: &buffer)
                 }
                 buffer.writeStaticString("],\"syncToken\":")
-                writeString(changes.syncToken, to: &buffer)
+                buffer.writeJSONString(changes.syncToken, escapingSlashes: true)
                 buffer.writeStaticString(",\"moreComing\":")
                 writeBool(changes.moreComing, to: &buffer)
                 buffer.writeInteger(UInt8(ascii: "}"))
@@ -63,10 +63,10 @@ enum StatusJSONWriter {
 
     private static func writeZoneID(_ zoneID: StatusZoneID, to buffer: inout ByteBuffer) {
         buffer.writeStaticString("{\"zoneName\":")
-        writeString(zoneID.zoneName, to: &buffer)
+        buffer.writeJSONString(zoneID.zoneName, escapingSlashes: true)
         if let owner = zoneID.ownerRecordName {
             buffer.writeStaticString(",\"ownerRecordName\":")
-            writeString(owner, to: &buffer)
+            buffer.writeJSONString(owner, escapingSlashes: true)
         }
         buffer.writeInteger(UInt8(ascii: "}"))
     }
@@ -79,20 +79,20 @@ enum StatusJSONWriter {
             first = false
             buffer.writeStaticString(name)
         }
-        if let name = record.recordName { key("\"recordName\":", &buffer); writeString(name, to: &buffer) }
-        if let type = record.recordType { key("\"recordType\":", &buffer); writeString(type, to: &buffer) }
-        if let tag = record.recordChangeTag { key("\"recordChangeTag\":", &buffer); writeString(tag, to: &buffer) }
+        if let name = record.recordName { key("\"recordName\":", &buffer); buffer.writeJSONString(name, escapingSlashes: true) }
+        if let type = record.recordType { key("\"recordType\":", &buffer); buffer.writeJSONString(type, escapingSlashes: true) }
+        if let tag = record.recordChangeTag { key("\"recordChangeTag\":", &buffer); buffer.writeJSONString(tag, escapingSlashes: true) }
         if let fields = record.fields {
             key("\"fields\":", &buffer)
             buffer.writeInteger(UInt8(ascii: "{"))
             for (index, (name, field)) in fields.enumerated() {
                 if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
-                writeString(name, to: &buffer)
+                buffer.writeJSONString(name, escapingSlashes: true)
                 buffer.writeStaticString(":{\"value\":")
                 try writeValue(field.value, to: &buffer)
                 if let type = field.type {
                     buffer.writeStaticString(",\"type\":")
-                    writeString(type, to: &buffer)
+                    buffer.writeJSONString(type, escapingSlashes: true)
                 }
                 buffer.writeInteger(UInt8(ascii: "}"))
             }
@@ -109,18 +109,18 @@ enum StatusJSONWriter {
         buffer.writeString(String(stamp.timestamp))
         if let user = stamp.userRecordName {
             buffer.writeStaticString(",\"userRecordName\":")
-            writeString(user, to: &buffer)
+            buffer.writeJSONString(user, escapingSlashes: true)
         }
         if let device = stamp.deviceID {
             buffer.writeStaticString(",\"deviceID\":")
-            writeString(device, to: &buffer)
+            buffer.writeJSONString(device, escapingSlashes: true)
         }
         buffer.writeInteger(UInt8(ascii: "}"))
     }
 
     private static func writeValue(_ value: StatusValue, to buffer: inout ByteBuffer) throws {
         switch value {
-        case .string(let string): writeString(string, to: &buffer)
+        case .string(let string): buffer.writeJSONString(string, escapingSlashes: true)
         case .integer(let integer): buffer.writeString(String(integer))
         case .double: buffer.writeBytes(try JSONEncoder().encode(value))
         case .bool(let flag): writeBool(flag, to: &buffer)
@@ -136,7 +136,7 @@ enum StatusJSONWriter {
             buffer.writeInteger(UInt8(ascii: "{"))
             for (index, (name, element)) in members.enumerated() {
                 if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
-                writeString(name, to: &buffer)
+                buffer.writeJSONString(name, escapingSlashes: true)
                 buffer.writeInteger(UInt8(ascii: ":"))
                 try writeValue(element, to: &buffer)
             }
@@ -146,36 +146,5 @@ enum StatusJSONWriter {
 
     private static func writeBool(_ flag: Bool, to buffer: inout ByteBuffer) {
         if flag { buffer.writeStaticString("true") } else { buffer.writeStaticString("false") }
-    }
-
-    /// Writes `string` as `JSONEncoder` writes a string literal.
-    static func writeString(_ string: String, to buffer: inout ByteBuffer) {
-        buffer.writeInteger(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var start = 0
-            for (index, byte) in bytes.enumerated()
-            where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/") {
-                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<index]))
-                switch byte {
-                case UInt8(ascii: "\""): buffer.writeStaticString("\\\"")
-                case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
-                case UInt8(ascii: "/"): buffer.writeStaticString("\\/")
-                case 0x0A: buffer.writeStaticString("\\n")
-                case 0x0D: buffer.writeStaticString("\\r")
-                case 0x09: buffer.writeStaticString("\\t")
-                case 0x08: buffer.writeStaticString("\\b")
-                case 0x0C: buffer.writeStaticString("\\f")
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    buffer.writeStaticString("\\u00")
-                    buffer.writeInteger(hex[Int(byte >> 4)])
-                    buffer.writeInteger(hex[Int(byte & 0xF)])
-                }
-                start = index + 1
-            }
-            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start...]))
-        }
-        buffer.writeInteger(UInt8(ascii: "\""))
     }
 }

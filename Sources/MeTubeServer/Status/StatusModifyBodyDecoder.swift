@@ -190,19 +190,15 @@ struct StatusModifyBodyDecoder {
             let escaped = bytes[index + 1]
             index += 2
             switch escaped {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-            case UInt8(ascii: "b"): text.append(0x08)
-            case UInt8(ascii: "f"): text.append(0x0C)
-            case UInt8(ascii: "n"): text.append(0x0A)
-            case UInt8(ascii: "r"): text.append(0x0D)
-            case UInt8(ascii: "t"): text.append(0x09)
             case UInt8(ascii: "u"):
                 guard index + 4 <= bytes.count, let hex = String(validating: bytes[index..<index + 4], as: UTF8.self),
                       hex.utf8.allSatisfy(\.isHexDigit), let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code)
                 else { return nil }
                 text.append(contentsOf: String(Character(scalar)).utf8)
                 index += 4
-            default: return nil
+            default:
+                guard let simple = JSONEscape.byte(escapedBy: escaped) else { return nil }
+                text.append(simple)
             }
             start = index
         }
