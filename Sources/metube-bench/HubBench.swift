@@ -48,27 +48,13 @@ func hubSyncFigures() async throws -> [Figure] {
         figures.append(Figure(name: "sync.hub.incremental.page\(pageSize)", value: Measure.median(incrementals), unit: "ms", goal: "<= 50", detail: "nothing new, median of 15"))
     }
 
-    let feeds = Dictionary(uniqueKeysWithValues: library.channels().enumerated().map { index, channel in
-        (channel.id, ByteBuffer(string: syntheticAtomFeed(channel: channel, videos: (0..<50).map { library.video($0 * 216 + index) })))
-    })
-    let feedRouter = Router()
-    feedRouter.get("/feeds/:channelId") { _, context -> Response in
-        guard let feed = feeds[try context.parameters.require("channelId")] else { return Response(status: .notFound) }
-        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: feed))
-    }
-    let (feedPorts, feedPortContinuation) = AsyncStream.makeStream(of: Int.self)
-    let feedApp = Application(
-        router: feedRouter, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in feedPortContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
-    )
-    let feedServer = Task { try await feedApp.runService(gracefulShutdownSignals: []) }
-    defer { feedServer.cancel() }
-    guard let feedPort = await feedPorts.first(where: { _ in true }) else { return figures }
+    let (feedServer, feedURL) = await serveSyntheticFeeds(library, channels: library.channels(), entries: 50)
+    defer { feedServer.stop() }
     var directs: [Double] = []
     for run in 0..<3 {
         let store = try Store.open(at: folder.appendingPathComponent("direct-\(run)", isDirectory: true))
         try store.apply(StoreChange(channels: library.channels().map { MeTubeCore.Channel(id: $0.id) }))
-        let engine = SyncEngine(store: store, configuration: SyncConfiguration(source: .direct, feedURLTemplate: "http://127.0.0.1:\(feedPort)/feeds/{channelId}"))
+        let engine = SyncEngine(store: store, configuration: SyncConfiguration(source: .direct, feedURLTemplate: "\(feedURL)/feeds/{channelId}"))
         var report = SyncReport(source: .direct)
         directs.append(await Measure.millis { report = await engine.sync() })
         guard report.newVideos == 10_800, report.failedChannels.isEmpty else { throw BenchError("direct sync: \(report)") }
@@ -81,6 +67,21 @@ func hubSyncFigures() async throws -> [Figure] {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Serves `GET /feeds/{channelId}` on loopback: for the `index`-th of `channels`, an Atom feed of
+/// `library`'s videos `index`, `index + channels.count`, … (`entries` of them). Returns the service
+/// and its base URL.
+func serveSyntheticFeeds(_ library: SyntheticLibrary, channels: [MeTubeCore.Channel], entries: Int) async -> (service: BackgroundService, url: String) {
+    let feeds = Dictionary(uniqueKeysWithValues: channels.enumerated().map { index, channel in
+        (channel.id, ByteBuffer(string: syntheticAtomFeed(channel: channel, videos: (0..<entries).map { library.video($0 * channels.count + index) })))
+    })
+    let router = Router()
+    router.get("/feeds/:channelId") { _, context -> Response in
+        guard let feed = feeds[try context.parameters.require("channelId")] else { return Response(status: .notFound) }
+        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: feed))
+    }
+    return await BackgroundService.serve(router, label: "bench-feeds")
 }
 
 /// A YouTube-shaped Atom feed of `videos` for `channel`.

@@ -24,34 +24,20 @@ func syncScaleFigures() async throws -> [Figure] {
     var logger = Logger(label: "sync-scale-bench")
     logger.logLevel = .critical
     let library = SyntheticLibrary(channelCount: scaleChannels, videoCount: scaleChannels * scaleEntries, markCount: 0, newest: Date())
-    var figures = try await directScaleFigures(library: library, folder: folder, logger: logger)
+    var figures = try await directScaleFigures(library: library, folder: folder)
     figures += try await hubScaleFigures(library: library, folder: folder, logger: logger)
     return figures
 }
 
-private func directScaleFigures(library: SyntheticLibrary, folder: URL, logger: Logger) async throws -> [Figure] {
+private func directScaleFigures(library: SyntheticLibrary, folder: URL) async throws -> [Figure] {
     let channels = library.channels()
-    let feeds = Dictionary(uniqueKeysWithValues: channels.enumerated().map { index, channel in
-        (channel.id, ByteBuffer(string: syntheticAtomFeed(channel: channel, videos: (0..<scaleEntries).map { library.video($0 * scaleChannels + index) })))
-    })
-    let router = Router()
-    router.get("/feeds/:channelId") { _, context -> Response in
-        guard let feed = feeds[try context.parameters.require("channelId")] else { return Response(status: .notFound) }
-        return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: feed))
-    }
-    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-        router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger
-    )
-    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-    defer { server.cancel() }
-    guard let port = await ports.first(where: { _ in true }) else { return [] }
+    let (feedServer, feedURL) = await serveSyntheticFeeds(library, channels: channels, entries: scaleEntries)
+    defer { feedServer.stop() }
     var samples: [[Double]] = []
     for run in 0..<3 {
         let store = folder.appendingPathComponent("direct-\(run)", isDirectory: true)
         try Store.open(at: store).apply(StoreChange(channels: channels.map { MeTubeCore.Channel(id: $0.id) }))
-        let output = try await runSelfOnThread(["--child-sync", "direct", store.path, "http://127.0.0.1:\(port)/feeds/{channelId}"])
+        let output = try await runSelfOnThread(["--child-sync", "direct", store.path, "\(feedURL)/feeds/{channelId}"])
         samples.append(try childValues(output, count: 6, expectedVideos: library.videoCount))
         try? FileManager.default.removeItem(at: store)
     }
