@@ -39,20 +39,20 @@ private func queryFigures(folder: URL) async throws -> [Figure] {
     let detail = "216 channelIds, afterSeq 0, 100-video pages, wrk 100 connections, 5 s"
     var figures: [Figure] = []
 
-    let sqlite = try await ChildServer.start(serveOptions + demo + ["--db", folder.appendingPathComponent("query.sqlite").path])
-    let sqliteResult = try await Wrk.run(url: sqlite.url + HubAPI.videoQueryPath, script: script, connections: 100)
+    let sqlite = try await ServerChild.start(serveOptions + demo + ["--db", folder.appendingPathComponent("query.sqlite").path])
+    let sqliteResult = try await Wrk.run(url: sqlite.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     sqlite.stop()
     figures += sqliteResult.figures("postgres.compare.sqlite.query.sync-216", detail: "\(detail), SQLite file, 1 instance")
 
     let url = try PostgresTestCluster.database()
-    let first = try await ChildServer.start(serveOptions + demo + ["--database", url])
+    let first = try await ServerChild.start(serveOptions + demo + ["--database", url])
     defer { first.stop() }
-    let one = try await Wrk.run(url: first.url + HubAPI.videoQueryPath, script: script, connections: 100)
+    let one = try await Wrk.run(url: first.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     figures += one.figures("postgres.query.sync-216.1-instance", detail: "\(detail), PostgreSQL on loopback")
-    let second = try await ChildServer.start(serveOptions + ["--poll-interval", "0", "--database", url])
+    let second = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", url])
     defer { second.stop() }
-    async let a = Wrk.run(url: first.url + HubAPI.videoQueryPath, script: script, connections: 100)
-    async let b = Wrk.run(url: second.url + HubAPI.videoQueryPath, script: script, connections: 100)
+    async let a = Wrk.run(url: first.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
+    async let b = Wrk.run(url: second.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     let both = Wrk.Result.sum(try await a, try await b)
     figures += both.figures("postgres.query.sync-216.2-instances", detail: "\(detail) per instance (two wrk runs at once, summed; p99 the worse), PostgreSQL on loopback")
     return figures
@@ -63,11 +63,11 @@ private func queryFigures(folder: URL) async throws -> [Figure] {
 private func modifyFigures(folder: URL) async throws -> [Figure] {
     let detail = "200 records per request, 50 users, wrk 50 connections, 5 s"
     let sqlitePath = folder.appendingPathComponent("status.sqlite").path
-    let sqlite = try await ChildServer.start(serveOptions + ["--poll-interval", "0", "--db", sqlitePath])
+    let sqlite = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--db", sqlitePath])
     let sqliteResult = try await modifyLoad(server: sqlite, database: ["--db", sqlitePath], folder: folder, name: "sqlite")
     sqlite.stop()
     let url = try PostgresTestCluster.database()
-    let postgres = try await ChildServer.start(serveOptions + ["--poll-interval", "0", "--database", url])
+    let postgres = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", url])
     defer { postgres.stop() }
     let postgresResult = try await modifyLoad(server: postgres, database: ["--database", url], folder: folder, name: "postgres")
     return sqliteResult.figures("postgres.compare.sqlite.records-modify-200", detail: "\(detail), SQLite file")
@@ -75,14 +75,14 @@ private func modifyFigures(folder: URL) async throws -> [Figure] {
 }
 
 /// Adds 50 users with `metube-server users add`, creates their zone, and loads `records/modify`.
-private func modifyLoad(server: ChildServer, database: [String], folder: URL, name: String) async throws -> Wrk.Result {
+private func modifyLoad(server: ServerChild, database: [String], folder: URL, name: String) async throws -> Wrk.Result {
     let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
     var tokens: [String] = []
     for index in 0..<50 {
-        let added = try runProcess(ChildServer.binary, ["users", "add", "bench\(index)"] + database)
+        let added = try runProcess(ServerChild.binary, ["users", "add", "bench\(index)"] + database)
         guard added.status == 0 else { throw BenchFailure("users add failed: \(added.stderr)") }
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let client = StatusClient(endpoint: StatusEndpoint(serverURL: server.url), userToken: token, httpClient: .shared)
+        let client = StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL), userToken: token, httpClient: .shared)
         _ = try await client.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))
         tokens.append(token)
     }
@@ -105,7 +105,7 @@ private func modifyLoad(server: ChildServer, database: [String], folder: URL, na
         end
 
         """.write(to: script, atomically: true, encoding: .utf8)
-    return try await Wrk.run(url: server.url + path, script: script, connections: 50)
+    return try await Wrk.run(url: server.baseURL + path, script: script, connections: 50)
 }
 
 /// 2,000 channels registered in PostgreSQL, polled by two instances from a loopback feed server
@@ -137,9 +137,9 @@ private func ingestionFigures() async throws -> [Figure] {
 
     let started = ContinuousClock.now
     let options = serveOptions + ["--database", url, "--poll-interval", "120"]
-    let first = try await ChildServer.start(options + ["--feed-url-template", feedURL + "/feeds/a/{channelId}"])
+    let first = try await ServerChild.start(options + ["--feed-url-template", feedURL + "/feeds/a/{channelId}"])
     defer { first.stop() }
-    let second = try await ChildServer.start(options + ["--feed-url-template", feedURL + "/feeds/b/{channelId}"])
+    let second = try await ServerChild.start(options + ["--feed-url-template", feedURL + "/feeds/b/{channelId}"])
     defer { second.stop() }
     let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
         group.addTask { await counter.allFetched(); return true }
@@ -227,60 +227,6 @@ private final class FetchCounter: Sendable {
     /// How many channels were fetched more than once, and how many requests instance `a` made.
     func summary() -> (twice: Int, byFirst: Int) {
         state.withLock { state in (state.counts.values.filter { $0 > 1 }.count, state.byFirst) }
-    }
-}
-
-/// A `metube-server` child process (the binary beside this one), killed by ``stop()``.
-private final class ChildServer: Sendable {
-    /// The `metube-server` executable next to `metube-bench`.
-    static var binary: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("metube-server")
-    }
-
-    /// `http://127.0.0.1:PORT`.
-    let url: String
-    private let process: Process
-
-    private init(url: String, process: Process) {
-        self.url = url
-        self.process = process
-    }
-
-    /// Starts `metube-server` with `arguments` and returns once it printed where it listens.
-    static func start(_ arguments: [String]) async throws -> ChildServer {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.standardError
-        let (chunks, sink) = AsyncStream.makeStream(of: String.self)
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                sink.finish()
-            } else {
-                sink.yield(String(decoding: data, as: UTF8.self))
-            }
-        }
-        try process.run()
-        var printed = ""
-        for await chunk in chunks {
-            printed += chunk
-            if let range = printed.range(of: "listening on http://"), let line = printed[range.upperBound...].split(separator: "\n").first,
-               printed[range.upperBound...].contains("\n") {
-                return ChildServer(url: "http://" + (line.split(separator: "/").first ?? line), process: process)
-            }
-        }
-        throw BenchFailure("metube-server \(arguments.joined(separator: " ")) ended without listening")
-    }
-
-    /// Kills the server and waits for it.
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }
 

@@ -114,65 +114,6 @@ private func post(_ url: String, body: String, token: String? = nil) async throw
     return answer
 }
 
-/// A release `metube-server` child process on a loopback port.
-private struct ServerChild {
-    let process: Process
-    let baseURL: String
-
-    private init(process: Process, baseURL: String) {
-        self.process = process
-        self.baseURL = baseURL
-    }
-
-    /// Starts the `metube-server` beside this executable on `databasePath`, seeded with the demo
-    /// library, without polling, throttling or registration limits, and waits until it listens.
-    static func start(databasePath: String) async throws -> ServerChild {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("metube-server")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw BenchFailure("no metube-server beside metube-bench (`swift build -c release` builds both)")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [
-            "serve", "--db", databasePath, "--port", "0", "--demo", "--demo-interval", "86400", "--poll-interval", "0",
-            "--status-rate", "0", "--register-limit", "0", "--max-connections", "1000", "--log-level", "critical",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let line = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            Thread {
-                var text = ""
-                while !text.contains("\n") {
-                    let data = output.fileHandleForReading.availableData
-                    if data.isEmpty { break }
-                    text += String(decoding: data, as: UTF8.self)
-                }
-                guard let range = text.range(of: "listening on ") else {
-                    continuation.resume(throwing: BenchFailure("metube-server printed \(text)"))
-                    return
-                }
-                continuation.resume(returning: String(text[range.upperBound...].prefix { $0 != "\n" }))
-            }.start()
-        }
-        return ServerChild(process: process, baseURL: line)
-    }
-
-    /// The server's peak resident set size so far, in MiB (VmHWM from its /proc status).
-    func peakResidentMiB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
-        return kib / 1024
-    }
-
-    /// Ends the server (SIGTERM) and waits for it.
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-    }
-}
-
 /// Serves `page` as a static file from nginx on a loopback port and loads it like the server;
 /// nil when nginx is not installed.
 private func nginxFigure(serving page: ByteBuffer, in folder: URL, load: WrkLoad) async throws -> WrkLoad.Result? {
