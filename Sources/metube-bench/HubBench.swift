@@ -22,15 +22,8 @@ func hubSyncFigures() async throws -> [Figure] {
 
     let database = try ServerDatabase(path: folder.appendingPathComponent("hub.sqlite").path)
     try await DemoPublisher(repository: SQLiteHubRepository(database: database), library: library.catalog, logger: logger).seedIfEmpty()
-    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let app = try await buildApplication(
-        configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),
-        database: database
-    )
-    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-    defer { server.cancel() }
-    guard let port = await ports.first(where: { _ in true }) else { return [] }
-    let hubURL = "http://127.0.0.1:\(port)"
+    let (server, hubURL) = try await serveHub(over: database, logger: logger)
+    defer { server.stop() }
 
     var figures: [Figure] = []
     for pageSize in [100, 500] {
@@ -67,6 +60,19 @@ func hubSyncFigures() async throws -> [Figure] {
 struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Runs the whole server (hub and status routes, no feed polling) over `database` on an
+/// ephemeral loopback port; returns the service and its base URL.
+func serveHub(over database: ServerDatabase, logger: Logger) async throws -> (service: BackgroundService, url: String) {
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let app = try await buildApplication(
+        configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),
+        database: database
+    )
+    let service = BackgroundService(app, logger: logger)
+    var iterator = ports.makeAsyncIterator()
+    return (service, "http://127.0.0.1:\(await iterator.next() ?? 0)")
 }
 
 /// Serves `GET /feeds/{channelId}` on loopback: for the `index`-th of `channels`, an Atom feed of

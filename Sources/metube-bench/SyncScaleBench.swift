@@ -50,19 +50,13 @@ private func hubScaleFigures(library: SyntheticLibrary, folder: URL, logger: Log
         try await DemoPublisher(repository: SQLiteHubRepository(database: database), library: library.catalog, logger: logger).seedIfEmpty()
     }
     FileHandle.standardError.write(Data("bench: sync: hub seeded with \(library.videoCount) videos in \(Int(seedMillis)) ms\n".utf8))
-    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let app = try await buildApplication(
-        configuration: ServerConfiguration(pollInterval: nil, logger: logger, onListening: { _, port in portContinuation.yield(port) }),
-        database: database
-    )
-    let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-    defer { server.cancel() }
-    guard let port = await ports.first(where: { _ in true }) else { return [] }
+    let (server, hubURL) = try await serveHub(over: database, logger: logger)
+    defer { server.stop() }
     var samples: [[Double]] = []
     for run in 0..<3 {
         let store = folder.appendingPathComponent("hub-\(run)", isDirectory: true)
         try Store.open(at: store).apply(StoreChange(channels: library.channels()))
-        let output = try await runSelfOnThread(["--child-sync", "hub", store.path, "http://127.0.0.1:\(port)"])
+        let output = try await runSelfOnThread(["--child-sync", "hub", store.path, hubURL])
         samples.append(try childValues(output, count: 6, expectedVideos: library.videoCount))
         try? FileManager.default.removeItem(at: store)
     }
