@@ -39,21 +39,32 @@ enum FileIO {
 
     /// Writes all of `data` to `fd`; on failure returns the errno.
     static func writeAll(_ fd: Int32, _ data: Data) -> Int32? {
-        data.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let count = write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if count < 0 { if errno == EINTR { continue }; return errno }
-                done += count
-            }
-            return nil
+        data.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    /// Writes all of `bytes` to `fd`; on failure returns the errno.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var done = 0
+        while done < bytes.count {
+            let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 { if errno == EINTR { continue }; return errno }
+            done += count
         }
+        return nil
     }
 
     /// Replaces `path` atomically with `data`: write a temporary file in the same folder, fsync
     /// it, rename it over `path`, fsync the folder. On failure the old file is untouched.
     static func replaceAtomically(_ path: String, with data: Data) throws(StoreError) {
-        let temporary = try stage(data, for: path)
+        try replaceAtomically(path) { fd throws(StoreError) in
+            if let failure = writeAll(fd, data) { throw .writeFailed(path: path, reason: errnoText(failure)) }
+        }
+    }
+
+    /// Replaces `path` atomically with what `write` writes to the open temporary file beside it
+    /// (see ``replaceAtomically(_:with:)``).
+    static func replaceAtomically(_ path: String, writing write: (Int32) throws(StoreError) -> Void) throws(StoreError) {
+        let temporary = try stage(for: path, writing: write)
         guard rename(temporary, path) == 0 else {
             let failure = errno
             unlink(temporary)
@@ -62,16 +73,19 @@ enum FileIO {
         try syncDirectory(of: path)
     }
 
-    /// Writes `data` to a new temporary file beside `path` and fsyncs it; returns its path. On
-    /// failure nothing is left behind.
-    static func stage(_ data: Data, for path: String) throws(StoreError) -> String {
+    /// Creates a new temporary file beside `path`, lets `write` write it (through the open file
+    /// descriptor it is given), fsyncs it and returns its path. On failure nothing is left behind.
+    static func stage(for path: String, writing write: (Int32) throws(StoreError) -> Void) throws(StoreError) -> String {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
-        if let failure = writeAll(fd, data) ?? (fsync(fd) == 0 ? nil : errno) {
+        do throws(StoreError) {
+            try write(fd)
+            guard fsync(fd) == 0 else { throw .writeFailed(path: path, reason: errnoText()) }
+        } catch {
             close(fd)
             unlink(temporary)
-            throw .writeFailed(path: path, reason: errnoText(failure))
+            throw error
         }
         close(fd)
         return temporary

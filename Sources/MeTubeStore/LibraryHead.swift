@@ -57,8 +57,11 @@ extension Store {
             guard let identity = FileIO.identity(directory.appendingPathComponent(part.fileName).path) else { return }
             identities[part] = identity
         }
-        let data = SnapshotEncoding.headData(library, videoLimit: Self.headVideoLimit, generation: generation, identities: identities)
-        try? FileIO.replaceAtomically(directory.appendingPathComponent(Self.headFileName).path, with: data)
+        let path = directory.appendingPathComponent(Self.headFileName).path
+        try? FileIO.replaceAtomically(path) { fd throws(StoreError) in
+            var writer = JSONWriter(fd: fd, path: path)
+            try SnapshotEncoding.writeHead(library, videoLimit: Self.headVideoLimit, generation: generation, identities: identities, to: &writer)
+        }
     }
 }
 

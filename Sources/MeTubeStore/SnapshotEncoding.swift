@@ -2,22 +2,27 @@ import Foundation
 import MeTubeCore
 
 /// Encodes the snapshot files written by compaction and restore. The two large ones are written
-/// by ``JSONWriter`` straight into bytes (what `JSONEncoder` would write, without its intermediate
-/// tree, so compaction stays fast and small); the sync state goes through `JSONEncoder`.
+/// by ``JSONWriter`` straight into a bounded buffer that is flushed to the file as it fills (what
+/// `JSONEncoder` would write, without its intermediate tree or the whole document in memory, so
+/// compaction stays fast and small at any size); the sync state goes through `JSONEncoder`.
 enum SnapshotEncoding {
-    /// The three snapshot files for `library` and `sync`, all claiming `generation`.
-    static func files(library: Library, sync: SyncSnapshot, generation: Int) throws(StoreError) -> [(StorePart, Data)] {
-        let syncData: Data
-        do {
-            syncData = try StoreCoding.encoder().encode(SyncFile(schemaVersion: currentSchemaVersion, generation: generation, sync: sync))
-        } catch {
-            throw .writeFailed(path: StorePart.sync.fileName, reason: "could not encode: \(error)")
+    /// Writes snapshot `part` of `library` and `sync`, claiming `generation`, through `writer`,
+    /// and finishes it; throws the first failure to encode or to write.
+    static func write(_ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int, to writer: inout JSONWriter) throws(StoreError) {
+        switch part {
+        case .library: writeLibrary(library, generation: generation, to: &writer)
+        case .marks: writeMarks(library.marks, positions: library.playbackPositions, generation: generation, to: &writer)
+        case .sync:
+            do {
+                writer.encoded(try StoreCoding.encoder().encode(SyncFile(schemaVersion: currentSchemaVersion, generation: generation, sync: sync)))
+            } catch {
+                throw .writeFailed(path: StorePart.sync.fileName, reason: "could not encode: \(error)")
+            }
         }
-        return [(.library, libraryData(library, generation: generation)), (.marks, marksData(library.marks, positions: library.playbackPositions, generation: generation)), (.sync, syncData)]
+        try writer.finish()
     }
 
-    private static func libraryData(_ library: Library, generation: Int) -> Data {
-        var writer = JSONWriter(capacity: library.videos.count * 260 + library.channels.count * 120)
+    private static func writeLibrary(_ library: Library, generation: Int, to writer: inout JSONWriter) {
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
@@ -26,11 +31,9 @@ enum SnapshotEncoding {
             $0.key("videos")
             $0.array(library.videos, video)
         }
-        return writer.data
     }
 
-    private static func marksData(_ marks: MarkTable, positions: [String: PlaybackPosition], generation: Int) -> Data {
-        var writer = JSONWriter(capacity: marks.count * 160)
+    private static func writeMarks(_ marks: MarkTable, positions: [String: PlaybackPosition], generation: Int, to writer: inout JSONWriter) {
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
@@ -41,14 +44,13 @@ enum SnapshotEncoding {
                 $0.array(positions.values.sorted { $0.videoID < $1.videoID }) { writer, position in writer.position(position) }
             }
         }
-        return writer.data
     }
 
-    /// `head.json`: the newest `videoLimit` videos, every channel, and those videos' marks, stamped
-    /// with the identities of the snapshots it was cut from (see ``LibraryHead``).
-    static func headData(_ library: Library, videoLimit: Int, generation: Int, identities: [StorePart: FileIdentity]) -> Data {
+    /// Writes `head.json` through `writer` and finishes it: the newest `videoLimit` videos, every
+    /// channel, and those videos' marks, stamped with the identities of the snapshots it was cut
+    /// from (see ``LibraryHead``).
+    static func writeHead(_ library: Library, videoLimit: Int, generation: Int, identities: [StorePart: FileIdentity], to writer: inout JSONWriter) throws(StoreError) {
         let videos = library.videos.prefix(videoLimit)
-        var writer = JSONWriter(capacity: videos.count * 420 + library.channels.count * 120 + 512)
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
@@ -68,7 +70,7 @@ enum SnapshotEncoding {
             $0.key("marks")
             $0.array(videos.compactMap { library.marks[$0.id] }, mark)
         }
-        return writer.data
+        try writer.finish()
     }
 
     private static func videoIDFilter(_ library: Library) -> VideoIDFilter {
@@ -111,123 +113,5 @@ enum SnapshotEncoding {
             $0.serverVersion("base", mark.base)
             $0.serverVersion("theirs", mark.theirs)
         }
-    }
-}
-
-/// Writes JSON into a byte buffer. Optional fields that are `nil` are left out, as `JSONEncoder` does.
-struct JSONWriter {
-    private var bytes: [UInt8]
-    private var needsComma = false
-
-    init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-    }
-
-    var data: Data { Data(bytes) }
-
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-        body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
-    }
-
-    mutating func array<Element>(_ elements: some Sequence<Element>, _ body: (inout JSONWriter, Element) -> Void) {
-        bytes.append(UInt8(ascii: "["))
-        needsComma = false
-        for element in elements {
-            if needsComma { bytes.append(UInt8(ascii: ",")) }
-            body(&self, element)
-        }
-        bytes.append(UInt8(ascii: "]"))
-        needsComma = true
-    }
-
-    mutating func key(_ name: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        string(name)
-        bytes.append(UInt8(ascii: ":"))
-        needsComma = false
-    }
-
-    mutating func field(_ name: String, _ value: String?) {
-        guard let value else { return }
-        key(name)
-        string(value)
-        needsComma = true
-    }
-
-    mutating func field(_ name: String, _ value: (some BinaryInteger)?) {
-        guard let value else { return }
-        key(name)
-        bytes.append(contentsOf: String(value).utf8)
-        needsComma = true
-    }
-
-    mutating func field(_ name: String, _ value: Double) {
-        let value = StoreCoding.writable(value)
-        key(name)
-        bytes.append(contentsOf: (value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)").utf8)
-        needsComma = true
-    }
-
-    mutating func field(_ name: String, _ value: Bool) {
-        key(name)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
-        needsComma = true
-    }
-
-    mutating func timestamp(_ value: HybridTimestamp) {
-        object {
-            $0.field("counter", value.counter)
-            $0.field("millis", value.millis)
-        }
-    }
-
-    /// A playback position as `JSONEncoder` would write it (sorted keys, no nil fields).
-    mutating func position(_ position: PlaybackPosition) {
-        object {
-            $0.field("deviceID", position.deviceID)
-            if let duration = position.duration { $0.field("duration", duration) }
-            $0.key("hlc")
-            $0.timestamp(position.hlc)
-            $0.field("seconds", position.seconds)
-            $0.field("syncState", position.syncState.rawValue)
-            $0.field("videoID", position.videoID)
-        }
-    }
-
-    mutating func serverVersion(_ name: String, _ version: ServerVersion?) {
-        guard let version else { return }
-        key(name)
-        object {
-            $0.field("changeTag", version.changeTag)
-            $0.field("status", version.status.rawValue)
-            if let hlc = version.hlc {
-                $0.key("hlc")
-                $0.timestamp(hlc)
-            }
-            $0.field("deviceID", version.deviceID)
-        }
-    }
-
-    private mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

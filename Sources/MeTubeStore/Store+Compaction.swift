@@ -78,13 +78,18 @@ extension Store {
 
     private func path(_ part: StorePart) -> String { directory.appendingPathComponent(part.fileName).path }
 
-    /// Encodes the plan and writes each part to an fsync'd temporary file beside it.
+    /// Encodes the plan and writes each part to an fsync'd temporary file beside it, streaming
+    /// (the largest snapshot never sits in memory whole).
     private func stage(_ plan: SnapshotPlan) throws(StoreError) -> [(StorePart, String)] {
-        let encoded = try SnapshotEncoding.files(library: plan.library, sync: plan.sync, generation: plan.newGeneration)
         var staged: [(StorePart, String)] = []
-        for (part, data) in encoded {
+        for part in StorePart.allCases {
+            let target = path(part)
             do {
-                staged.append((part, try FileIO.stage(data, for: path(part))))
+                let temporary = try FileIO.stage(for: target) { fd throws(StoreError) in
+                    var writer = JSONWriter(fd: fd, path: target)
+                    try SnapshotEncoding.write(part, of: plan.library, sync: plan.sync, generation: plan.newGeneration, to: &writer)
+                }
+                staged.append((part, temporary))
             } catch {
                 Self.discard(staged)
                 throw error

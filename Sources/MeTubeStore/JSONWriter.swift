@@ -1,0 +1,183 @@
+import Foundation
+import MeTubeCore
+
+/// Writes JSON through a bounded buffer: each time the buffer fills, its bytes go to the output
+/// (a snapshot's temporary file), so a document of any size costs no more memory than the
+/// buffer. Optional fields that are `nil` are left out, as `JSONEncoder` does.
+///
+/// The writing methods do not throw: the first failure of the output is kept, later bytes are
+/// dropped, and ``finish()`` throws it.
+struct JSONWriter {
+    /// Takes the next bytes of the document, in order; returns why they could not be written.
+    typealias Output = (UnsafeRawBufferPointer) -> StoreError?
+
+    /// The buffer snapshots are written through: large enough that a write is a few hundred
+    /// system calls for the largest library, small beside the library itself.
+    static let defaultBufferSize = 512 << 10
+
+    private var bytes: [UInt8] = []
+    private let bufferSize: Int
+    private let output: Output
+    private var failure: StoreError?
+    private var needsComma = false
+
+    /// A writer handing its bytes to `output` in pieces of `bufferSize` bytes (the last one
+    /// shorter).
+    init(bufferSize: Int = Self.defaultBufferSize, output: @escaping Output) {
+        self.bufferSize = max(1, bufferSize)
+        self.output = output
+        bytes.reserveCapacity(min(self.bufferSize, Self.defaultBufferSize))
+    }
+
+    /// A writer appending to the open file `fd`; a failed write is reported against `path`.
+    init(fd: Int32, path: String, bufferSize: Int = Self.defaultBufferSize) {
+        self.init(bufferSize: bufferSize) { chunk in
+            FileIO.writeAll(fd, chunk).map { .writeFailed(path: path, reason: errnoText($0)) }
+        }
+    }
+
+    /// Hands the rest of the buffer to the output; throws the output's first failure.
+    mutating func finish() throws(StoreError) {
+        flush()
+        if let failure { throw failure }
+    }
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        put(UInt8(ascii: "{"))
+        needsComma = false
+        body(&self)
+        put(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func array<Element>(_ elements: some Sequence<Element>, _ body: (inout JSONWriter, Element) -> Void) {
+        put(UInt8(ascii: "["))
+        needsComma = false
+        for element in elements {
+            if needsComma { put(UInt8(ascii: ",")) }
+            body(&self, element)
+        }
+        put(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    mutating func key(_ name: String) {
+        if needsComma { put(UInt8(ascii: ",")) }
+        string(name)
+        put(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func field(_ name: String, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+        needsComma = true
+    }
+
+    mutating func field(_ name: String, _ value: (some BinaryInteger)?) {
+        guard let value else { return }
+        key(name)
+        put(String(value).utf8)
+        needsComma = true
+    }
+
+    mutating func field(_ name: String, _ value: Double) {
+        let value = StoreCoding.writable(value)
+        key(name)
+        put((value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)").utf8)
+        needsComma = true
+    }
+
+    mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        put((value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    /// Writes `json`, a complete JSON value encoded elsewhere (after a ``key(_:)``, or as the
+    /// whole document).
+    mutating func encoded(_ json: Data) {
+        put(json)
+        needsComma = true
+    }
+
+    mutating func timestamp(_ value: HybridTimestamp) {
+        object {
+            $0.field("counter", value.counter)
+            $0.field("millis", value.millis)
+        }
+    }
+
+    /// A playback position as `JSONEncoder` would write it (sorted keys, no nil fields).
+    mutating func position(_ position: PlaybackPosition) {
+        object {
+            $0.field("deviceID", position.deviceID)
+            if let duration = position.duration { $0.field("duration", duration) }
+            $0.key("hlc")
+            $0.timestamp(position.hlc)
+            $0.field("seconds", position.seconds)
+            $0.field("syncState", position.syncState.rawValue)
+            $0.field("videoID", position.videoID)
+        }
+    }
+
+    mutating func serverVersion(_ name: String, _ version: ServerVersion?) {
+        guard let version else { return }
+        key(name)
+        object {
+            $0.field("changeTag", version.changeTag)
+            $0.field("status", version.status.rawValue)
+            if let hlc = version.hlc {
+                $0.key("hlc")
+                $0.timestamp(hlc)
+            }
+            $0.field("deviceID", version.deviceID)
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func string(_ value: String) {
+        put(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape(byte)
+            case 0x0A: escape(UInt8(ascii: "n"))
+            case 0x0D: escape(UInt8(ascii: "r"))
+            case 0x09: escape(UInt8(ascii: "t"))
+            case 0..<0x20:
+                escape(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(Self.hexDigits[Int(byte >> 4)])
+                put(Self.hexDigits[Int(byte & 0xF)])
+            default: put(byte)
+            }
+        }
+        put(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        put(UInt8(ascii: "\\"))
+        put(byte)
+    }
+
+    private mutating func put(_ sequence: some Sequence<UInt8>) {
+        for byte in sequence { put(byte) }
+    }
+
+    /// Appends one byte, handing the buffer to the output when it is full (so the pieces are cut
+    /// anywhere, inside a string or an escape too).
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        bytes.append(byte)
+        if bytes.count >= bufferSize { flush() }
+    }
+
+    private mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        if failure == nil { failure = bytes.withUnsafeBytes(output) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
