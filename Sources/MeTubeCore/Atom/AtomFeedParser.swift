@@ -38,7 +38,7 @@ public enum AtomFeedParser {
     /// Normalizes a channel id found in a feed: adds back the `UC` prefix newer feeds drop from
     /// 22-character ids; nil when the text is not a channel id.
     static func channelID(_ raw: String?) -> String? {
-        guard let raw = raw?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
+        guard let raw = raw?.trimmingWhitespace(), !raw.isEmpty else { return nil }
         if ChannelID.isValid(raw) { return raw }
         if raw.utf8.count == 22, raw.utf8.allSatisfy(ChannelID.isIDByte), ChannelID.isValid("UC" + raw) { return "UC" + raw }
         return ChannelID.extract(from: raw)
@@ -101,13 +101,13 @@ private final class AtomCollector: NSObject, XMLParserDelegate {
         let fallbackChannel = channelID ?? entries.lazy.compactMap { AtomFeedParser.channelID($0.channelID) }.first
         let parsedEntries = entries.compactMap { fields -> AtomEntry? in
             let videoID = [fields.videoID, fields.id.flatMap(Self.videoID(fromTag:)), AtomFeedParser.queryValue("v", in: fields.link)]
-                .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+                .compactMap { $0?.trimmingWhitespace() }.first { !$0.isEmpty }
             guard let videoID, VideoID.isValid(videoID) else { return nil }
             let entryChannel = AtomFeedParser.channelID(fields.channelID) ?? AtomFeedParser.channelID(fields.authorURI) ?? fallbackChannel
             guard let entryChannel else { return nil }
             return AtomEntry(
                 videoID: videoID, channelID: entryChannel,
-                title: DisplayText.capped(fields.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""), link: fields.link,
+                title: DisplayText.capped(fields.title?.trimmingWhitespace() ?? ""), link: fields.link,
                 authorName: fields.authorName, published: fields.published.flatMap(ISO8601Timestamp.parse),
                 updated: fields.updated.flatMap(ISO8601Timestamp.parse), description: fields.description,
                 thumbnailURL: fields.thumbnailURL, views: fields.views
@@ -115,7 +115,7 @@ private final class AtomCollector: NSObject, XMLParserDelegate {
         }
         return AtomFeed(
             channelID: fallbackChannel, playlistID: playlistID ?? AtomFeedParser.queryValue("playlist_id", in: selfLink),
-            title: title.map { DisplayText.capped($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+            title: title.map { DisplayText.capped($0.trimmingWhitespace()) },
             authorName: authorName.map { DisplayText.capped($0) }, entries: parsedEntries, deletedVideoIDs: deleted
         )
     }
@@ -185,7 +185,7 @@ private final class AtomCollector: NSObject, XMLParserDelegate {
         let value = text
         text = ""
         defer { path.removeLast() }
-        let trimmed = { value.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let trimmed = { value.trimmingWhitespace() }
         if path.count >= 2, path[1] == "entry" {
             switch (path.count, path.last) {
             case (2, _):
