@@ -68,33 +68,41 @@ public struct Library: Sendable, Equatable {
             reindex()
         } else if !arrivals.isEmpty {
             arrivals.sort(by: Self.feedOrder)
-            videos = Self.mergeSorted(videos, arrivals)
+            Self.merge(arrivals, into: &videos)
             reindex()
         }
         return added
     }
 
-    /// Merges two arrays already in feed order into one, in linear time (a sync's new videos into
-    /// a large library, without sorting the library again).
-    private static func mergeSorted(_ old: [Video], _ new: [Video]) -> [Video] {
-        if let last = old.last, let first = new.first, feedOrder(last, first) { return old + new }
-        if let first = old.first, let last = new.last, feedOrder(last, first) { return new + old }
-        var result: [Video] = []
-        result.reserveCapacity(old.count + new.count)
-        var oldIndex = 0
-        var newIndex = 0
-        while oldIndex < old.count, newIndex < new.count {
-            if feedOrder(new[newIndex], old[oldIndex]) {
-                result.append(new[newIndex])
-                newIndex += 1
-            } else {
-                result.append(old[oldIndex])
-                oldIndex += 1
+    /// Merges `arrivals` into `videos`, both in feed order, in place and in linear time (a sync's
+    /// new videos into a large library, without sorting it again): from the back, each video of
+    /// the library that must make room moves once, and none is copied.
+    private static func merge(_ arrivals: [Video], into videos: inout [Video]) {
+        if let last = videos.last, let first = arrivals.first, feedOrder(last, first) {
+            videos += arrivals
+            return
+        }
+        let oldCount = videos.count
+        videos += arrivals
+        videos.withUnsafeMutableBufferPointer { buffer in
+            arrivals.withUnsafeBufferPointer { arrivals in
+                // Slots from `write` up are final; the old videos not yet placed are 0...old, and
+                // the slots between them and `write` hold spent values to be overwritten.
+                var write = buffer.count - 1
+                var old = oldCount - 1
+                var new = arrivals.count - 1
+                while new >= 0 {
+                    if old >= 0, feedOrder(arrivals[new], buffer[old]) {
+                        buffer.swapAt(write, old)
+                        old -= 1
+                    } else {
+                        buffer[write] = arrivals[new]
+                        new -= 1
+                    }
+                    write -= 1
+                }
             }
         }
-        result += old[oldIndex...]
-        result += new[newIndex...]
-        return result
     }
 
     /// Keeps what the old copy knew and the new one does not (a hub row has no description).
