@@ -112,7 +112,7 @@ struct Journal {
         let path = path(generation)
         var line: Data
         do {
-            line = LineChecksum.seal(try StoreCoding.encoder().encode(change))
+            line = LineChecksum.seal(try SnapshotEncoding.change(change))
         } catch {
             throw .writeFailed(path: path, reason: "could not encode the change: \(error)")
         }

@@ -22,6 +22,26 @@ enum SnapshotEncoding {
         try writer.finish()
     }
 
+    /// One journal line's JSON object for `change`, unsealed: `JSONEncoder`'s encoding (sorted
+    /// keys) with the videos, which sort last and are most of a sync's line, written by
+    /// ``JSONWriter`` as in `library.json`.
+    static func change(_ change: StoreChange) throws -> Data {
+        var rest = change
+        rest.videos = []
+        var object = try StoreCoding.encoder().encode(rest)
+        guard !change.videos.isEmpty, object.last == UInt8(ascii: "}") else { return object }
+        object[object.index(before: object.endIndex)] = UInt8(ascii: ",")
+        var writer = JSONWriter { piece in
+            object.append(contentsOf: piece)
+            return nil
+        }
+        writer.key("videos")
+        writer.array(change.videos, video)
+        try writer.finish()
+        object.append(UInt8(ascii: "}"))
+        return object
+    }
+
     private static func writeLibrary(_ library: Library, generation: Int, to writer: inout JSONWriter) {
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
