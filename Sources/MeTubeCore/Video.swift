@@ -115,9 +115,18 @@ private enum Thumbnail: Sendable, Hashable {
         let host = first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") ? first - UInt8(ascii: "0") : noDigit
         let file = bytes[bytes.index(after: slash)...]
         guard let index = fileNames.firstIndex(where: { file.elementsEqual($0) }) else { return nil }
-        let candidate = Thumbnail.youTube(host: host, name: UInt8(index))
-        guard let rebuilt = candidate.url(videoID: videoID), rebuilt.utf8.elementsEqual(bytes) else { return nil }
-        return candidate
+        // What ``url(videoID:)`` would build, compared part by part without building it.
+        var rest = bytes[afterPrefix...]
+        func consume(_ part: some Sequence<UInt8>) -> Bool {
+            for byte in part {
+                guard rest.first == byte else { return false }
+                rest.removeFirst()
+            }
+            return true
+        }
+        guard host == noDigit || consume(CollectionOfOne(first)), consume(".ytimg.com/vi/".utf8), consume(videoID.utf8), consume(CollectionOfOne(UInt8(ascii: "/"))),
+              consume(fileNames[index]), rest.isEmpty else { return nil }
+        return .youTube(host: host, name: UInt8(index))
     }
 
     func url(videoID: String) -> String? {

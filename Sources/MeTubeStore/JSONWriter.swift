@@ -98,7 +98,7 @@ struct JSONWriter {
     /// Writes `json`, a complete JSON value encoded elsewhere (after a ``key(_:)``, or as the
     /// whole document).
     mutating func encoded(_ json: Data) {
-        put(json)
+        json.withUnsafeBytes { put($0.bindMemory(to: UInt8.self)) }
         needsComma = true
     }
 
@@ -140,20 +140,27 @@ struct JSONWriter {
 
     private mutating func string(_ value: String) {
         put(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape(byte)
-            case 0x0A: escape(UInt8(ascii: "n"))
-            case 0x0D: escape(UInt8(ascii: "r"))
-            case 0x09: escape(UInt8(ascii: "t"))
-            case 0..<0x20:
-                escape(UInt8(ascii: "u"))
-                put(UInt8(ascii: "0"))
-                put(UInt8(ascii: "0"))
-                put(Self.hexDigits[Int(byte >> 4)])
-                put(Self.hexDigits[Int(byte & 0xF)])
-            default: put(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            // Runs of bytes that need no escape are copied whole.
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape(byte)
+                case 0x0A: escape(UInt8(ascii: "n"))
+                case 0x0D: escape(UInt8(ascii: "r"))
+                case 0x09: escape(UInt8(ascii: "t"))
+                default:
+                    escape(UInt8(ascii: "u"))
+                    put(UInt8(ascii: "0"))
+                    put(UInt8(ascii: "0"))
+                    put(Self.hexDigits[Int(byte >> 4)])
+                    put(Self.hexDigits[Int(byte & 0xF)])
+                }
+                start = index + 1
             }
+            put(UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         put(UInt8(ascii: "\""))
     }
@@ -165,6 +172,17 @@ struct JSONWriter {
 
     private mutating func put(_ sequence: some Sequence<UInt8>) {
         for byte in sequence { put(byte) }
+    }
+
+    /// Appends `run`, handing the buffer to the output each time it fills.
+    private mutating func put(_ run: UnsafeBufferPointer<UInt8>) {
+        var rest = run[...]
+        while !rest.isEmpty {
+            let count = min(rest.count, bufferSize - bytes.count)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: rest.prefix(count)))
+            rest = rest.dropFirst(count)
+            if bytes.count >= bufferSize { flush() }
+        }
     }
 
     /// Appends one byte, handing the buffer to the output when it is full (so the pieces are cut

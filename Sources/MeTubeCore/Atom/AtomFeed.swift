@@ -82,7 +82,7 @@ public struct AtomEntry: Sendable, Equatable {
     }
 
     /// Whether the feed links this video as a Short (`/shorts/` instead of `watch?v=`).
-    public var isShortLink: Bool { link?.contains("/shorts/") ?? false }
+    public var isShortLink: Bool { link?.utf8.firstRange(of: "/shorts/".utf8) != nil }
 
     /// The entry as a `Video`; `fallbackDate` stands in for a missing publication date
     /// (`updated` is preferred when it is present).
