@@ -104,28 +104,31 @@ private enum Thumbnail: Sendable, Hashable {
         self = Self.compact(url, videoID: videoID) ?? .other(url)
     }
 
+    private static let prefix = Array("https://i".utf8)
+    private static let middle = Array(".ytimg.com/vi/".utf8)
+
     /// The two-byte form of `url`, when ``url(videoID:)`` rebuilds exactly its bytes.
     private static func compact(_ url: String, videoID: String) -> Thumbnail? {
-        let bytes = url.utf8
-        let prefix = "https://i".utf8
-        guard bytes.starts(with: prefix), let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let afterPrefix = bytes.index(bytes.startIndex, offsetBy: prefix.count)
-        guard afterPrefix < bytes.endIndex else { return nil }
-        let first = bytes[afterPrefix]
-        let host = first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") ? first - UInt8(ascii: "0") : noDigit
-        let file = bytes[bytes.index(after: slash)...]
-        guard let index = fileNames.firstIndex(where: { file.elementsEqual($0) }) else { return nil }
-        // What ``url(videoID:)`` would build, compared part by part without building it.
-        var rest = bytes[afterPrefix...]
-        func consume(_ part: some Sequence<UInt8>) -> Bool {
-            for byte in part {
-                guard rest.first == byte else { return false }
-                rest.removeFirst()
-            }
+        var (url, videoID) = (url, videoID)
+        return url.withUTF8 { url in videoID.withUTF8 { videoID in compact(url, videoID: videoID) } }
+    }
+
+    /// ``compact(_:videoID:)`` over the bytes: what ``url(videoID:)`` would build, compared part
+    /// by part without building it (a sync makes a video of every feed entry).
+    private static func compact(_ url: UnsafeBufferPointer<UInt8>, videoID: UnsafeBufferPointer<UInt8>) -> Thumbnail? {
+        var position = 0
+        func take(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard url.count - position >= part.count, UnsafeBufferPointer(rebasing: url[position..<(position + part.count)]).elementsEqual(part) else { return false }
+            position += part.count
             return true
         }
-        guard host == noDigit || consume(CollectionOfOne(first)), consume(".ytimg.com/vi/".utf8), consume(videoID.utf8), consume(CollectionOfOne(UInt8(ascii: "/"))),
-              consume(fileNames[index]), rest.isEmpty else { return nil }
+        guard prefix.withUnsafeBufferPointer(take), position < url.count else { return nil }
+        let first = url[position]
+        let host = first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") ? first - UInt8(ascii: "0") : noDigit
+        if host != noDigit { position += 1 }
+        guard middle.withUnsafeBufferPointer(take), take(videoID), position < url.count, url[position] == UInt8(ascii: "/") else { return nil }
+        let file = UnsafeBufferPointer(rebasing: url[(position + 1)...])
+        guard let index = fileNames.firstIndex(where: { file.elementsEqual($0) }) else { return nil }
         return .youTube(host: host, name: UInt8(index))
     }
 

@@ -82,7 +82,18 @@ public struct AtomEntry: Sendable, Equatable {
     }
 
     /// Whether the feed links this video as a Short (`/shorts/` instead of `watch?v=`).
-    public var isShortLink: Bool { link?.utf8.firstRange(of: "/shorts/".utf8) != nil }
+    public var isShortLink: Bool {
+        guard var link else { return false }
+        return link.withUTF8 { bytes in
+            let marker = Self.shortsMarker
+            guard bytes.count >= marker.count else { return false }
+            return (0...(bytes.count - marker.count)).contains { start in
+                UnsafeBufferPointer(rebasing: bytes[start..<(start + marker.count)]).elementsEqual(marker)
+            }
+        }
+    }
+
+    private static let shortsMarker = Array("/shorts/".utf8)
 
     /// The entry as a `Video`; `fallbackDate` stands in for a missing publication date
     /// (`updated` is preferred when it is present).
