@@ -48,59 +48,60 @@ public struct Library: Sendable, Equatable {
     @discardableResult
     public mutating func upsert(_ incoming: [Video]) -> Int {
         guard !incoming.isEmpty else { return 0 }
-        var added = 0
-        var latest: [String: Video] = [:]
-        for video in incoming { latest[video.id] = video }
+        // The last copy of each id, by its place in `incoming`: a video is copied only into the
+        // library (a sync upserts hundreds of thousands).
+        var latest: [String: Int] = [:]
+        latest.reserveCapacity(incoming.count)
+        for (place, video) in incoming.enumerated() { latest[video.id] = place }
         var needsSort = false
-        var arrivals: [Video] = []
-        for (id, video) in latest {
+        var arrivals: [Int] = []
+        for (id, place) in latest {
             if let index = positions.index(of: id, in: videos) {
-                if videos[index].published != video.published { needsSort = true }
-                videos[index] = Self.merged(old: videos[index], new: video)
+                if videos[index].published != incoming[place].published { needsSort = true }
+                videos[index] = Self.merged(old: videos[index], new: incoming[place])
             } else {
-                arrivals.append(video)
-                added += 1
+                arrivals.append(place)
             }
         }
         if needsSort {
-            videos += arrivals
+            videos += arrivals.map { incoming[$0] }
             videos.sort(by: Self.feedOrder)
             reindex()
         } else if !arrivals.isEmpty {
-            arrivals.sort(by: Self.feedOrder)
-            Self.merge(arrivals, into: &videos)
+            arrivals.sort { Self.feedOrder(incoming[$0], incoming[$1]) }
+            Self.merge(arrivals, of: incoming, into: &videos)
             reindex()
         }
-        return added
+        return arrivals.count
     }
 
-    /// Merges `arrivals` into `videos`, both in feed order, in place and in linear time (a sync's
-    /// new videos into a large library, without sorting it again): from the back, each video of
-    /// the library that must make room moves once, and none is copied.
-    private static func merge(_ arrivals: [Video], into videos: inout [Video]) {
-        if let last = videos.last, let first = arrivals.first, feedOrder(last, first) {
-            videos += arrivals
+    /// Merges the videos of `incoming` at `places` (in feed order) into `videos` (in feed order),
+    /// in place and in linear time (a sync's new videos into a large library, without sorting it
+    /// again): from the back, each video of the library that must make room moves once, and none
+    /// is copied.
+    private static func merge(_ places: [Int], of incoming: [Video], into videos: inout [Video]) {
+        if let last = videos.last, let first = places.first, feedOrder(last, incoming[first]) {
+            videos += places.map { incoming[$0] }
             return
         }
         let oldCount = videos.count
-        videos += arrivals
+        // Slots to merge into, filled with a video that holds nothing to count references of.
+        videos += repeatElement(Video(id: "", channelID: "", title: "", published: Date(timeIntervalSince1970: 0)), count: places.count)
         videos.withUnsafeMutableBufferPointer { buffer in
-            arrivals.withUnsafeBufferPointer { arrivals in
-                // Slots from `write` up are final; the old videos not yet placed are 0...old, and
-                // the slots between them and `write` hold spent values to be overwritten.
-                var write = buffer.count - 1
-                var old = oldCount - 1
-                var new = arrivals.count - 1
-                while new >= 0 {
-                    if old >= 0, feedOrder(arrivals[new], buffer[old]) {
-                        buffer.swapAt(write, old)
-                        old -= 1
-                    } else {
-                        buffer[write] = arrivals[new]
-                        new -= 1
-                    }
-                    write -= 1
+            // Slots from `write` up are final; the old videos not yet placed are 0...old, and
+            // the slots between them and `write` hold spent values to be overwritten.
+            var write = buffer.count - 1
+            var old = oldCount - 1
+            var new = places.count - 1
+            while new >= 0 {
+                if old >= 0, feedOrder(incoming[places[new]], buffer[old]) {
+                    buffer.swapAt(write, old)
+                    old -= 1
+                } else {
+                    buffer[write] = incoming[places[new]]
+                    new -= 1
                 }
+                write -= 1
             }
         }
     }
