@@ -3,7 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Parses YouTube Atom documents (channel feeds, playlist feeds, WebSub pushes) with `XMLParser`.
+/// Parses YouTube Atom documents (channel feeds, playlist feeds, WebSub pushes): with
+/// ``AtomScanner`` when the document is in the plain form YouTube writes, else with `XMLParser`,
+/// which also gives the reason a document is refused.
 ///
 /// Elements are matched by namespace URI, not prefix. Entities and CDATA are decoded once;
 /// leading whitespace before the XML declaration is tolerated. Entries without a video id are
@@ -12,16 +14,32 @@ public enum AtomFeedParser {
     /// Parses `data`. Throws `MeTubeCoreError.malformedInput` (with line and column) when the XML is
     /// not well-formed, and `.unrecognizedFormat` when the root is not an Atom `<feed>`.
     public static func parse(_ data: Data) throws(MeTubeCoreError) -> AtomFeed {
+        let document = document(in: data)
+        if let feed = AtomScanner.feed(document) { return feed }
+        return try parseWithXMLParser(Data(document))
+    }
+
+    /// `data` without the white space and byte order mark before its first markup.
+    static func document(in data: Data) -> Data {
         let start = data.firstIndex { !(($0 == 0x20) || ($0 == 0x09) || ($0 == 0x0A) || ($0 == 0x0D)) } ?? data.endIndex
-        let trimmed = data[start...].starts(with: [0xEF, 0xBB, 0xBF]) ? data[(start + 3)...] : data[start...]
-        let parser = XMLParser(data: Data(trimmed))
+        return data[start...].starts(with: [0xEF, 0xBB, 0xBF]) ? data[(start + 3)...] : data[start...]
+    }
+
+    /// Parses `data` (its leading white space and byte order mark removed) with `XMLParser`: the
+    /// documents ``AtomScanner`` leaves, and the reasons a document is refused.
+    static func parseWithXMLParser(_ data: Data) throws(MeTubeCoreError) -> AtomFeed {
+        if let (location, reason) = unsafeForXMLParser(data) {
+            throw .malformedInput(format: "Atom feed", location: location, reason: reason)
+        }
+        let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         let collector = AtomCollector()
         parser.delegate = collector
         let parsed = parser.parse()
-        if !parsed || collector.parseError != nil || collector.unclosedElement != nil {
-            let reason = collector.unclosedElement.map { "unexpected end of document inside <\($0)>" }
+        let unclosedElement = collector.builder.unclosedElement
+        if !parsed || collector.parseError != nil || unclosedElement != nil {
+            let reason = unclosedElement.map { "unexpected end of document inside <\($0)>" }
                 ?? (collector.parseError ?? parser.parserError).map { ($0 as NSError).localizedDescription }
                 ?? "not well-formed XML"
             throw .malformedInput(
@@ -29,10 +47,62 @@ public enum AtomFeedParser {
                 reason: collector.rootName == nil ? "no XML document (\(reason))" : reason
             )
         }
-        guard collector.rootIsAtomFeed else {
+        guard collector.builder.rootIsAtomFeed else {
             throw .unrecognizedFormat(hint: "expected an Atom <feed> root element, found <\(collector.rootName ?? "nothing")>")
         }
-        return collector.feed()
+        return collector.builder.feed()
+    }
+
+    /// Where `data` holds what `XMLParser` must not be given, and why: on Linux it crashes
+    /// (swift-corelibs-foundation reads a null pointer, or unwraps a name it could not decode) on
+    /// a processing instruction without data (`<?x?>`), on declarations inside a document type,
+    /// and on UTF-8 that is not valid. No feed holds any of these, so any document type is
+    /// refused, anything that could be such an instruction, and invalid UTF-8 unless another
+    /// encoding is declared.
+    static func unsafeForXMLParser(_ data: Data) -> (location: String, reason: String)? {
+        let bytes = Array(data)
+        func location(_ offset: Int) -> String {
+            let lineStart = bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            return "line \(bytes[..<offset].count { $0 == 0x0A } + 1), column \(offset - lineStart + 1)"
+        }
+        if declaresUTF8(bytes), let offset = firstInvalidUTF8(bytes) {
+            return (location(offset), "the document is not valid UTF-8")
+        }
+        var index = 0
+        while let start = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = start + 1
+            if bytes[index...].starts(with: "!DOCTYPE".utf8) { return (location(start), "a document type declaration is not accepted") }
+            guard bytes[index...].first == UInt8(ascii: "?") else { continue }
+            let target = bytes[(index + 1)...].prefix { ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")].contains($0) }
+            if !target.isEmpty, bytes[target.endIndex...].starts(with: "?>".utf8) {
+                return (location(start), "a processing instruction without data is not accepted")
+            }
+        }
+        return nil
+    }
+
+    /// Where the first byte that is not part of valid UTF-8 is in `bytes`, if anywhere.
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// Whether the document in `bytes` is UTF-8 by its declaration: it names UTF-8, or no
+    /// encoding (XML's default).
+    private static func declaresUTF8(_ bytes: [UInt8]) -> Bool {
+        guard bytes.starts(with: "<?xml".utf8), let end = bytes.firstRange(of: "?>".utf8)?.lowerBound else { return true }
+        let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+        guard let range = declaration.range(of: "encoding") else { return true }
+        let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" || $0 == "\t" || $0 == "\n" }
+        return value.hasPrefix("utf-8") || value.hasPrefix("utf8")
     }
 
     /// Normalizes a channel id found in a feed: adds back the `UC` prefix newer feeds drop from
@@ -60,158 +130,34 @@ enum AtomNamespace {
     static let tombstones = "http://purl.org/atompub/tombstones/1.0"
 }
 
-/// The `XMLParser` delegate that collects feed and entry fields while the document streams by.
+/// The `XMLParser` delegate that hands the elements to an ``AtomFeedBuilder`` as the document
+/// streams by.
 private final class AtomCollector: NSObject, XMLParserDelegate {
-    private struct EntryFields {
-        var id: String?
-        var videoID: String?
-        var channelID: String?
-        var title: String?
-        var link: String?
-        var authorName: String?
-        var authorURI: String?
-        var published: String?
-        var updated: String?
-        var description: String?
-        var thumbnailURL: String?
-        var views: Int?
-    }
-
+    private(set) var builder = AtomFeedBuilder()
     private(set) var rootName: String?
     private(set) var parseError: (any Error)?
-    private(set) var rootIsAtomFeed = false
-    private var path: [String] = []
-    private var text = ""
-    private var selfLink: String?
-    private var alternateLink: String?
-    private var feedChannelID: String?
-    private var playlistID: String?
-    private var title: String?
-    private var authorName: String?
-    private var authorURI: String?
-    private var entries: [EntryFields] = []
-    private var entry: EntryFields?
-    private var deleted: [String] = []
-
-    func feed() -> AtomFeed {
-        let channelID = AtomFeedParser.channelID(AtomFeedParser.queryValue("channel_id", in: selfLink))
-            ?? AtomFeedParser.channelID(feedChannelID)
-            ?? AtomFeedParser.channelID(alternateLink)
-            ?? AtomFeedParser.channelID(authorURI)
-        let fallbackChannel = channelID ?? entries.lazy.compactMap { AtomFeedParser.channelID($0.channelID) }.first
-        let parsedEntries = entries.compactMap { fields -> AtomEntry? in
-            let videoID = [fields.videoID, fields.id.flatMap(Self.videoID(fromTag:)), AtomFeedParser.queryValue("v", in: fields.link)]
-                .compactMap { $0?.trimmingWhitespace() }.first { !$0.isEmpty }
-            guard let videoID, VideoID.isValid(videoID) else { return nil }
-            let entryChannel = AtomFeedParser.channelID(fields.channelID) ?? AtomFeedParser.channelID(fields.authorURI) ?? fallbackChannel
-            guard let entryChannel else { return nil }
-            return AtomEntry(
-                videoID: videoID, channelID: entryChannel,
-                title: DisplayText.capped(fields.title?.trimmingWhitespace() ?? ""), link: fields.link,
-                authorName: fields.authorName, published: fields.published.flatMap(ISO8601Timestamp.parse),
-                updated: fields.updated.flatMap(ISO8601Timestamp.parse), description: fields.description,
-                thumbnailURL: fields.thumbnailURL, views: fields.views
-            )
-        }
-        return AtomFeed(
-            channelID: fallbackChannel, playlistID: playlistID ?? AtomFeedParser.queryValue("playlist_id", in: selfLink),
-            title: title.map { DisplayText.capped($0.trimmingWhitespace()) },
-            authorName: authorName.map { DisplayText.capped($0) }, entries: parsedEntries, deletedVideoIDs: deleted
-        )
-    }
-
-    private static func videoID(fromTag tag: String) -> String? {
-        let prefix = "yt:video:"
-        guard tag.hasPrefix(prefix) else { return nil }
-        return String(tag.dropFirst(prefix.count))
-    }
-
-    private static func key(_ namespace: String?, _ name: String) -> String {
-        switch namespace {
-        case AtomNamespace.atom: name
-        case AtomNamespace.youtube: "yt:" + name
-        case AtomNamespace.media: "media:" + name
-        case AtomNamespace.tombstones: "at:" + name
-        default: "?:" + name
-        }
-    }
 
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
-        let name = Self.key(namespaceURI, elementName)
-        if path.isEmpty {
-            rootName = qualifiedName ?? elementName
-            rootIsAtomFeed = name == "feed"
-        }
-        path.append(name)
-        text = ""
-        switch (path.count, name) {
-        case (2, "entry"):
-            entry = EntryFields()
-        case (2, "link"):
-            if attributes["rel"] == "self" { selfLink = attributes["href"] }
-            if attributes["rel"] == "alternate" { alternateLink = attributes["href"] }
-        case (2, "at:deleted-entry"):
-            if let ref = attributes["ref"] { deleted.append(Self.videoID(fromTag: ref) ?? ref) }
-        case (3, "link") where entry != nil:
-            if attributes["rel"] == nil || attributes["rel"] == "alternate" { entry?.link = attributes["href"] }
-        case (_, "media:thumbnail") where entry != nil:
-            if entry?.thumbnailURL == nil { entry?.thumbnailURL = attributes["url"] }
-        case (_, "media:statistics") where entry != nil:
-            entry?.views = attributes["views"].flatMap { Int($0) }
-        default:
-            break
-        }
+        if builder.depth == 0 { rootName = qualifiedName ?? elementName }
+        builder.start(AtomFeedBuilder.key(namespaceURI, elementName)) { attributes[$0] }
     }
-
-    /// The innermost element still open when the document ended, if the document was cut short.
-    var unclosedElement: String? { path.last }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if self.parseError == nil { self.parseError = parseError }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
+        builder.characters(string)
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        text += String(decoding: CDATABlock, as: UTF8.self)
+        builder.characters(String(decoding: CDATABlock, as: UTF8.self))
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        let value = text
-        text = ""
-        defer { path.removeLast() }
-        let trimmed = { value.trimmingWhitespace() }
-        if path.count >= 2, path[1] == "entry" {
-            switch (path.count, path.last) {
-            case (2, _):
-                if let entry { entries.append(entry) }
-                entry = nil
-            case (3, "id"): entry?.id = trimmed()
-            case (3, "yt:videoId"): entry?.videoID = trimmed()
-            case (3, "yt:channelId"): entry?.channelID = trimmed()
-            case (3, "title"): entry?.title = value
-            case (3, "published"): entry?.published = trimmed()
-            case (3, "updated"): entry?.updated = trimmed()
-            case (4, "name") where path[2] == "author": entry?.authorName = trimmed()
-            case (4, "uri") where path[2] == "author": entry?.authorURI = trimmed()
-            case (4, "media:description"): entry?.description = value
-            case (4, "media:title"): if entry?.title == nil { entry?.title = value }
-            default: break
-            }
-            return
-        }
-        switch (path.count, path.last) {
-        case (2, "title"): title = value
-        case (2, "yt:channelId"): feedChannelID = trimmed()
-        case (2, "yt:playlistId"): playlistID = trimmed()
-        case (3, "name") where path[1] == "author": authorName = trimmed()
-        case (3, "uri") where path[1] == "author": authorURI = trimmed()
-        default: break
-        }
+        builder.end()
     }
 }
