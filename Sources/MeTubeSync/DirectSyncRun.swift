@@ -111,6 +111,7 @@ struct DirectSyncRun {
         let result = try store.syncTransaction { transaction -> Merged in
             var result = Merged()
             var videos: [Video] = []
+            let library = transaction.library
             for fetch in fetches {
                 var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
                 switch fetch.result {
@@ -120,16 +121,16 @@ struct DirectSyncRun {
                     state.lastError = nil
                 case .success(.feed(let feed, let etag, let lastModified)):
                     state = ChannelFetchResult(lastSuccess: now, etag: etag, lastModified: lastModified)
-                    let entries = feed.entries.filter { transaction.library.channels[$0.channelID] != nil }
+                    let entries = feed.entries.filter { library.channels[$0.channelID] != nil }
                     let usable = entries.filter { PeerInput.isVideoID($0.videoID) }
                     result.invalid += entries.count - usable.count
                     videos += usable.map { entry in
                         var video = entry.video(fallbackDate: now)
                         video.title = PeerInput.title(video.title)
-                        video.duration = transaction.library.video(entry.videoID)?.duration
+                        video.duration = library.video(entry.videoID)?.duration
                         return video
                     }
-                    if let title = feed.channelTitle.map(PeerInput.title), var channel = transaction.library.channels[fetch.channelID], channel.title != title {
+                    if let title = feed.channelTitle.map(PeerInput.title), var channel = library.channels[fetch.channelID], channel.title != title {
                         channel.title = title
                         transaction.change.channels.append(channel)
                     }
@@ -139,7 +140,6 @@ struct DirectSyncRun {
                 }
                 transaction.sync.channelFetches[fetch.channelID] = state
             }
-            let library = transaction.library
             result.added = Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
             result.received = videos.count
             transaction.change.videos = videos

@@ -125,8 +125,9 @@ struct AtomFeedBuilder {
             ?? AtomFeedParser.channelID(authorURI)
         let fallbackChannel = channelID ?? entries.lazy.compactMap { AtomFeedParser.channelID($0.channelID) }.first
         let parsedEntries = entries.compactMap { fields -> AtomEntry? in
-            let videoID = [fields.videoID, fields.id.flatMap(Self.videoID(fromTag:)), AtomFeedParser.queryValue("v", in: fields.link)]
-                .compactMap { $0?.trimmingWhitespace() }.first { !$0.isEmpty }
+            // Looked for in order, each only when the one before gave nothing.
+            let sources: [() -> String?] = [{ fields.videoID }, { fields.id.flatMap(Self.videoID(fromTag:)) }, { AtomFeedParser.queryValue("v", in: fields.link) }]
+            let videoID = sources.lazy.compactMap { $0()?.trimmingWhitespace() }.first { !$0.isEmpty }
             guard let videoID, VideoID.isValid(videoID) else { return nil }
             let entryChannel = AtomFeedParser.channelID(fields.channelID) ?? AtomFeedParser.channelID(fields.authorURI) ?? fallbackChannel
             guard let entryChannel else { return nil }
