@@ -306,6 +306,59 @@ struct PostgresBackendTests {
         }
     }
 
+    @Test("a videos/query page cached by one instance is answered anew once another instance inserts, renames or removes videos")
+    func pageCacheAcrossInstances() async throws {
+        // Given two instances on one database with 20 channels' videos, and a page that A
+        // answered twice (so from its cache the second time)
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let a = PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2))
+        let b = PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2))
+        let service = HubService(repository: a)
+        let library = SyntheticLibrary(channelCount: 20, videoCount: 200, markCount: 0)
+        let channels = library.channels().map(\.id)
+        _ = try await b.register(channelIDs: channels)
+        let byChannel = Dictionary(grouping: library.videos().reversed(), by: \.channelID)
+        for channel in library.channels() {
+            _ = try await b.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: byChannel[channel.id] ?? []))
+        }
+        let selection = HubVideoSelection(channelIDs: channels, afterSeq: 190, limit: 50)
+        let body = try HubPageCompatibilityTests.body(selection)
+        func uncached() async throws -> String { String(buffer: HubJSONWriter.page(try await a.videos(matching: selection))) }
+        let first = String(buffer: try await service.videoPage(body: body))
+        #expect(String(buffer: try await service.videoPage(body: body)) == first)
+        #expect(first == (try await uncached()))
+        let version = try #require(try await a.videosVersion())
+
+        // When B ingests a feed that changes nothing, the version stays and so does the page
+        _ = try await b.ingest(FeedIngestion(channelID: channels[1], channelTitle: nil, videos: byChannel[channels[1]] ?? []))
+        #expect(try await a.videosVersion() == version)
+
+        // When B inserts a video, then A's next answer to the same body holds it
+        var upload = library.video(0)
+        upload.id = "newUpload01"
+        upload.title = "inserted by B"
+        _ = try await b.ingest(FeedIngestion(channelID: upload.channelID, channelTitle: nil, videos: [upload]))
+        let afterInsert = String(buffer: try await service.videoPage(body: body))
+        #expect(afterInsert.contains("inserted by B"))
+        #expect(afterInsert == (try await uncached()))
+
+        // When B renames a video, then A's next answer has the new title
+        var renamed = library.video(7)
+        renamed.title = "renamed by B"
+        _ = try await b.ingest(FeedIngestion(channelID: renamed.channelID, channelTitle: nil, videos: [renamed]))
+        let afterRename = String(buffer: try await service.videoPage(body: body))
+        #expect(afterRename.contains("renamed by B"))
+        #expect(afterRename == (try await uncached()))
+
+        // When `metube-server channels remove` deletes a channel's videos, then A's next answer
+        // is without them
+        try await PostgresAdministration(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).removeChannel(id: upload.channelID)
+        let afterRemoval = String(buffer: try await service.videoPage(body: body))
+        #expect(!afterRemoval.contains(upload.channelID))
+        #expect(afterRemoval == (try await uncached()))
+        #expect(try await a.videosVersion() ?? 0 > version)
+    }
+
     @Test("users, tokens and change tags written by one instance work on another")
     func sharedStatus() async throws {
         // Given a user, a zone and a record written through one instance

@@ -84,13 +84,15 @@ public enum PostgresImport {
                     VALUES (\(c.0), \(c.1), \(c.2), \(c.3), \(c.4), \(c.5), \(c.6))
                     """)
             }
+            // The last_seq row before the videos_version row (which hub_videos' trigger updates),
+            // in the order ingestion locks them, so that the two can never wait on each other.
+            try await run("UPDATE hub_counters SET value = \(lastSeq) WHERE name = 'last_seq'")
             for v in videos {
                 try await run("""
                     INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
                     VALUES (\(v.0), \(v.1), \(v.2), \(v.3), \(v.4), \(v.5), \(v.6))
                     """)
             }
-            try await run("UPDATE hub_counters SET value = \(lastSeq) WHERE name = 'last_seq'")
             for u in users {
                 try await run("""
                     INSERT INTO status_users (id, name, token_hash, created_millis, last_seen_millis) VALUES (\(u.0), \(u.1), \(u.2), \(u.3), \(u.4))

@@ -117,6 +117,28 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // Every transaction that writes hub_videos, on any instance, counts up videos_version once,
+        // committed with its change: an answer cached with the version it was read at is current
+        // while the version is the same. (The transaction-local setting spares a transaction's
+        // later statements a second update of the row.)
+        Step(name: "hub-003-videos-version", statements: [
+            "INSERT INTO hub_counters (name, value) VALUES ('videos_version', 0) ON CONFLICT (name) DO NOTHING",
+            """
+            CREATE FUNCTION hub_videos_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF current_setting('metube.videos_version_counted', true) IS DISTINCT FROM 'yes' THEN
+                    UPDATE hub_counters SET value = value + 1 WHERE name = 'videos_version';
+                    PERFORM set_config('metube.videos_version_counted', 'yes', true);
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER hub_videos_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hub_videos
+            FOR EACH STATEMENT EXECUTE FUNCTION hub_videos_changed()
+            """,
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`
