@@ -75,7 +75,8 @@ private func buildApplication(
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
-            concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, logger: configuration.logger
+            concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, leases: push.pollLeases,
+            logger: configuration.logger
         )
     }
     let router = Router(context: ServerRequestContext.self)

@@ -9,6 +9,8 @@ struct PushServices {
     let ingestionRepository: any HubRepository
     /// Defers polls of channels whose uploads are pushed; nil without WebSub.
     let pollSchedule: (any FeedPollSchedule)?
+    /// Shares polling rounds with the other instances on the database; nil on SQLite.
+    let pollLeases: (any FeedPollLeases)?
     /// Runs after a registration that added channels: subscribes them at once.
     let onNewChannels: (@Sendable () -> Void)?
     /// The WebSub callback routes; nil without WebSub.
@@ -31,6 +33,7 @@ struct PushServices {
                 "no YouTube Data API key (--youtube-api-key): durations and channel thumbnails are off; Shorts are still recognised by their /shorts/ links")
         }
         self.ingestionRepository = ingestionRepository
+        pollLeases = nil
         if let webSub = configuration.webSub {
             let subscriptions = SQLiteWebSubRepository(database: database)
             let subscriber = WebSubSubscriber(

@@ -249,7 +249,7 @@ struct PostgresBackendTests {
             let leases = PostgresFeedLeases(database: database, pollInterval: .seconds(900), holder: name, now: { clock.now })
             instances.append((leases, FeedIngester(
                 repository: PostgresHubRepository(database: database), feedURLTemplate: baseURL + "/feeds/{channelId}",
-                pollInterval: .seconds(900), concurrency: 4, schedule: leases, logger: logger)))
+                pollInterval: .seconds(900), concurrency: 4, leases: leases, logger: logger)))
         }
         let channels = (0..<40).map { DemoCatalog.channelID(500 + $0) }
         _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
@@ -266,7 +266,7 @@ struct PostgresBackendTests {
 
         // When, an interval later, A leases every channel and dies before fetching them
         clock.advance(by: 900)
-        #expect(await instances[0].leases.channelsToPoll(channels).count == channels.count)
+        #expect(await instances[0].leases.claim(from: channels, limit: channels.count)?.channelIDs.count == channels.count)
         let whileLeased = await instances[1].ingester.poll()
 
         // Then B leaves them alone while A's leases last, and takes all of them once they ran out
@@ -295,7 +295,7 @@ struct PostgresBackendTests {
             // When all of them claim at once, an interval after the last round
             clock.advance(by: 60)
             let claims = await withTaskGroup(of: [String].self) { group in
-                for leases in instances { group.addTask { await leases.channelsToPoll(channels) } }
+                for leases in instances { group.addTask { await leases.claim(from: channels, limit: channels.count)?.channelIDs ?? [] } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
 
@@ -303,6 +303,47 @@ struct PostgresBackendTests {
             let claimed = claims.flatMap { $0 }
             #expect(claimed.count == channels.count)
             #expect(Set(claimed) == Set(channels))
+        }
+    }
+
+    @Test("6 instances claiming the same due channels a few at a time: each channel is leased by exactly one of them, none is passed over")
+    func simultaneousSmallClaims() async throws {
+        // Given 300 channels and 6 instances whose leases share one clock
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let clock = TestClock()
+        var instances: [PostgresFeedLeases] = []
+        for index in 0..<6 {
+            let database = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
+            instances.append(PostgresFeedLeases(database: database, pollInterval: .seconds(60), holder: "instance-\(index)", now: { clock.now }))
+        }
+        let channels = (0..<300).map { DemoCatalog.channelID(900 + $0) }
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
+
+        for _ in 0..<3 {
+            // When all of them walk the channels at once, claiming 1 to 5 at a time, offering
+            // the channels their claims have not settled yet, an interval after the last round
+            clock.advance(by: 60)
+            let claims = await withTaskGroup(of: [String].self) { group in
+                for (index, leases) in instances.enumerated() {
+                    group.addTask {
+                        var unsettled = channels[...]
+                        var claimed: [String] = []
+                        while !unsettled.isEmpty, let claim = await leases.claim(from: Array(unsettled.prefix(40)), limit: 1 + index % 5) {
+                            claimed += claim.channelIDs
+                            unsettled = unsettled.dropFirst(max(1, claim.settled))
+                        }
+                        return claimed
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // Then the claims split the channels: none twice, none left out, and more than one
+            // instance took a share
+            let claimed = claims.flatMap { $0 }
+            #expect(claimed.count == channels.count)
+            #expect(Set(claimed) == Set(channels))
+            #expect(claims.filter { !$0.isEmpty }.count > 1)
         }
     }
 

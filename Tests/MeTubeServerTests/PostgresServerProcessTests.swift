@@ -153,7 +153,7 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(1))) func aKilledInstancesLeasedChannelsAreTakenOverAfterTheLease() async throws {
-        // Given 30 registered channels and a loopback feed server that counts requests per
+        // Given 30 registered channels and a loopback feed server that records requests per
         // instance and channel, leaving instance a's requests unanswered (a round in progress)
         let url = try PostgresTestCluster.database()
         let channels = (0..<30).map { DemoCatalog.channelID(500 + $0) }
@@ -177,8 +177,8 @@ import TestSupport
             ])
         }
 
-        // When instance a has leased the channels and is fetching them, b starts polling too,
-        // and a is killed with SIGKILL mid-round
+        // When instance a has leased its first channels and is fetching them, b starts polling
+        // too, and a is killed with SIGKILL mid-round
         let first = try server("a")
         defer { first.kill() }
         var firstRequest = requests.makeAsyncIterator()
@@ -190,21 +190,80 @@ import TestSupport
         first.send(SIGKILL)
         _ = try await first.exit(within: .seconds(10))
 
-        // Then b fetches every channel exactly once in its takeover round, not before a's lease
-        // (0.9 of the poll interval, taken just before a's first request) ran out
+        // Then b fetches every channel, and no channel is fetched twice within a lease (0.9 of
+        // the poll interval, taken just before the request): the channels a asked for are
+        // fetched by b only once a's leases ran out, the others at once and then each round
         let lease = Duration.milliseconds(Int64(pollSeconds * PostgresFeedLeases.leaseFraction * 1000))
-        let taken = try await withDeadline(.seconds(30), "b did not take over every channel") {
-            var byB: [String: [ContinuousClock.Instant]] = [:]
+        let fetches = try await withDeadline(.seconds(30), "b did not take over every channel") {
+            var fetches: [String: [(instance: String, at: ContinuousClock.Instant)]] = [claimed.channel: [(claimed.instance, claimed.at)]]
+            var byB: Set<String> = []
             for await request in requests {
-                if request.instance == "b" { byB[request.channel, default: []].append(request.at) }
-                if byB.count == channels.count { return byB }
+                fetches[request.channel, default: []].append((request.instance, request.at))
+                if request.instance == "b" { byB.insert(request.channel) }
+                if byB.count == channels.count { return fetches }
             }
-            return byB
+            return fetches
         }
-        #expect(Set(taken.keys) == Set(channels))
-        #expect(taken.values.allSatisfy { $0.count == 1 }, "\(taken.filter { $0.value.count > 1 }.keys)")
-        let earliest = try #require(taken.values.flatMap { $0 }.min())
-        #expect(earliest - claimed.at >= lease - .seconds(1), "b fetched \(earliest - claimed.at) after a claimed")
+        #expect(Set(fetches.keys) == Set(channels))
+        #expect(channels.allSatisfy { fetches[$0]?.last?.instance == "b" })
+        for (channel, times) in fetches {
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                #expect(later.at - earlier.at >= lease - .seconds(1), "\(channel): \(earlier.instance) then \(later.instance) after \(later.at - earlier.at)")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func twoInstancesSplitARoundAndFetchEachChannelOnce() async throws {
+        // Given 400 registered channels and a loopback feed server that records requests per
+        // instance, holding its answers until both instances have asked for a feed
+        let url = try PostgresTestCluster.database()
+        let channels = (0..<400).map { DemoCatalog.channelID(2_000 + $0) }
+        let database = try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 1)
+        _ = try await PostgresHubRepository(database: database).register(channelIDs: channels)
+        let (log, sink) = AsyncStream.makeStream(of: (instance: String, channel: String).self)
+        let gate = InstanceGate(opensOnceAllOf: ["a", "b"])
+        defer { Task { await gate.open() } }
+        let router = Router()
+        router.get("/feeds/:instance/:channelId") { _, context -> Response in
+            let instance = try context.parameters.require("instance")
+            sink.yield((instance, try context.parameters.require("channelId")))
+            await gate.pass(instance)
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title></feed>")))
+        }
+        let (feeds, feedURL) = await BackgroundService.serve(router, label: "shared-round-feeds")
+        defer { feeds.stop() }
+
+        // When two instances poll them (an interval far longer than the round)
+        var servers: [ServerProcess] = []
+        defer { servers.forEach { $0.kill() } }
+        for instance in ["a", "b"] {
+            servers.append(try ServerProcess(arguments: [
+                "serve", "--port", "0", "--database", url, "--poll-interval", "600",
+                "--feed-url-template", "\(feedURL)/feeds/\(instance)/{channelId}",
+            ]))
+        }
+        let requests = try await withDeadline(.seconds(90), "the channels were not all fetched") {
+            var requests: [(instance: String, channel: String)] = []
+            var fetched: Set<String> = []
+            for await request in log {
+                requests.append(request)
+                fetched.insert(request.channel)
+                if fetched.count == channels.count { break }
+            }
+            return requests
+        }
+
+        // Then each instance fetched a good share, no channel was fetched twice, and each
+        // instance fetched exactly the channels it holds the lease of
+        let byInstance = Dictionary(grouping: requests, by: \.instance).mapValues { $0.map(\.channel) }
+        #expect(requests.count == channels.count)
+        #expect(Set(requests.map(\.channel)) == Set(channels))
+        for instance in ["a", "b"] {
+            #expect(byInstance[instance, default: []].count >= channels.count / 5, "\(instance) fetched \(byInstance[instance, default: []].count)")
+        }
+        let leases = try await database.query("SELECT holder, array_agg(channel_id) FROM hub_feed_leases GROUP BY holder")
+            .map { try $0.decode((String, [String]).self).1 }
+        #expect(Set(leases.map(Set.init)) == Set(byInstance.values.map(Set.init)))
     }
 
     private static func post(_ url: String, _ body: (some Encodable)?) async throws -> (status: HTTPResponseStatus, body: Data) {
@@ -214,5 +273,31 @@ import TestSupport
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (response.status, Data(bytes.readableBytesView))
+    }
+}
+
+/// Holds feed answers until every instance named has asked for a feed, so that all of them start
+/// the round before it ends.
+private actor InstanceGate {
+    private let instances: Set<String>
+    private var asked: Set<String> = []
+    private var isOpen = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+
+    init(opensOnceAllOf instances: Set<String>) { self.instances = instances }
+
+    /// Returns once every instance has asked (at once if all have).
+    func pass(_ instance: String) async {
+        asked.insert(instance)
+        if asked.isSuperset(of: instances) { open() }
+        guard !isOpen else { return }
+        await withCheckedContinuation { held.append($0) }
+    }
+
+    /// Lets every held answer go, and the ones to come.
+    func open() {
+        isOpen = true
+        held.forEach { $0.resume() }
+        held = []
     }
 }

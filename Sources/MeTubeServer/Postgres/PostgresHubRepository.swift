@@ -192,10 +192,11 @@ public struct PostgresHubRepository: HubRepository {
 
 extension PushServices {
     /// No WebSub and no YouTube Data API enrichment (they keep their state in SQLite only so
-    /// far): polling ingests straight into `repository`, the channels leased by `leases`.
+    /// far): polling ingests straight into `repository` and shares its rounds through `leases`.
     init(withoutPushFor repository: any HubRepository, leases: PostgresFeedLeases?) {
         ingestionRepository = repository
-        pollSchedule = leases
+        pollSchedule = nil
+        pollLeases = leases
         onNewChannels = nil
         webSubRoutes = nil
         services = []
