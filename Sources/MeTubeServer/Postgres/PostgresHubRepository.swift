@@ -159,15 +159,3 @@ public struct PostgresHubRepository: HubRepository {
         }
     }
 }
-
-extension PushServices {
-    /// No WebSub and no YouTube Data API enrichment (they keep their state in SQLite only so
-    /// far): polling ingests straight into `repository`, the channels leased by `leases`.
-    init(withoutPushFor repository: any HubRepository, leases: PostgresFeedLeases?) {
-        ingestionRepository = repository
-        pollSchedule = leases
-        onNewChannels = nil
-        webSubRoutes = nil
-        services = []
-    }
-}
