@@ -61,10 +61,19 @@ protocol WebSubRepository: Sendable {
     /// Records a failed subscribe request for `channelID`: no verification is awaited, and it is
     /// tried again at `retryAt`. A live lease stays `active`.
     func recordFailure(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws
+    /// The stored subscription of `channelID`, if any.
     func subscription(channelID: String) async throws -> WebSubSubscription?
+    /// Confirms the subscribe request of `channelID` if one was accepted at or after
+    /// `requestedSince`: the lease of `leaseSeconds` runs from `now`, and the subscription is
+    /// renewed at `renewAt`. Returns whether a request was waiting.
     func confirm(channelID: String, requestedSince: Int64, leaseSeconds: Int, now: Int64, renewAt: Int64) async throws -> Bool
+    /// Records the hub's refusal of `channelID`'s subscription; it is asked again at `retryAt`.
+    /// Returns whether the channel had a subscription.
     func deny(channelID: String, retryAt: Int64) async throws -> Bool
+    /// The channels whose verified lease is live at `now`.
     func liveChannelIDs(now: Int64) async throws -> Set<String>
+    /// Removes the videos `videoIDs` of `channelID` (those of other channels are left alone);
+    /// returns how many were removed.
     func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int
 }
 
