@@ -48,7 +48,10 @@ extension StatusService {
         _ request: StatusRecordsModifyRequest, names: [String], zone: StoredStatusZone, measuresSize: Bool, caller: StatusCaller, now: Int64,
         in transaction: any StatusTransaction
     ) throws -> RecordsModifyPlan {
-        let existing = try transaction.records(named: names, in: zone.key)
+        let operations = Dictionary(request.operations.compactMap { operation in operation.record.recordName.map { ($0, operation) } }) { first, _ in first }
+        let existing = try transaction.records(named: names, in: zone.key) { stored in
+            operations[stored.name].map { Self.readsStoredFields($0, of: stored, zone: zone) } ?? true
+        }
         var sequence = zone.lastSequence
         var outcomes: [Result<StoredStatusRecord, StatusRecordError>] = []
         outcomes.reserveCapacity(request.operations.count)
@@ -179,6 +182,18 @@ extension StatusService {
             guard let live else { return failure(.notFound, "Record '\(sent.recordName ?? "")' does not exist") }
             return .success(StoredStatusRecord(
                 name: live.name, type: live.type, fields: [:], sequence: 0, createdMillis: live.createdMillis, modifiedMillis: now, isDeleted: true))
+        }
+    }
+
+    /// Whether working out `operation` on the stored record needs its fields: to merge them
+    /// (`update`), or to answer them as the server's record (a `create` of an existing record, a
+    /// stale change tag). A tombstone's fields are never needed.
+    private static func readsStoredFields(_ operation: StatusRecordsModifyRequest.Operation, of stored: StoredStatusRecord, zone: StoredStatusZone) -> Bool {
+        guard !stored.isDeleted else { return false }
+        switch operation.operationType {
+        case .create, .update, .forceUpdate: return true
+        case .replace, .delete: return operation.record.recordChangeTag != StatusVersionTokens.changeTag(zone: zone, sequence: stored.sequence)
+        case .forceReplace, .forceDelete: return false
         }
     }
 
