@@ -13,6 +13,11 @@ import PostgresNIO
 /// lasts ``leaseFraction`` of the poll interval: each due channel is fetched by one instance per
 /// interval, and the channels of an instance that dies (even by SIGKILL) come due again within
 /// that time and are claimed by the next round of any other instance.
+///
+/// With WebSub on (`pushedPollInterval`), a channel whose WebSub lease is live is leased for the
+/// longer pushed interval instead (marked `pushed`): its uploads are pushed, and one instance
+/// polls it as the fallback once per pushed interval, as ``WebSubPollSchedule`` does for one
+/// process. Should its WebSub lease lapse, such a channel is due again at once.
 public struct PostgresFeedLeases: FeedPollLeases {
     /// The share of the poll interval a lease lasts: a little less than one interval, so the
     /// instance that holds it finds the channel due again at its own next round.
@@ -21,18 +26,21 @@ public struct PostgresFeedLeases: FeedPollLeases {
     private let database: PostgresServerDatabase
     private let holder: String
     private let leaseMillis: Int64
+    /// How long a pushed channel's lease lasts; nil without WebSub.
+    private let pushedLeaseMillis: Int64?
     private let now: @Sendable () -> Date
 
-    /// Leases for the channels of `database`, each for ``leaseFraction`` of `pollInterval`;
-    /// `holder` names this instance in the lease rows; `now` is the clock (tests move it).
+    /// Leases for the channels of `database`, each for ``leaseFraction`` of `pollInterval`, or
+    /// for `pushedPollInterval` when given and the channel's WebSub lease is live; `holder` names
+    /// this instance in the lease rows; `now` is the clock (tests move it).
     public init(
-        database: PostgresServerDatabase, pollInterval: Duration, holder: String = UUID().uuidString,
+        database: PostgresServerDatabase, pollInterval: Duration, pushedPollInterval: Duration? = nil, holder: String = UUID().uuidString,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.database = database
         self.holder = holder
-        let millis = pollInterval.components.seconds * 1000 + pollInterval.components.attoseconds / 1_000_000_000_000_000
-        leaseMillis = max(1, Int64(Double(millis) * Self.leaseFraction))
+        leaseMillis = max(1, Int64(Double(pollInterval.wholeMilliseconds) * Self.leaseFraction))
+        pushedLeaseMillis = pushedPollInterval.map { max(1, $0.wholeMilliseconds) }
         self.now = now
     }
 
@@ -46,19 +54,24 @@ public struct PostgresFeedLeases: FeedPollLeases {
         guard !channelIDs.isEmpty, limit > 0 else { return FeedClaim(channelIDs: [], settled: 0) }
         let nowMillis = Int64(now().timeIntervalSince1970 * 1000)
         let dueMillis = nowMillis + leaseMillis
+        let pushes = pushedLeaseMillis != nil
+        let pushedDueMillis = nowMillis + (pushedLeaseMillis ?? leaseMillis)
         do {
             let rows = try await database.query("""
                 WITH candidates AS (
-                    SELECT c.channel_id, offered.ord FROM unnest(\(channelIDs)::text[]) WITH ORDINALITY AS offered(channel_id, ord)
+                    SELECT c.channel_id, offered.ord, \(pushes) AND coalesce(s.lease_expires_at, 0) > \(nowMillis) AS pushed
+                    FROM unnest(\(channelIDs)::text[]) WITH ORDINALITY AS offered(channel_id, ord)
                     JOIN hub_channels c ON c.channel_id = offered.channel_id
                     LEFT JOIN hub_feed_leases l ON l.channel_id = c.channel_id
-                    WHERE l.due_at IS NULL OR l.due_at <= \(nowMillis)
+                    LEFT JOIN websub_subscriptions s ON s.channel_id = c.channel_id
+                    WHERE l.due_at IS NULL OR l.due_at <= \(nowMillis) OR (l.pushed AND coalesce(s.lease_expires_at, 0) <= \(nowMillis))
                     ORDER BY offered.ord LIMIT \(limit)
                     FOR UPDATE OF c SKIP LOCKED
                 ), leased AS (
-                    INSERT INTO hub_feed_leases (channel_id, holder, due_at) SELECT channel_id, \(holder), \(dueMillis) FROM candidates
-                    ON CONFLICT (channel_id) DO UPDATE SET holder = excluded.holder, due_at = excluded.due_at
-                    WHERE hub_feed_leases.due_at <= \(nowMillis)
+                    INSERT INTO hub_feed_leases (channel_id, holder, due_at, pushed)
+                    SELECT channel_id, \(holder), CASE WHEN pushed THEN \(pushedDueMillis) ELSE \(dueMillis) END, pushed FROM candidates
+                    ON CONFLICT (channel_id) DO UPDATE SET holder = excluded.holder, due_at = excluded.due_at, pushed = excluded.pushed
+                    WHERE hub_feed_leases.due_at <= \(nowMillis) OR (hub_feed_leases.pushed AND NOT excluded.pushed)
                     RETURNING channel_id
                 )
                 SELECT coalesce((SELECT array_agg(channel_id) FROM leased), '{}'), (SELECT count(*) FROM candidates),

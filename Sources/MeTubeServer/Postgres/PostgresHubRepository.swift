@@ -16,7 +16,7 @@ import PostgresNIO
 /// ``videos(matching:)`` is one statement, so it reads one snapshot.
 ///
 /// **Why a cached page is never stale.** A trigger on `hub_videos` (``PostgresMigrations``,
-/// `hub-003-videos-version`) counts up the `videos_version` row in every transaction that writes
+/// `hub-004-videos-version`) counts up the `videos_version` row in every transaction that writes
 /// videos, whichever instance or command runs it, and the count commits with the change. A page
 /// is read with the version in one statement, and ``HubService`` serves it again only while
 /// ``videosVersion()`` still reads that version. Writers lock `last_seq` before they write
@@ -187,18 +187,5 @@ public struct PostgresHubRepository: HubRepository {
         } catch {
             throw ServerError.storage(PostgresServerDatabase.describe(error))
         }
-    }
-}
-
-extension PushServices {
-    /// No WebSub and no YouTube Data API enrichment (they keep their state in SQLite only so
-    /// far): polling ingests straight into `repository` and shares its rounds through `leases`.
-    init(withoutPushFor repository: any HubRepository, leases: PostgresFeedLeases?) {
-        ingestionRepository = repository
-        pollSchedule = nil
-        pollLeases = leases
-        onNewChannels = nil
-        webSubRoutes = nil
-        services = []
     }
 }

@@ -5,8 +5,9 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 
-/// The server's PostgreSQL database: the hub's and the status service's tables, reached through
-/// a pool of connections, shared by any number of `metube-server` instances.
+/// The server's PostgreSQL database: the tables of the hub, the status service, WebSub and the
+/// YouTube Data API enrichment, reached through a pool of connections, shared by any number of
+/// `metube-server` instances.
 ///
 /// Opening it connects once, fails with the reason when the database cannot be reached, and
 /// applies the missing ``PostgresMigrations`` while holding a PostgreSQL advisory lock, so when
