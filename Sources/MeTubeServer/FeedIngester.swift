@@ -290,8 +290,10 @@ public actor FeedIngester: Service {
 /// The channels of one polling round not yet handed to a fetch: taken in order, or, with leases,
 /// claimed from them a few at a time, passing over the ones other instances hold.
 private struct RoundChannels {
-    /// The most channels offered to one claim.
-    static let claimWindow = 256
+    /// The fewest channels offered to one claim (it is offered four times its limit, at least
+    /// these): enough that another instance's claims in between rarely settle them all, few
+    /// enough that a claim, which reads every channel offered, stays cheap.
+    static let smallestOffer = 32
 
     private var unclaimed: ArraySlice<String>
     private let leases: (any FeedPollLeases)?
@@ -312,7 +314,7 @@ private struct RoundChannels {
         }
         var taken: [String] = []
         while taken.count < limit, !unclaimed.isEmpty {
-            let offered = Array(unclaimed.prefix(max(Self.claimWindow, limit)))
+            let offered = Array(unclaimed.prefix(max(Self.smallestOffer, 4 * limit)))
             guard let claim = await leases.claim(from: offered, limit: limit - taken.count) else {
                 deferred += unclaimed.count
                 unclaimed = []
