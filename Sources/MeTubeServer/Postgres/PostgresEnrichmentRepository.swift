@@ -53,7 +53,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
 
     func recordVideoLookup(checked: [String], durations: [String: Int], now: Int64) async throws -> Int {
         let logger = database.logger
-        return try await storage {
+        return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 try await connection.query("""
                     INSERT INTO youtube_video_checks (video_id, checked_at, attempts) SELECT DISTINCT id, \(now), 1 FROM unnest(\(checked)::text[]) AS id
@@ -89,7 +89,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
     /// Also drops the claims that ran out.
     func forgetRemovedVideos() async throws {
         let (now, _) = Self.claimTimes()
-        try await storage {
+        try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 try await connection.query("""
                     DELETE FROM youtube_video_checks c WHERE NOT EXISTS (SELECT 1 FROM hub_videos v WHERE v.video_id = c.video_id)
@@ -124,7 +124,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
 
     func recordChannelLookup(checked: [String], details: [String: YouTubeChannelDetails], now: Int64) async throws {
         let logger = database.logger
-        try await storage {
+        try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 try await connection.query("""
                     INSERT INTO youtube_channel_checks (channel_id, checked_at) SELECT channel_id, \(now) FROM hub_channels WHERE channel_id = ANY(\(checked)::text[])
@@ -144,7 +144,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
 
     func spend(units: Int, day: String, dailyUnits: Int, forgetBefore: String) async throws -> Bool {
         let logger = database.logger
-        return try await storage {
+        return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let spent = try await PostgresHubRepository.single(Int64.self, connection.query("""
                     INSERT INTO youtube_quota (day, used, exhausted) SELECT \(day), \(units), false WHERE \(units) <= \(dailyUnits)
@@ -173,16 +173,5 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
     private static func claimTimes() -> (now: Int64, due: Int64) {
         let now = WebSubService.millisecondsNow()
         return (now, now + claimDuration.wholeMilliseconds)
-    }
-
-    /// `body`, with failures other than ``ServerError`` as ``ServerError/storage(_:)``.
-    private func storage<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError.storage(PostgresServerDatabase.describe(error))
-        }
     }
 }

@@ -31,7 +31,7 @@ public struct PostgresHubRepository: HubRepository {
 
     public func register(channelIDs: [String]) async throws -> HubRegisterResponse {
         let now = Int64(Date().timeIntervalSince1970)
-        return try await storage {
+        return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 var inserted = 0
                 let rows = try await connection.query(
@@ -105,7 +105,7 @@ public struct PostgresHubRepository: HubRepository {
 
     public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
         let logger = database.logger
-        return try await storage {
+        return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 if let title = ingestion.channelTitle {
                     try await connection.query(
@@ -178,14 +178,5 @@ public struct PostgresHubRepository: HubRepository {
     static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
         for try await value in rows.decode(T.self) { return value }
         return nil
-    }
-
-    /// `body`, with its failures as ``ServerError/storage(_:)``.
-    private func storage<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw ServerError.storage(PostgresServerDatabase.describe(error))
-        }
     }
 }

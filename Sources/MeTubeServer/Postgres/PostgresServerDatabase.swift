@@ -116,6 +116,17 @@ public final class PostgresServerDatabase: Sendable {
         }
     }
 
+    /// `body`, with its failures other than ``ServerError`` as ``ServerError/storage(_:)``.
+    static func storageErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError.storage(describe(error))
+        }
+    }
+
     /// A readable one-line account of a PostgreSQL failure (the server's message and SQLSTATE
     /// when it sent one).
     static func describe(_ error: any Error) -> String {
