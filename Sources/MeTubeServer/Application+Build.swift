@@ -16,9 +16,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         let repository = PostgresHubRepository(database: database)
         return try await buildApplication(
             configuration: configuration, hub: repository, status: PostgresStatusRepository(database: database),
-            push: PushServices(
-                withoutPushFor: repository,
-                leases: configuration.pollInterval.map { PostgresFeedLeases(database: database, pollInterval: $0) }),
+            push: PushServices(configuration: configuration, database: database, repository: repository),
             counts: { try await database.counts() })
     }
     let database: ServerDatabase
@@ -75,7 +73,8 @@ private func buildApplication(
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
-            concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, logger: configuration.logger
+            concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, leases: push.pollLeases,
+            logger: configuration.logger
         )
     }
     let router = Router(context: ServerRequestContext.self)

@@ -11,7 +11,9 @@ import ServiceLifecycle
 /// Feeds are fetched with bounded concurrency and conditional GET (ETag / Last-Modified). A channel
 /// whose fetch or parse fails is logged, skipped, and retried after an exponential backoff; it
 /// never stops the others. Channels handed to ``fetchSoon(_:)`` that it has never fetched are
-/// fetched at once, ahead of the polling round, at most `concurrency` at a time.
+/// fetched at once, ahead of the polling round, at most `concurrency` at a time. With
+/// ``FeedPollLeases`` a round claims its channels a few at a time as fetches finish, and leaves
+/// the ones other instances claim to them.
 public actor FeedIngester: Service {
     /// What one polling round did.
     public struct Round: Sendable, Equatable {
@@ -56,6 +58,7 @@ public actor FeedIngester: Service {
     private let httpClient: HTTPClient
     private let logger: Logger
     private let schedule: (any FeedPollSchedule)?
+    private let leases: (any FeedPollLeases)?
     private var states: [String: ChannelState] = [:]
     /// Fetch outcomes not yet handed to ``HubRepository/recordFetches(_:)``.
     private var unrecordedFetches: [ChannelFetchRecord] = []
@@ -70,11 +73,11 @@ public actor FeedIngester: Service {
     /// Creates an ingester for the channels of `repository`. `feedURLTemplate` contains
     /// `{channelId}`; `pollInterval` is the time between rounds and the first backoff step;
     /// at most `concurrency` feeds are fetched at once; `schedule`, when given, picks the channels
-    /// each round polls.
+    /// each round polls; `leases`, when given, shares each round with the other instances.
     public init(
         repository: any HubRepository, feedURLTemplate: String, pollInterval: Duration, concurrency: Int,
         maxBackoff: Duration = .seconds(6 * 3600), httpClient: HTTPClient = .shared, schedule: (any FeedPollSchedule)? = nil,
-        logger: Logger
+        leases: (any FeedPollLeases)? = nil, logger: Logger
     ) {
         self.repository = repository
         self.feedURLTemplate = feedURLTemplate
@@ -84,6 +87,7 @@ public actor FeedIngester: Service {
         self.httpClient = httpClient
         self.logger = logger
         self.schedule = schedule
+        self.leases = leases
         (firstFetchQueue, firstFetchContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
@@ -162,6 +166,10 @@ public actor FeedIngester: Service {
 
     /// Runs one polling round over every registered channel that is not backing off; when the task
     /// is cancelled, no further feed is started and the round ends once the fetches in flight stop.
+    ///
+    /// With leases, it claims channels when at least half of the `concurrency` fetch slots are
+    /// free (or none is busy), as many as are free, so that every claimed channel is fetched at
+    /// once, well within its lease, and instances polling at once take turns through the round.
     public func poll() async -> Round {
         var round = Round()
         var channelIDs: [String]
@@ -182,21 +190,25 @@ public actor FeedIngester: Service {
             round.backingOff += 1
             return false
         }
-        let requests = due.map { id in (id, states[id]?.entityTag, states[id]?.lastModified) }
+        var channels = FeedRoundChannels(due, leases: leases)
+        let claimAt = leases == nil ? 1 : max(1, concurrency / 2)
         await withTaskGroup(of: Fetch.self) { group in
-            var pending = requests[...]
-            for _ in 0..<concurrency {
-                guard let (id, tag, modified) = pending.popFirst() else { break }
-                group.addTask { Fetch(channelID: id, result: await self.fetch(id, entityTag: tag, lastModified: modified)) }
-            }
-            while let fetch = await group.next() {
-                guard !Task.isCancelled else { continue }
-                await record(fetch.result, for: fetch.channelID, into: &round)
-                if let (next, tag, modified) = pending.popFirst() {
-                    group.addTask { Fetch(channelID: next, result: await self.fetch(next, entityTag: tag, lastModified: modified)) }
+            var running = 0
+            while !Task.isCancelled {
+                if running == 0 || concurrency - running >= claimAt {
+                    for id in await channels.take(concurrency - running) {
+                        let (tag, modified) = (states[id]?.entityTag, states[id]?.lastModified)
+                        group.addTask { Fetch(channelID: id, result: await self.fetch(id, entityTag: tag, lastModified: modified)) }
+                        running += 1
+                    }
                 }
+                guard let fetch = await group.next() else { break }
+                running -= 1
+                guard !Task.isCancelled else { break }
+                await record(fetch.result, for: fetch.channelID, into: &round)
             }
         }
+        round.deferred += channels.deferred
         await saveFetchRecords()
         return round
     }

@@ -92,9 +92,6 @@ public struct ServerConfiguration: Sendable {
         if databaseURL != nil, databasePath != nil {
             throw .invalidConfiguration("give either a PostgreSQL database URL or an SQLite file, not both")
         }
-        if databaseURL != nil, webSub != nil || youTubeAPI != nil {
-            throw .invalidConfiguration("WebSub and the YouTube Data API work with SQLite only so far, not with a PostgreSQL database")
-        }
         guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
         try webSub?.validate()
         try youTubeAPI?.validate()

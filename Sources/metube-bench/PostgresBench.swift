@@ -110,7 +110,8 @@ private func modifyLoad(server: ServerChild, database: [String], folder: URL, na
 
 /// 2,000 channels registered in PostgreSQL, polled by two instances from a loopback feed server
 /// (each instance through its own path, so the split is known): the wall time from starting
-/// them until every channel was fetched, and how many channels were fetched more than once.
+/// them until every channel was fetched, how many channels were fetched more than once, and each
+/// instance's share of the fetches.
 private func ingestionFigures() async throws -> [Figure] {
     let channelCount = 2_000
     let channelIDs = (0..<channelCount).map { DemoCatalog.channelID(100_000 + $0) }
@@ -151,14 +152,18 @@ private func ingestionFigures() async throws -> [Figure] {
     let wall = (ContinuousClock.now - started).milliseconds
     // The lease lasts 0.9 of the 120 s interval: a second fetch within these seconds is a lost lease.
     try await Task.sleep(for: .seconds(2))
-    let (twice, byFirst) = counter.summary()
+    let (twice, byInstance) = counter.summary()
     guard finished else { throw BenchFailure("only \(counter.distinct()) of \(channelCount) channels were fetched within 100 s") }
+    let fetches = byInstance.values.reduce(0, +)
     return [
         Figure(name: "postgres.ingest.2000-channels.2-instances", value: wall, unit: "ms",
-               detail: "from starting both servers until every channel was fetched once; loopback feeds (1 entry each), poll interval 120 s; instance A fetched \(byFirst)"),
+               detail: "from starting both servers (B once A listens) until every channel was fetched once; loopback feeds (1 entry each), poll interval 120 s"),
         Figure(name: "postgres.ingest.2000-channels.fetched-twice", value: Double(twice), unit: "channels", goal: "= 0",
                detail: "channels fetched more than once by the two instances in the first round (2 s after it ended)"),
-    ]
+    ] + ["a", "b"].map { instance in
+        Figure(name: "postgres.ingest.2000-channels.share-\(instance)", value: 100 * Double(byInstance[instance, default: 0]) / Double(max(1, fetches)), unit: "%",
+               detail: "of the \(fetches) fetches of the round, by instance \(instance.uppercased()) (\(byInstance[instance, default: 0]))")
+    }
 }
 
 /// A YouTube-shaped Atom feed of `channelID` with one upload, `videoID`.
@@ -188,7 +193,7 @@ private func minimalFeed(channelID: String, videoID: String) -> String {
 private final class FetchCounter: Sendable {
     private struct State {
         var counts: [String: Int] = [:]
-        var byFirst = 0
+        var byInstance: [String: Int] = [:]
         var waiter: CheckedContinuation<Void, Never>?
     }
 
@@ -201,7 +206,7 @@ private final class FetchCounter: Sendable {
     func count(_ channelID: String, instance: String) {
         let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
             state.counts[channelID, default: 0] += 1
-            if instance == "a" { state.byFirst += 1 }
+            state.byInstance[instance, default: 0] += 1
             guard state.counts.count >= expected else { return nil }
             defer { state.waiter = nil }
             return state.waiter
@@ -224,9 +229,9 @@ private final class FetchCounter: Sendable {
     /// How many channels were fetched at all.
     func distinct() -> Int { state.withLock { $0.counts.count } }
 
-    /// How many channels were fetched more than once, and how many requests instance `a` made.
-    func summary() -> (twice: Int, byFirst: Int) {
-        state.withLock { state in (state.counts.values.filter { $0 > 1 }.count, state.byFirst) }
+    /// How many channels were fetched more than once, and how many requests each instance made.
+    func summary() -> (twice: Int, byInstance: [String: Int]) {
+        state.withLock { state in (state.counts.values.filter { $0 > 1 }.count, state.byInstance) }
     }
 }
 

@@ -9,7 +9,8 @@ struct Migrate: AsyncParsableCommand {
         abstract: "Copy an SQLite hub and status database into an empty PostgreSQL database.",
         discussion: """
             Keeps every seq, user, token hash, zone, record and change position, so devices synced \
-            before the move continue without a full resync. Stop the SQLite server first. Prints the \
+            before the move continue without a full resync, and the WebSub subscriptions with their \
+            secrets and the YouTube Data API lookups and units spent. Stop the SQLite server first. Prints the \
             rows copied per table after checking them against the SQLite file; on any difference \
             nothing is committed.
             """)

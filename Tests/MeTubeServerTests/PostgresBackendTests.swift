@@ -249,7 +249,7 @@ struct PostgresBackendTests {
             let leases = PostgresFeedLeases(database: database, pollInterval: .seconds(900), holder: name, now: { clock.now })
             instances.append((leases, FeedIngester(
                 repository: PostgresHubRepository(database: database), feedURLTemplate: baseURL + "/feeds/{channelId}",
-                pollInterval: .seconds(900), concurrency: 4, schedule: leases, logger: logger)))
+                pollInterval: .seconds(900), concurrency: 4, leases: leases, logger: logger)))
         }
         let channels = (0..<40).map { DemoCatalog.channelID(500 + $0) }
         _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
@@ -266,7 +266,7 @@ struct PostgresBackendTests {
 
         // When, an interval later, A leases every channel and dies before fetching them
         clock.advance(by: 900)
-        #expect(await instances[0].leases.channelsToPoll(channels).count == channels.count)
+        #expect(await instances[0].leases.claim(from: channels, limit: channels.count)?.channelIDs.count == channels.count)
         let whileLeased = await instances[1].ingester.poll()
 
         // Then B leaves them alone while A's leases last, and takes all of them once they ran out
@@ -295,7 +295,7 @@ struct PostgresBackendTests {
             // When all of them claim at once, an interval after the last round
             clock.advance(by: 60)
             let claims = await withTaskGroup(of: [String].self) { group in
-                for leases in instances { group.addTask { await leases.channelsToPoll(channels) } }
+                for leases in instances { group.addTask { await leases.claim(from: channels, limit: channels.count)?.channelIDs ?? [] } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
 
@@ -304,6 +304,100 @@ struct PostgresBackendTests {
             #expect(claimed.count == channels.count)
             #expect(Set(claimed) == Set(channels))
         }
+    }
+
+    @Test("6 instances claiming the same due channels a few at a time: each channel is leased by exactly one of them, none is passed over")
+    func simultaneousSmallClaims() async throws {
+        // Given 300 channels and 6 instances whose leases share one clock
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let clock = TestClock()
+        var instances: [PostgresFeedLeases] = []
+        for index in 0..<6 {
+            let database = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
+            instances.append(PostgresFeedLeases(database: database, pollInterval: .seconds(60), holder: "instance-\(index)", now: { clock.now }))
+        }
+        let channels = (0..<300).map { DemoCatalog.channelID(900 + $0) }
+        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
+
+        for _ in 0..<3 {
+            // When all of them walk the channels at once, claiming 1 to 5 at a time, offering
+            // the channels their claims have not settled yet, an interval after the last round
+            clock.advance(by: 60)
+            let claims = await withTaskGroup(of: [String].self) { group in
+                for (index, leases) in instances.enumerated() {
+                    group.addTask {
+                        var unsettled = channels[...]
+                        var claimed: [String] = []
+                        while !unsettled.isEmpty, let claim = await leases.claim(from: Array(unsettled.prefix(40)), limit: 1 + index % 5) {
+                            claimed += claim.channelIDs
+                            unsettled = unsettled.dropFirst(max(1, claim.settled))
+                        }
+                        return claimed
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+
+            // Then the claims split the channels: none twice, none left out, and more than one
+            // instance took a share
+            let claimed = claims.flatMap { $0 }
+            #expect(claimed.count == channels.count)
+            #expect(Set(claimed) == Set(channels))
+            #expect(claims.filter { !$0.isEmpty }.count > 1)
+        }
+    }
+
+    @Test("a videos/query page cached by one instance is answered anew once another instance inserts, renames or removes videos")
+    func pageCacheAcrossInstances() async throws {
+        // Given two instances on one database with 20 channels' videos, and a page that A
+        // answered twice (so from its cache the second time)
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let a = PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2))
+        let b = PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2))
+        let service = HubService(repository: a)
+        let library = SyntheticLibrary(channelCount: 20, videoCount: 200, markCount: 0)
+        let channels = library.channels().map(\.id)
+        _ = try await b.register(channelIDs: channels)
+        let byChannel = Dictionary(grouping: library.videos().reversed(), by: \.channelID)
+        for channel in library.channels() {
+            _ = try await b.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: byChannel[channel.id] ?? []))
+        }
+        let selection = HubVideoSelection(channelIDs: channels, afterSeq: 190, limit: 50)
+        let body = try HubPageCompatibilityTests.body(selection)
+        func uncached() async throws -> String { String(buffer: HubJSONWriter.page(try await a.videos(matching: selection))) }
+        let first = String(buffer: try await service.videoPage(body: body))
+        #expect(String(buffer: try await service.videoPage(body: body)) == first)
+        #expect(first == (try await uncached()))
+        let version = try #require(try await a.videosVersion())
+
+        // When B ingests a feed that changes nothing, the version stays and so does the page
+        _ = try await b.ingest(FeedIngestion(channelID: channels[1], channelTitle: nil, videos: byChannel[channels[1]] ?? []))
+        #expect(try await a.videosVersion() == version)
+
+        // When B inserts a video, then A's next answer to the same body holds it
+        var upload = library.video(0)
+        upload.id = "newUpload01"
+        upload.title = "inserted by B"
+        _ = try await b.ingest(FeedIngestion(channelID: upload.channelID, channelTitle: nil, videos: [upload]))
+        let afterInsert = String(buffer: try await service.videoPage(body: body))
+        #expect(afterInsert.contains("inserted by B"))
+        #expect(afterInsert == (try await uncached()))
+
+        // When B renames a video, then A's next answer has the new title
+        var renamed = library.video(7)
+        renamed.title = "renamed by B"
+        _ = try await b.ingest(FeedIngestion(channelID: renamed.channelID, channelTitle: nil, videos: [renamed]))
+        let afterRename = String(buffer: try await service.videoPage(body: body))
+        #expect(afterRename.contains("renamed by B"))
+        #expect(afterRename == (try await uncached()))
+
+        // When `metube-server channels remove` deletes a channel's videos, then A's next answer
+        // is without them
+        try await PostgresAdministration(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).removeChannel(id: upload.channelID)
+        let afterRemoval = String(buffer: try await service.videoPage(body: body))
+        #expect(!afterRemoval.contains(upload.channelID))
+        #expect(afterRemoval == (try await uncached()))
+        #expect(try await a.videosVersion() ?? 0 > version)
     }
 
     @Test("users, tokens and change tags written by one instance work on another")

@@ -17,7 +17,8 @@ import TestSupport
             (["--database", "postgres://hub@host/db", "--db", "/tmp/hub.sqlite"], [:], 64, "give either --database or --db, not both"),
             (["--database-pool", "0"], [:], 64, "--database-pool must be 1…500"),
             ([], ["METUBE_DATABASE_URL": "mysql://hub@host/db"], 64, "$METUBE_DATABASE_URL"),
-            (["--database", "postgres://hub@127.0.0.1:1/db", "--public-url", "https://hub.example.org"], [:], 1, "SQLite only"),
+            (["--database", "postgres://hub@127.0.0.1:1/db?sslmode=disable", "--public-url", "https://hub.example.org", "--youtube-api-key", "AIzaGood_Key-123"], [:], 1,
+             "cannot connect to the database postgres://hub@127.0.0.1:1/db"),
             (["--database", "postgres://hub@127.0.0.1:1/db?sslmode=disable"], [:], 1, "cannot connect to the database postgres://hub@127.0.0.1:1/db"),
         ]
         for (arguments, environment, status, message) in cases {
@@ -153,7 +154,7 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(1))) func aKilledInstancesLeasedChannelsAreTakenOverAfterTheLease() async throws {
-        // Given 30 registered channels and a loopback feed server that counts requests per
+        // Given 30 registered channels and a loopback feed server that records requests per
         // instance and channel, leaving instance a's requests unanswered (a round in progress)
         let url = try PostgresTestCluster.database()
         let channels = (0..<30).map { DemoCatalog.channelID(500 + $0) }
@@ -177,8 +178,8 @@ import TestSupport
             ])
         }
 
-        // When instance a has leased the channels and is fetching them, b starts polling too,
-        // and a is killed with SIGKILL mid-round
+        // When instance a has leased its first channels and is fetching them, b starts polling
+        // too, and a is killed with SIGKILL mid-round
         let first = try server("a")
         defer { first.kill() }
         var firstRequest = requests.makeAsyncIterator()
@@ -190,21 +191,176 @@ import TestSupport
         first.send(SIGKILL)
         _ = try await first.exit(within: .seconds(10))
 
-        // Then b fetches every channel exactly once in its takeover round, not before a's lease
-        // (0.9 of the poll interval, taken just before a's first request) ran out
+        // Then b fetches every channel, and no channel is fetched twice within a lease (0.9 of
+        // the poll interval, taken just before the request): the channels a asked for are
+        // fetched by b only once a's leases ran out, the others at once and then each round
         let lease = Duration.milliseconds(Int64(pollSeconds * PostgresFeedLeases.leaseFraction * 1000))
-        let taken = try await withDeadline(.seconds(30), "b did not take over every channel") {
-            var byB: [String: [ContinuousClock.Instant]] = [:]
+        let fetches = try await withDeadline(.seconds(30), "b did not take over every channel") {
+            var fetches: [String: [(instance: String, at: ContinuousClock.Instant)]] = [claimed.channel: [(claimed.instance, claimed.at)]]
+            var byB: Set<String> = []
             for await request in requests {
-                if request.instance == "b" { byB[request.channel, default: []].append(request.at) }
-                if byB.count == channels.count { return byB }
+                fetches[request.channel, default: []].append((request.instance, request.at))
+                if request.instance == "b" { byB.insert(request.channel) }
+                if byB.count == channels.count { return fetches }
             }
-            return byB
+            return fetches
         }
-        #expect(Set(taken.keys) == Set(channels))
-        #expect(taken.values.allSatisfy { $0.count == 1 }, "\(taken.filter { $0.value.count > 1 }.keys)")
-        let earliest = try #require(taken.values.flatMap { $0 }.min())
-        #expect(earliest - claimed.at >= lease - .seconds(1), "b fetched \(earliest - claimed.at) after a claimed")
+        #expect(Set(fetches.keys) == Set(channels))
+        #expect(channels.allSatisfy { fetches[$0]?.last?.instance == "b" })
+        for (channel, times) in fetches {
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                #expect(later.at - earlier.at >= lease - .seconds(1), "\(channel): \(earlier.instance) then \(later.instance) after \(later.at - earlier.at)")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2))) func twoInstancesSplitARoundAndFetchEachChannelOnce() async throws {
+        // Given 400 registered channels and a loopback feed server that records requests per
+        // instance, holding its answers until both instances have asked for a feed
+        let url = try PostgresTestCluster.database()
+        let channels = (0..<400).map { DemoCatalog.channelID(2_000 + $0) }
+        let database = try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 1)
+        _ = try await PostgresHubRepository(database: database).register(channelIDs: channels)
+        let (log, sink) = AsyncStream.makeStream(of: (instance: String, channel: String).self)
+        let gate = InstanceGate(opensOnceAllOf: ["a", "b"])
+        defer { Task { await gate.open() } }
+        let router = Router()
+        router.get("/feeds/:instance/:channelId") { _, context -> Response in
+            let instance = try context.parameters.require("instance")
+            sink.yield((instance, try context.parameters.require("channelId")))
+            await gate.pass(instance)
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title></feed>")))
+        }
+        let (feeds, feedURL) = await BackgroundService.serve(router, label: "shared-round-feeds")
+        defer { feeds.stop() }
+
+        // When two instances poll them (an interval far longer than the round)
+        var servers: [ServerProcess] = []
+        defer { servers.forEach { $0.kill() } }
+        for instance in ["a", "b"] {
+            servers.append(try ServerProcess(arguments: [
+                "serve", "--port", "0", "--database", url, "--poll-interval", "600",
+                "--feed-url-template", "\(feedURL)/feeds/\(instance)/{channelId}",
+            ]))
+        }
+        let requests = try await withDeadline(.seconds(90), "the channels were not all fetched") {
+            var requests: [(instance: String, channel: String)] = []
+            var fetched: Set<String> = []
+            for await request in log {
+                requests.append(request)
+                fetched.insert(request.channel)
+                if fetched.count == channels.count { break }
+            }
+            return requests
+        }
+
+        // Then each instance fetched a good share, no channel was fetched twice, and each
+        // instance fetched exactly the channels it holds the lease of
+        let byInstance = Dictionary(grouping: requests, by: \.instance).mapValues { $0.map(\.channel) }
+        #expect(requests.count == channels.count)
+        #expect(Set(requests.map(\.channel)) == Set(channels))
+        for instance in ["a", "b"] {
+            #expect(byInstance[instance, default: []].count >= channels.count / 5, "\(instance) fetched \(byInstance[instance, default: []].count)")
+        }
+        let leases = try await database.query("SELECT holder, array_agg(channel_id) FROM hub_feed_leases GROUP BY holder")
+            .map { try $0.decode((String, [String]).self).1 }
+        #expect(Set(leases.map(Set.init)) == Set(byInstance.values.map(Set.init)))
+    }
+
+    @Test(.timeLimit(.minutes(1))) func webSubCallbacksAreAcceptedByAnyInstance() async throws {
+        // Given two servers with WebSub on, on one database, and a loopback hub
+        let hub = LoopbackWebSubHub()
+        let (hubService, hubURL) = await BackgroundService.serve(hub.router, label: "websub-hub")
+        defer { hubService.stop() }
+        let url = try PostgresTestCluster.database()
+        func server() throws -> ServerProcess {
+            try ServerProcess(arguments: [
+                "serve", "--port", "0", "--poll-interval", "0", "--database", url, "--database-pool", "2",
+                "--public-url", WebSubTests.publicURL, "--websub-hub", hubURL + "/subscribe",
+            ])
+        }
+        let first = try server()
+        defer { first.kill() }
+        let second = try server()
+        defer { second.kill() }
+        let a = "http://127.0.0.1:\(try await first.listening(within: .seconds(30)))"
+        let b = "http://127.0.0.1:\(try await second.listening(within: .seconds(30)))"
+
+        // When a client registers the channel at A, and the hub verifies the subscription it was asked for at B
+        #expect(try await Self.post(a + HubAPI.registerPath, HubRegisterRequest(channelIDs: [WebSubTests.channel])).status == .ok)
+        var requests = hub.requests.makeAsyncIterator()
+        let request = try #require(await requests.next())
+        let verified = try await ServerPushOptionsTests.call(b + LoopbackWebSubHub.verificationURI(request, challenge: "at-b", leaseSeconds: 3600))
+
+        // Then B echoes the challenge: the pending request A recorded is in the database
+        #expect(verified.status == 200 && verified.body == "at-b")
+
+        // When the hub delivers a signed upload at B, and another one signed with a wrong secret
+        let push = try WebSubTests.fixture("gearplug_push_notification_real_2017.xml")
+        let callback = LoopbackWebSubHub.path(of: request.callback)
+        let signed = try await ServerPushOptionsTests.call(b + callback, body: push, signature: LoopbackWebSubHub.signature(push, secret: request.secret))
+        let other = try WebSubTests.fixture("google_docs_push_notification_example.xml", video: "AAAAAAAAAAA")
+        let forged = try await ServerPushOptionsTests.call(b + callback, body: other, signature: LoopbackWebSubHub.signature(other, secret: "not-the-secret"))
+
+        // Then B checked the signature with the secret A sent the hub: the signed upload is served by both, the forged one by neither
+        #expect(signed.status == 204 && forged.status == 204)
+        for base in [a, b] {
+            let page = try JSONDecoder().decode(HubVideoPage.self, from: try await Self.post(base + HubAPI.videoQueryPath, HubVideoQuery(afterSeq: 0)).body)
+            #expect(page.videos.map(\.videoID) == [WebSubTests.pushedVideo], "\(base)")
+        }
+
+        // And the subscription was requested once, not by each instance
+        #expect(hub.all.count == 1)
+    }
+
+    @Test func migrateCopiesWebSubSubscriptionsAndEnrichmentState() async throws {
+        // Given an SQLite hub with a live WebSub subscription, a pending one, lookups and units spent today
+        let directory = TemporaryDirectory("metube-migrate-push")
+        defer { directory.remove() }
+        let path = directory.path("hub.sqlite")
+        let database = try ServerDatabase(path: path)
+        let hub = try SQLiteHubRepository(database: database)
+        let (live, pending) = (DemoCatalog.channelID(5), DemoCatalog.channelID(6))
+        _ = try await hub.register(channelIDs: [live, pending])
+        _ = try await hub.ingest(FeedIngestion(channelID: live, channelTitle: nil, videos: (0..<3).map { HubTestSupport.video($0, channel: live) }))
+        let subscriptions = SQLiteWebSubRepository(database: database)
+        let now = WebSubService.millisecondsNow()
+        _ = try await subscriptions.recordRequested(channelID: live, secret: WebSubSignature.newSecret(), now: now, retryAt: now + 3_600_000)
+        #expect(try await subscriptions.confirm(channelID: live, requestedSince: now, leaseSeconds: 864_000, now: now, renewAt: now + 691_200_000))
+        _ = try await subscriptions.recordRequested(channelID: pending, secret: WebSubSignature.newSecret(), now: now, retryAt: now + 3_600_000)
+        let enrichment = SQLiteEnrichmentRepository(database: database)
+        let checked = [DemoCatalog.videoID(0), DemoCatalog.videoID(1)]
+        _ = try await enrichment.recordVideoLookup(checked: checked, durations: [DemoCatalog.videoID(0): 61], now: now)
+        try await enrichment.recordChannelLookup(checked: [live], details: [live: YouTubeChannelDetails(title: "Live", thumbnailURL: "https://yt3.example/l.jpg")], now: now)
+        let day = UTCDay.string(Date())
+        #expect(try await enrichment.spend(units: 7, day: day, dailyUnits: 100, forgetBefore: "2000-01-01"))
+        try await enrichment.markQuotaExceeded(day: "2099-12-31")
+
+        // When it is migrated into PostgreSQL
+        let url = try PostgresTestCluster.database()
+        let migrated = try runProcess(ProductBinary.url("metube-server"), ["migrate", "--from", path, "--to", url])
+
+        // Then the new tables were copied and counted
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        for line in ["websub_subscriptions\t2", "youtube_video_checks\t2", "youtube_channel_checks\t1", "youtube_quota\t2"] {
+            #expect(migrated.stdout.contains(line), "\(line): \(migrated.stdout)")
+        }
+
+        // And PostgreSQL holds the same subscriptions (secrets, pending request, lease), lookups and budget
+        let store = try await PushStore.postgres(url: try PostgresDatabaseURL(parsing: url))
+        for channel in [live, pending] {
+            let moved = try await store.subscriptions.subscription(channelID: channel)
+            #expect(moved == (try await subscriptions.subscription(channelID: channel)), "\(channel)")
+        }
+        #expect(try await store.subscriptions.liveChannelIDs(now: now) == [live])
+        #expect(try await store.subscriptions.confirm(channelID: pending, requestedSince: now, leaseSeconds: 3600, now: now, renewAt: now + 2_880_000))
+        #expect(try await store.subscriptions.dueSubscriptions(now: now + 1, limit: 10).isEmpty)
+        #expect(try await store.enrichment.videosToEnrich(recheckBefore: now - 1, maxAttempts: 3, limit: 10) == [DemoCatalog.videoID(2)])
+        #expect(try await store.enrichment.channelsToEnrich(retryBefore: now - 1, refreshBefore: now - 1, limit: 10) == [pending])
+        let usage = try await store.enrichment.quotaUsage(day: day)
+        #expect(usage.used == 7 && !usage.exceeded)
+        #expect(try await store.enrichment.quotaUsage(day: "2099-12-31").exceeded)
+        #expect(try await store.hub.videos(matching: HubVideoSelection()).videos.first { $0.videoID == DemoCatalog.videoID(0) }?.durationSeconds == 61)
     }
 
     private static func post(_ url: String, _ body: (some Encodable)?) async throws -> (status: HTTPResponseStatus, body: Data) {
@@ -214,5 +370,31 @@ import TestSupport
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         return (response.status, Data(bytes.readableBytesView))
+    }
+}
+
+/// Holds feed answers until every instance named has asked for a feed, so that all of them start
+/// the round before it ends.
+private actor InstanceGate {
+    private let instances: Set<String>
+    private var asked: Set<String> = []
+    private var isOpen = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+
+    init(opensOnceAllOf instances: Set<String>) { self.instances = instances }
+
+    /// Returns once every instance has asked (at once if all have).
+    func pass(_ instance: String) async {
+        asked.insert(instance)
+        if asked.isSuperset(of: instances) { open() }
+        guard !isOpen else { return }
+        await withCheckedContinuation { held.append($0) }
+    }
+
+    /// Lets every held answer go, and the ones to come.
+    func open() {
+        isOpen = true
+        held.forEach { $0.resume() }
+        held = []
     }
 }

@@ -68,6 +68,34 @@ struct StatusRecordRouteTests {
         }
     }
 
+    @Test("the server record of EXISTS and of a stale replace or delete carries the stored fields; a forced replace keeps the creation time", arguments: StatusStorage.allCases)
+    func storedFieldsWhereAnswered(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given three records with a playback position
+            try await client.createZone(token: client.alice)
+            var record = watched("a")
+            record.fields?["playbackPosition"] = .double(12.5)
+            let created = try await client.modify(["a", "b", "c", "d"].map { .init(.create, record: StatusRecord(recordName: $0, recordType: "WatchedStatus", fields: record.fields)) }, token: client.alice)
+            let createdAt = try #require(created.last?.record?.created?.timestamp)
+            // When a is created again, b replaced and c deleted with a stale tag, and d force-replaced without a type
+            let results = try await client.modify([
+                .init(.create, record: watched("a", "skipped")),
+                .init(.replace, record: watched("b", "skipped", tag: "stale")),
+                .init(.delete, record: StatusRecord(recordName: "c", recordChangeTag: "stale")),
+                .init(.forceReplace, record: StatusRecord(recordName: "d", fields: ["status": .string("skipped")])),
+            ], token: client.alice)
+            // Then each error's server record holds every stored field, and d keeps its type and creation time
+            #expect(results.prefix(3).map(\.errorCode) == [.exists, .conflict, .conflict])
+            for case .failure(let error) in results.prefix(3) {
+                #expect(error.serverRecord?.fields == record.fields, "\(error.recordName ?? "")")
+            }
+            #expect(results[3].record?.recordType == "WatchedStatus")
+            #expect(results[3].record?.created?.timestamp == createdAt)
+            #expect(results[3].record?.fields == ["status": .string("skipped")])
+        }
+    }
+
     @Test("force operations ignore change tags and create missing records", arguments: StatusStorage.allCases)
     func forceOperations(storage: StatusStorage) async throws {
         let fixture = try await StatusFixture(storage: storage)

@@ -18,6 +18,8 @@ final class LoopbackWebSubHub: Sendable {
     /// One subscription request, as posted to the hub.
     struct SubscriptionRequest: Sendable {
         let fields: [String: String]
+        /// When the hub received it.
+        var receivedAt = Date()
         var callback: String { fields["hub.callback"] ?? "" }
         var topic: String { fields["hub.topic"] ?? "" }
         var secret: String { fields["hub.secret"] ?? "" }
@@ -27,6 +29,10 @@ final class LoopbackWebSubHub: Sendable {
     private let continuation: AsyncStream<SubscriptionRequest>.Continuation
     /// The status the hub answers subscription requests with.
     let answer = Mutex<HTTPResponse.Status>(.accepted)
+    private let received = Mutex<[SubscriptionRequest]>([])
+
+    /// Every request received so far, in order.
+    var all: [SubscriptionRequest] { received.withLock { $0 } }
 
     init() {
         (requests, continuation) = AsyncStream.makeStream(of: SubscriptionRequest.self)
@@ -45,6 +51,7 @@ final class LoopbackWebSubHub: Sendable {
             for item in components.queryItems ?? [] { fields[item.name] = item.value ?? "" }
             guard request.headers[.contentType] == "application/x-www-form-urlencoded" else { return Response(status: .badRequest) }
             let status = self.answer.withLock { $0 }
+            self.received.withLock { $0.append(SubscriptionRequest(fields: fields)) }
             continuation.yield(SubscriptionRequest(fields: fields))
             return Response(status: status)
         }
@@ -88,27 +95,27 @@ final class LoopbackWebSubHub: Sendable {
         return Data(text.replacingOccurrences(of: "CHANNEL_ID", with: channel).replacingOccurrences(of: "VIDEO_ID", with: video).utf8)
     }
 
-    /// Runs `body` against a live server with WebSub on (polling off) and a loopback hub, after
-    /// registering the fixture channel and receiving its subscription request.
+    /// Runs `body` against a live server over `storage` with WebSub on (polling off) and a
+    /// loopback hub, after registering the fixture channel and receiving its subscription request;
+    /// `body` reads the stored subscriptions through `subscriptions`.
     func withSubscribedServer(
-        leaseSeconds: Int = 10 * 86_400, hubAnswer: HTTPResponse.Status = .accepted, verificationTimeout: Duration = .seconds(3600),
+        _ storage: PushStorage, leaseSeconds: Int = 10 * 86_400, hubAnswer: HTTPResponse.Status = .accepted, verificationTimeout: Duration = .seconds(3600),
         _ body: @escaping @Sendable (_ client: any TestClientProtocol, _ request: LoopbackWebSubHub.SubscriptionRequest, _ hub: LoopbackWebSubHub,
-                           _ iterator: inout AsyncStream<LoopbackWebSubHub.SubscriptionRequest>.Iterator, _ log: LogCapture, _ database: ServerDatabase) async throws -> Void
+                           _ iterator: inout AsyncStream<LoopbackWebSubHub.SubscriptionRequest>.Iterator, _ log: LogCapture, _ subscriptions: any WebSubRepository) async throws -> Void
     ) async throws {
         let hub = LoopbackWebSubHub()
         hub.answer.withLock { $0 = hubAnswer }
         let (hubService, hubURL) = await BackgroundService.serve(hub.router, label: "websub-hub")
         defer { hubService.stop() }
         let log = LogCapture()
-        let database = try ServerDatabase(path: Support.temporaryDatabasePath())
+        let store = try await storage.makeStore()
         var configuration = ServerConfiguration(pollInterval: nil, logger: log.logger)
         configuration.webSub = WebSubConfiguration(publicURL: Self.publicURL + "/", hubURL: hubURL + "/subscribe", requestedLeaseSeconds: leaseSeconds, verificationTimeout: verificationTimeout)
-        let app = try await buildApplication(configuration: configuration, database: database)
-        try await app.test(.live) { client in
+        try await store.withLiveServer(configuration) { client in
             try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: [Self.channel])))
             var iterator = hub.requests.makeAsyncIterator()
             let request = try #require(await iterator.next())
-            try await body(client, request, hub, &iterator, log, database)
+            try await body(client, request, hub, &iterator, log, store.subscriptions)
         }
     }
 
@@ -134,8 +141,9 @@ final class LoopbackWebSubHub: Sendable {
         }.videos.map(\.videoID)
     }
 
-    @Test func aRegisteredChannelIsSubscribedAndOnlyItsPendingSubscriptionIsVerified() async throws {
-        try await withSubscribedServer { client, request, _, _, _, database in
+    @Test(arguments: PushStorage.allCases)
+    func aRegisteredChannelIsSubscribedAndOnlyItsPendingSubscriptionIsVerified(storage: PushStorage) async throws {
+        try await withSubscribedServer(storage) { client, request, _, _, _, subscriptions in
             // Given the subscription request the hub received for the registered channel
             #expect(request.fields["hub.mode"] == "subscribe")
             #expect(request.topic == "https://www.youtube.com/xml/feeds/videos.xml?channel_id=\(Self.channel)")
@@ -160,7 +168,7 @@ final class LoopbackWebSubHub: Sendable {
             // Then the challenge is echoed and the lease stored as live
             #expect(verified.0 == .ok)
             #expect(verified.1 == "challenge-1234_x")
-            let stored = try #require(try await SQLiteWebSubRepository(database: database).subscription(channelID: Self.channel))
+            let stored = try #require(try await subscriptions.subscription(channelID: Self.channel))
             #expect(stored.state == .active)
             #expect(stored.secret == Data(request.secret.utf8))
             let remaining = Double(try #require(stored.leaseExpiresAt)) / 1000 - Date().timeIntervalSince1970
@@ -171,8 +179,9 @@ final class LoopbackWebSubHub: Sendable {
         }
     }
 
-    @Test func signedDeliveriesAreIngestedAndDeletedEntriesRemovedWhileBadSignaturesAreDroppedAndLogged() async throws {
-        try await withSubscribedServer { client, request, _, _, log, _ in
+    @Test(arguments: PushStorage.allCases)
+    func signedDeliveriesAreIngestedAndDeletedEntriesRemovedWhileBadSignaturesAreDroppedAndLogged(storage: PushStorage) async throws {
+        try await withSubscribedServer(storage) { client, request, _, _, log, _ in
             #expect(try await Self.verify(client, request, challenge: "ok", leaseSeconds: 3600).0 == .ok)
 
             // When the hub delivers the real push with its valid signature
@@ -206,34 +215,37 @@ final class LoopbackWebSubHub: Sendable {
         }
     }
 
-    @Test func aShortLeaseIsRenewedBeforeItExpiresWithTheSameSecret() async throws {
-        try await withSubscribedServer { client, request, _, iterator, _, database in
+    @Test(arguments: PushStorage.allCases)
+    func aShortLeaseIsRenewedBeforeItExpiresWithTheSameSecret(storage: PushStorage) async throws {
+        try await withSubscribedServer(storage) { client, request, _, iterator, _, subscriptions in
             // When the hub grants a lease of 5 seconds
             let granting = Date()
             #expect(try await Self.verify(client, request, challenge: "short", leaseSeconds: 5).0 == .ok)
 
             // Then the server asks again before it ends (after four fifths of it), for the same topic and callback, with the same secret
             let renewal = try #require(await iterator.next())
-            #expect((3.9..<5).contains(Date().timeIntervalSince(granting)))
+            #expect((3.9..<5).contains(renewal.receivedAt.timeIntervalSince(granting)))
             #expect(renewal.topic == request.topic)
             #expect(renewal.callback == request.callback)
             #expect(renewal.secret == request.secret)
             // And the renewal verifies like the first subscription, extending the lease
             #expect(try await Self.verify(client, renewal, challenge: "renewed", leaseSeconds: 7200).1 == "renewed")
-            let stored = try #require(try await SQLiteWebSubRepository(database: database).subscription(channelID: Self.channel))
+            let stored = try #require(try await subscriptions.subscription(channelID: Self.channel))
             #expect(Double(try #require(stored.leaseExpiresAt)) / 1000 - Date().timeIntervalSince1970 > 7000)
         }
     }
 
-    @Test func aRefusedSubscribeRequestIsRetriedAfterABackoffAndADenialIsRecorded() async throws {
-        try await withSubscribedServer(hubAnswer: .internalServerError) { client, request, _, _, log, database in
+    @Test(arguments: PushStorage.allCases)
+    func aRefusedSubscribeRequestIsRetriedAfterABackoffAndADenialIsRecorded(storage: PushStorage) async throws {
+        try await withSubscribedServer(storage, hubAnswer: .internalServerError) { client, request, _, _, log, subscriptions in
             // Given a hub that answered the subscribe request with 500
-            let subscriptions = SQLiteWebSubRepository(database: database)
 
             // Then the failure is recorded with a retry a minute later and logged, and no verification is awaited
             let failed = try await Self.eventually { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.state == .failing ? $0 : nil } }
             #expect(failed.failures == 1 && failed.requestedAt == nil)
-            let due = try await subscriptions.dueSubscriptions(now: WebSubService.millisecondsNow() + 59_000, limit: 10)
+            // (The failure was recorded after the hub received the request: a minute after that is early.)
+            let received = Int64(request.receivedAt.timeIntervalSince1970 * 1000)
+            let due = try await subscriptions.dueSubscriptions(now: received + 59_000, limit: 10)
             #expect(due.isEmpty)
             #expect(try await subscriptions.dueSubscriptions(now: WebSubService.millisecondsNow() + 61_000, limit: 10).map(\.channelID) == [Self.channel])
             #expect(log.entries.contains { $0.level == .warning && $0.message == "WebSub subscribe request failed" && $0.metadata["reason"] == "HTTP 500" })
@@ -251,20 +263,23 @@ final class LoopbackWebSubHub: Sendable {
         }
     }
 
-    @Test func aRequestTheHubNeverVerifiesIsSentAgainWithAWarningAndALongerWait() async throws {
-        try await withSubscribedServer(verificationTimeout: .milliseconds(400)) { client, request, _, iterator, log, database in
+    @Test(arguments: PushStorage.allCases)
+    func aRequestTheHubNeverVerifiesIsSentAgainWithAWarningAndALongerWait(storage: PushStorage) async throws {
+        // (The timeout leaves the test 1.5 s to verify the repeated request while it is pending.)
+        try await withSubscribedServer(storage, verificationTimeout: .milliseconds(1_500)) { client, request, _, iterator, log, subscriptions in
             // When the hub never verifies the first request
-            let first = Date()
+            let first = try #require(try await subscriptions.subscription(channelID: Self.channel))
+            #expect(first.failures == 0)
 
-            // Then it is sent again after the verification timeout, with the same secret and a warning
+            // Then it is sent again after the verification timeout (as the server records its requests), with the same secret and a warning
             let again = try #require(await iterator.next())
-            #expect(Date().timeIntervalSince(first) >= 0.3)
+            let stored = try await Self.eventually { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.failures == 1 ? $0 : nil } }
+            let requestedAt = try #require(stored.requestedAt)
+            #expect(requestedAt - (try #require(first.requestedAt)) >= 1_500)
             #expect(again.secret == request.secret)
             #expect(log.entries.contains { $0.level == .warning && $0.message.contains("never verified") })
             // And the next attempt waits twice as long
-            let stored = try await Self.eventually { try await SQLiteWebSubRepository(database: database).subscription(channelID: Self.channel).flatMap { $0.failures == 1 ? $0 : nil } }
-            let requestedAt = try #require(stored.requestedAt)
-            let due = try await SQLiteWebSubRepository(database: database).dueSubscriptions(now: requestedAt + 700, limit: 10)
+            let due = try await subscriptions.dueSubscriptions(now: requestedAt + 2_900, limit: 10)
             #expect(due.isEmpty)
             // And the repeated request verifies as usual
             #expect(try await Self.verify(client, again, challenge: "at-last", leaseSeconds: 3600).1 == "at-last")

@@ -92,23 +92,27 @@ final class YouTubeAPIStub: Sendable {
 @Suite(.timeLimit(.minutes(1))) struct YouTubeEnrichmentTests {
     typealias Support = HubTestSupport
 
-    /// A hub database with `count` videos of channel 1 (and the channels given), an enricher that
-    /// calls the stub with a daily budget of `dailyUnits`, and the log.
+    /// A hub database of `storage` with `count` videos of channel 1 (and the channels given), an
+    /// enricher that calls the stub with a daily budget of `dailyUnits`, and the log.
     static func setUp(
-        stubURL: String, videos count: Int, channels: [String] = [Support.channelID(1)], dailyUnits: Int = 10_000
-    ) async throws -> (ServerDatabase, SQLiteHubRepository, YouTubeEnricher, LogCapture) {
-        let database = try ServerDatabase(path: Support.temporaryDatabasePath())
-        let hub = try SQLiteHubRepository(database: database)
-        _ = try await hub.register(channelIDs: channels)
+        _ storage: PushStorage, stubURL: String, videos count: Int, channels: [String] = [Support.channelID(1)], dailyUnits: Int = 10_000
+    ) async throws -> (PushStore, YouTubeEnricher, LogCapture) {
+        let store = try await storage.makeStore()
+        _ = try await store.hub.register(channelIDs: channels)
         let videos = (1...max(1, count)).map { Support.video($0, channel: Support.channelID(1)) }
-        if count > 0 { _ = try await hub.ingest(FeedIngestion(channelID: Support.channelID(1), channelTitle: "from the feed", videos: videos)) }
+        if count > 0 { _ = try await store.hub.ingest(FeedIngestion(channelID: Support.channelID(1), channelTitle: "from the feed", videos: videos)) }
         let log = LogCapture()
-        let api = YouTubeDataAPI(configuration: YouTubeAPIConfiguration(key: YouTubeAPIStub.key, dailyUnits: dailyUnits, baseURL: stubURL + "/youtube/v3"))
-        let enricher = YouTubeEnricher(api: api, repository: SQLiteEnrichmentRepository(database: database), signal: WakeSignal(), logger: log.logger)
-        return (database, hub, enricher, log)
+        return (store, enricher(store, stubURL: stubURL, dailyUnits: dailyUnits, log: log), log)
     }
 
-    @Test func durationsAndChannelDetailsAreFilledInWithFreshSeqsWithinTheQuota() async throws {
+    /// An enricher over `store` that calls the stub with a daily budget of `dailyUnits`.
+    static func enricher(_ store: PushStore, stubURL: String, dailyUnits: Int = 10_000, log: LogCapture = LogCapture()) -> YouTubeEnricher {
+        let api = YouTubeDataAPI(configuration: YouTubeAPIConfiguration(key: YouTubeAPIStub.key, dailyUnits: dailyUnits, baseURL: stubURL + "/youtube/v3"))
+        return YouTubeEnricher(api: api, repository: store.enrichment, signal: WakeSignal(), logger: log.logger)
+    }
+
+    @Test(arguments: PushStorage.allCases)
+    func durationsAndChannelDetailsAreFilledInWithFreshSeqsWithinTheQuota(storage: PushStorage) async throws {
         // Given 60 videos the API knows in various shapes, and two channels
         let id = { (number: Int) in DemoCatalog.videoID(number) }
         var durations: [String: String] = [:]
@@ -125,7 +129,8 @@ final class YouTubeAPIStub: Sendable {
         ])
         let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
         defer { stubService.stop() }
-        let (database, hub, enricher, log) = try await Self.setUp(stubURL: stubURL, videos: 60, channels: [Support.channelID(1), Support.channelID(2)])
+        let (store, enricher, log) = try await Self.setUp(storage, stubURL: stubURL, videos: 60, channels: [Support.channelID(1), Support.channelID(2)])
+        let hub = store.hub
         let before = try await hub.videos(matching: HubVideoSelection(limit: 500))
 
         // When the enrichment runs a pass
@@ -136,7 +141,7 @@ final class YouTubeAPIStub: Sendable {
         #expect(stub.calls.map(\.resource) == ["videos", "videos", "channels"])
         #expect(stub.calls.allSatisfy { $0.ids.count <= 50 && $0.key == YouTubeAPIStub.key })
         #expect(stub.calls[0].part == "contentDetails" && stub.calls[2].part == "snippet")
-        let usage = try await SQLiteEnrichmentRepository(database: database).quotaUsage(day: UTCDay.string(Date()))
+        let usage = try await store.enrichment.quotaUsage(day: UTCDay.string(Date()))
         #expect(usage.used == 3 && !usage.exceeded)
         // And the usable durations are stored, the absurd and unreadable ones refused, live (P0D) and missing left empty
         #expect(pass.durations == 56)
@@ -162,12 +167,13 @@ final class YouTubeAPIStub: Sendable {
         #expect(stub.calls.count == 3)
     }
 
-    @Test func theDailyBudgetPausesTheEnrichmentAndSaysSo() async throws {
+    @Test(arguments: PushStorage.allCases)
+    func theDailyBudgetPausesTheEnrichmentAndSaysSo(storage: PushStorage) async throws {
         // Given 60 videos and a budget of one unit a day
         let stub = YouTubeAPIStub(durations: Dictionary(uniqueKeysWithValues: (1...60).map { (DemoCatalog.videoID($0), "PT1M") }))
         let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
         defer { stubService.stop() }
-        let (_, _, enricher, log) = try await Self.setUp(stubURL: stubURL, videos: 60, dailyUnits: 1)
+        let (_, enricher, log) = try await Self.setUp(storage, stubURL: stubURL, videos: 60, dailyUnits: 1)
 
         // When it runs twice
         let first = await enricher.pass()
@@ -180,12 +186,13 @@ final class YouTubeAPIStub: Sendable {
         #expect(log.entries.filter { $0.level == .warning && $0.message.contains("paused until the next UTC day") }.count == 1)
     }
 
-    @Test func aQuotaExceededAnswerPausesUntilTheNextDay() async throws {
+    @Test(arguments: PushStorage.allCases)
+    func aQuotaExceededAnswerPausesUntilTheNextDay(storage: PushStorage) async throws {
         // Given an API that answers 403 quotaExceeded
         let stub = YouTubeAPIStub(mode: .quotaExceeded)
         let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
         defer { stubService.stop() }
-        let (database, _, enricher, log) = try await Self.setUp(stubURL: stubURL, videos: 10)
+        let (store, enricher, log) = try await Self.setUp(storage, stubURL: stubURL, videos: 10)
 
         // When it runs twice
         let first = await enricher.pass()
@@ -195,17 +202,18 @@ final class YouTubeAPIStub: Sendable {
         #expect(first.paused && !first.failed)
         #expect(second.paused && second.calls == 0)
         #expect(stub.calls.count == 1)
-        #expect(try await SQLiteEnrichmentRepository(database: database).quotaUsage(day: UTCDay.string(Date())).exceeded)
+        #expect(try await store.enrichment.quotaUsage(day: UTCDay.string(Date())).exceeded)
         let warning = try #require(log.entries.first { $0.level == .warning && $0.message.contains("quota spent") })
         #expect(warning.metadata["reason"]?.contains("quotaExceeded") == true)
     }
 
-    @Test func malformedAnswersAreLoggedWithoutTheKeyAndBackOff() async throws {
+    @Test(arguments: PushStorage.allCases)
+    func malformedAnswersAreLoggedWithoutTheKeyAndBackOff(storage: PushStorage) async throws {
         // Given an API whose answers are not in the documented shape
         let stub = YouTubeAPIStub(mode: .malformed)
         let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
         defer { stubService.stop() }
-        let (_, hub, enricher, log) = try await Self.setUp(stubURL: stubURL, videos: 10)
+        let (store, enricher, log) = try await Self.setUp(storage, stubURL: stubURL, videos: 10)
 
         // When it runs twice
         let first = await enricher.pass()
@@ -218,10 +226,11 @@ final class YouTubeAPIStub: Sendable {
         let failure = try #require(log.entries.first { $0.message.contains("enrichment failed") })
         #expect(failure.metadata["error"]?.contains("not a videos list") == true)
         #expect(!log.entries.contains { entry in entry.message.contains(YouTubeAPIStub.key) || entry.metadata.values.contains { $0.contains(YouTubeAPIStub.key) } })
-        #expect(try await hub.videos(matching: HubVideoSelection(limit: 500)).videos.allSatisfy { $0.durationSeconds == nil })
+        #expect(try await store.hub.videos(matching: HubVideoSelection(limit: 500)).videos.allSatisfy { $0.durationSeconds == nil })
     }
 
-    @Test func aFailingAPINeverHoldsUpIngestion() async throws {
+    @Test(arguments: PushStorage.allCases)
+    func aFailingAPINeverHoldsUpIngestion(storage: PushStorage) async throws {
         // Given a live server that polls a loopback feed server and enriches through an API that answers garbage
         let stub = YouTubeAPIStub(mode: .malformed)
         let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
@@ -231,8 +240,7 @@ final class YouTubeAPIStub: Sendable {
             var configuration = ServerConfiguration(
                 feedURLTemplate: "http://127.0.0.1:\(feedPort)/feeds/{channelId}", pollInterval: .seconds(3600))
             configuration.youTubeAPI = YouTubeAPIConfiguration(key: YouTubeAPIStub.key, baseURL: stubURL + "/youtube/v3")
-            let app = try await buildApplication(configuration: configuration, database: try ServerDatabase(path: Support.temporaryDatabasePath()))
-            try await app.test(.live) { client in
+            try await storage.makeStore().withLiveServer(configuration) { client in
                 // When a channel is registered
                 try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
 
@@ -249,7 +257,8 @@ final class YouTubeAPIStub: Sendable {
         }
     }
 
-    @Test func polledVideosGetTheirDurationsSoonAfterIngestion() async throws {
+    @Test(arguments: PushStorage.allCases)
+    func polledVideosGetTheirDurationsSoonAfterIngestion(storage: PushStorage) async throws {
         // Given a live server that polls a loopback feed server and enriches through a working API
         let stub = YouTubeAPIStub(otherDuration: "PT7M30S", channels: ["UC9PBzalIcEQCsiIkq36PyUA": ("Digital Foundry", ["medium": "https://yt3.example/df.jpg"])])
         let (stubService, stubURL) = await BackgroundService.serve(stub.router, label: "youtube-stub")
@@ -258,8 +267,7 @@ final class YouTubeAPIStub: Sendable {
             let feedPort = try #require(feedClient.port)
             var configuration = ServerConfiguration(feedURLTemplate: "http://127.0.0.1:\(feedPort)/feeds/{channelId}", pollInterval: .seconds(3600))
             configuration.youTubeAPI = YouTubeAPIConfiguration(key: YouTubeAPIStub.key, baseURL: stubURL + "/youtube/v3", idleInterval: .seconds(3600))
-            let app = try await buildApplication(configuration: configuration, database: try ServerDatabase(path: Support.temporaryDatabasePath()))
-            try await app.test(.live) { client in
+            try await storage.makeStore().withLiveServer(configuration) { client in
                 // When a channel is registered (its first fetch wakes the enrichment; the idle interval is an hour)
                 try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
 

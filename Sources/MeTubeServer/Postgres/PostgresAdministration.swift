@@ -36,7 +36,7 @@ public struct PostgresAdministration: UserAndChannelAdministration {
     }
 
     public func removeUser(name: String) async throws {
-        try await storage {
+        try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let logger = database.logger
                 guard let id = try await PostgresHubRepository.single(
@@ -71,7 +71,7 @@ public struct PostgresAdministration: UserAndChannelAdministration {
     }
 
     public func removeChannel(id channelID: String) async throws {
-        try await storage {
+        try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let logger = database.logger
                 let removed = try await PostgresHubRepository.single(
@@ -79,17 +79,6 @@ public struct PostgresAdministration: UserAndChannelAdministration {
                 guard removed != nil else { throw ServerError.unknownName("no channel \(channelID)") }
                 try await connection.query("DELETE FROM hub_videos WHERE channel_id = \(channelID)", logger: logger)
             }
-        }
-    }
-
-    /// `body`, with failures other than ``ServerError`` as ``ServerError/storage(_:)``.
-    private func storage<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError.storage(PostgresServerDatabase.describe(error))
         }
     }
 }

@@ -14,6 +14,13 @@ import PostgresNIO
 /// numbers are handed out at once, and a transaction holding a small one can commit after one
 /// holding a larger one, which a reader paging with `afterSeq` would then skip for good.
 /// ``videos(matching:)`` is one statement, so it reads one snapshot.
+///
+/// **Why a cached page is never stale.** A trigger on `hub_videos` (``PostgresMigrations``,
+/// `hub-004-videos-version`) counts up the `videos_version` row in every transaction that writes
+/// videos, whichever instance or command runs it, and the count commits with the change. A page
+/// is read with the version in one statement, and ``HubService`` serves it again only while
+/// ``videosVersion()`` still reads that version. Writers lock `last_seq` before they write
+/// `hub_videos` (and so `videos_version`), never the other way round.
 public struct PostgresHubRepository: HubRepository {
     private let database: PostgresServerDatabase
 
@@ -24,7 +31,7 @@ public struct PostgresHubRepository: HubRepository {
 
     public func register(channelIDs: [String]) async throws -> HubRegisterResponse {
         let now = Int64(Date().timeIntervalSince1970)
-        return try await storage {
+        return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 var inserted = 0
                 let rows = try await connection.query(
@@ -54,28 +61,51 @@ public struct PostgresHubRepository: HubRepository {
     }
 
     public func videos(matching query: HubVideoSelection) async throws -> HubVideoPage {
+        try await versionedVideos(matching: query).page
+    }
+
+    public func videosVersion() async throws -> Int64? {
+        try await database.query("SELECT value FROM hub_counters WHERE name = 'videos_version'").first?.decode(Int64.self)
+    }
+
+    /// The page and the `videos_version` counter (see ``PostgresMigrations``) in one statement,
+    /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
+    /// alone (with nulls) when the page is empty.
+    public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
         let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
-        var statement = PostgresQuery(unsafeSQL: "")
+        var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
-            statement = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
+            page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
         } else {
-            statement = """
+            page = """
                 SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) AND channel_id = ANY(\(query.channelIDs)::text[])
                 ORDER BY seq LIMIT \(query.limit)
                 """
         }
-        let videos = try await database.query(statement).map { row in
-            let (seq, videoID, channelID, published, title, url, duration) = try row.decode((Int64, String, String, Double, String, String, Int?).self)
-            return HubVideo(
+        let statement = PostgresQuery(
+            unsafeSQL: """
+                SELECT counter.value, page.* FROM hub_counters counter LEFT JOIN LATERAL (\(page.sql)) page ON true
+                WHERE counter.name = 'videos_version' ORDER BY page.seq
+                """,
+            binds: page.binds)
+        var version: Int64?
+        var videos: [HubVideo] = []
+        videos.reserveCapacity(query.limit)
+        for row in try await database.query(statement) {
+            let (value, seq, videoID, channelID, published, title, url, duration) =
+                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?).self)
+            version = value
+            guard let seq, let videoID, let channelID, let published, let title, let url else { continue }
+            videos.append(HubVideo(
                 seq: seq, videoID: videoID, channelID: channelID,
-                publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)), title: title, url: url, durationSeconds: duration)
+                publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)), title: title, url: url, durationSeconds: duration))
         }
-        return HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq)
+        return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
 
     public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
         let logger = database.logger
-        return try await storage {
+        return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 if let title = ingestion.channelTitle {
                     try await connection.query(
@@ -148,26 +178,5 @@ public struct PostgresHubRepository: HubRepository {
     static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
         for try await value in rows.decode(T.self) { return value }
         return nil
-    }
-
-    /// `body`, with its failures as ``ServerError/storage(_:)``.
-    private func storage<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch {
-            throw ServerError.storage(PostgresServerDatabase.describe(error))
-        }
-    }
-}
-
-extension PushServices {
-    /// No WebSub and no YouTube Data API enrichment (they keep their state in SQLite only so
-    /// far): polling ingests straight into `repository`, the channels leased by `leases`.
-    init(withoutPushFor repository: any HubRepository, leases: PostgresFeedLeases?) {
-        ingestionRepository = repository
-        pollSchedule = leases
-        onNewChannels = nil
-        webSubRoutes = nil
-        services = []
     }
 }

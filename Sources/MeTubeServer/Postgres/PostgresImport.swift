@@ -7,11 +7,13 @@ import PostgresNIO
 /// (`metube-server migrate --from FILE --to URL`), keeping every `seq`, the `seq` counter, every
 /// user with their id and token hash, every zone with its incarnation and history position, every
 /// record with its sequence number and tombstones: clients synced against the SQLite server carry
-/// on against PostgreSQL from the `afterSeq`, sync tokens and change tags they hold.
+/// on against PostgreSQL from the `afterSeq`, sync tokens and change tags they hold. The WebSub
+/// subscriptions move with their secrets, pending requests and leases, so the hub's
+/// notifications keep verifying and nothing is subscribed again before its time; the YouTube
+/// Data API lookups and the units spent per day move too.
 ///
 /// It runs in one PostgreSQL transaction, refuses a target that already holds channels or users,
 /// and compares the row count of every table before it commits; any difference rolls it all back.
-/// WebSub subscriptions and YouTube Data API lookups are not copied (they are SQLite-only so far).
 public enum PostgresImport {
     /// How many rows of each table were copied, by table name.
     public typealias Counts = [String: Int]
@@ -41,6 +43,10 @@ public enum PostgresImport {
         var records: [(Int64, String, String, Data, Int64, Int64, Int64, Bool)] = []
         var counters: [(Int64, String, String, Int64)] = []
         var deletions: [(Int64, String, String, String, Int64)] = []
+        var subscriptions: [(String, Data, String, Int64?, Int64?, Int64?, Int64, Int64)] = []
+        var videoChecks: [(String, Int64, Int64)] = []
+        var channelChecks: [(String, Int64)] = []
+        var quota: [(String, Int64, Bool)] = []
 
         init(_ db: Database) throws {
             lastSeq = try Int64.fetchOne(db, sql: "SELECT value FROM hub_counters WHERE name = 'last_seq'") ?? 0
@@ -61,6 +67,12 @@ public enum PostgresImport {
                 .map { ($0[0], $0[1], $0[2], $0[3]) }
             deletions = try Row.fetchAll(db, sql: "SELECT user_id, container, environment, name, changed_at FROM status_zone_deletions")
                 .map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+            subscriptions = try Row.fetchAll(db, sql: """
+                SELECT channel_id, secret, state, requested_at, lease_seconds, lease_expires_at, failures, next_attempt_at FROM websub_subscriptions
+                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+            videoChecks = try Row.fetchAll(db, sql: "SELECT video_id, checked_at, attempts FROM youtube_video_checks").map { ($0[0], $0[1], $0[2]) }
+            channelChecks = try Row.fetchAll(db, sql: "SELECT channel_id, checked_at FROM youtube_channel_checks").map { ($0[0], $0[1]) }
+            quota = try Row.fetchAll(db, sql: "SELECT day, used, exhausted FROM youtube_quota").map { ($0[0], $0[1], $0[2]) }
         }
 
         /// The rows per table this snapshot holds.
@@ -68,6 +80,8 @@ public enum PostgresImport {
             [
                 "hub_channels": channels.count, "hub_videos": videos.count, "status_users": users.count, "status_zones": zones.count,
                 "status_records": records.count, "status_database_counters": counters.count, "status_zone_deletions": deletions.count,
+                "websub_subscriptions": subscriptions.count, "youtube_video_checks": videoChecks.count,
+                "youtube_channel_checks": channelChecks.count, "youtube_quota": quota.count,
             ]
         }
 
@@ -84,13 +98,15 @@ public enum PostgresImport {
                     VALUES (\(c.0), \(c.1), \(c.2), \(c.3), \(c.4), \(c.5), \(c.6))
                     """)
             }
+            // The last_seq row before the videos_version row (which hub_videos' trigger updates),
+            // in the order ingestion locks them, so that the two can never wait on each other.
+            try await run("UPDATE hub_counters SET value = \(lastSeq) WHERE name = 'last_seq'")
             for v in videos {
                 try await run("""
                     INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
                     VALUES (\(v.0), \(v.1), \(v.2), \(v.3), \(v.4), \(v.5), \(v.6))
                     """)
             }
-            try await run("UPDATE hub_counters SET value = \(lastSeq) WHERE name = 'last_seq'")
             for u in users {
                 try await run("""
                     INSERT INTO status_users (id, name, token_hash, created_millis, last_seen_millis) VALUES (\(u.0), \(u.1), \(u.2), \(u.3), \(u.4))
@@ -115,6 +131,21 @@ public enum PostgresImport {
                 try await run("""
                     INSERT INTO status_zone_deletions (user_id, container, environment, name, changed_at) VALUES (\(d.0), \(d.1), \(d.2), \(d.3), \(d.4))
                     """)
+            }
+            for s in subscriptions {
+                try await run("""
+                    INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at, lease_seconds, lease_expires_at, failures, next_attempt_at)
+                    VALUES (\(s.0), \(s.1), \(s.2), \(s.3), \(s.4), \(s.5), \(s.6), \(s.7))
+                    """)
+            }
+            for c in videoChecks {
+                try await run("INSERT INTO youtube_video_checks (video_id, checked_at, attempts) VALUES (\(c.0), \(c.1), \(c.2))")
+            }
+            for c in channelChecks {
+                try await run("INSERT INTO youtube_channel_checks (channel_id, checked_at) VALUES (\(c.0), \(c.1))")
+            }
+            for q in quota {
+                try await run("INSERT INTO youtube_quota (day, used, exhausted) VALUES (\(q.0), \(q.1), \(q.2))")
             }
             // New users and zones continue after the copied ids.
             try await run("SELECT setval(pg_get_serial_sequence('status_users', 'id'), coalesce(max(id), 0) + 1, false) FROM status_users")

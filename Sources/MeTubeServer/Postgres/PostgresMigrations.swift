@@ -1,12 +1,14 @@
 import Logging
 import PostgresNIO
 
-/// The PostgreSQL schema of the hub and the status service, as named steps; append only.
+/// The PostgreSQL schema of the hub, the status service, WebSub and the YouTube Data API
+/// enrichment, as named steps; append only.
 ///
-/// It holds the same tables and columns as the SQLite schema (``ServerDatabase``), with two
+/// It holds the same tables and columns as the SQLite schema (``ServerDatabase``), with the
 /// differences that several instances need: the status service's database change history is kept
-/// by ``PostgresStatusTransaction`` in the writing transaction rather than by triggers, and
-/// `metube_migrations` records which steps ran, by name. Ids that are listed in order (channel
+/// by ``PostgresStatusTransaction`` in the writing transaction rather than by triggers, the
+/// leases and claims that give each piece of background work to one instance have tables of
+/// their own, and `metube_migrations` records which steps ran, by name. Ids that are listed in order (channel
 /// ids, zone names) use the `C` collation, so they sort by bytes as in SQLite, whatever the
 /// database's default collation is.
 enum PostgresMigrations {
@@ -115,6 +117,75 @@ enum PostgresMigrations {
                 holder TEXT NOT NULL,
                 due_at BIGINT NOT NULL
             )
+            """,
+        ]),
+        // As SQLite's websub-001, and the claims that give each due subscription to one instance.
+        Step(name: "websub-001-subscriptions", statements: [
+            """
+            CREATE TABLE websub_subscriptions (
+                channel_id TEXT COLLATE "C" PRIMARY KEY REFERENCES hub_channels(channel_id) ON DELETE CASCADE,
+                secret BYTEA NOT NULL,
+                state TEXT NOT NULL,
+                requested_at BIGINT,
+                lease_seconds BIGINT,
+                lease_expires_at BIGINT,
+                failures BIGINT NOT NULL DEFAULT 0,
+                next_attempt_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX websub_subscriptions_by_next_attempt ON websub_subscriptions (next_attempt_at)",
+            """
+            CREATE TABLE websub_claims (
+                channel_id TEXT COLLATE "C" PRIMARY KEY REFERENCES hub_channels(channel_id) ON DELETE CASCADE,
+                holder TEXT NOT NULL,
+                due_at BIGINT NOT NULL
+            )
+            """,
+        ]),
+        // As SQLite's youtube-001, and the claims that give each lookup to one instance.
+        Step(name: "youtube-001-enrichment-quota", statements: [
+            "CREATE TABLE youtube_video_checks (video_id TEXT PRIMARY KEY, checked_at BIGINT NOT NULL, attempts BIGINT NOT NULL)",
+            """
+            CREATE TABLE youtube_channel_checks (
+                channel_id TEXT COLLATE "C" PRIMARY KEY REFERENCES hub_channels(channel_id) ON DELETE CASCADE,
+                checked_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE TABLE youtube_quota (day TEXT COLLATE \"C\" PRIMARY KEY, used BIGINT NOT NULL, exhausted BOOLEAN NOT NULL)",
+            """
+            CREATE TABLE youtube_claims (
+                kind TEXT NOT NULL,
+                item TEXT NOT NULL,
+                holder TEXT NOT NULL,
+                due_at BIGINT NOT NULL,
+                PRIMARY KEY (kind, item)
+            )
+            """,
+        ]),
+        // A feed lease taken for a channel whose uploads are pushed lasts the longer WebSub poll interval.
+        Step(name: "hub-003-pushed-feed-leases", statements: [
+            "ALTER TABLE hub_feed_leases ADD COLUMN pushed BOOLEAN NOT NULL DEFAULT false",
+        ]),
+        // Every transaction that writes hub_videos, on any instance, counts up videos_version once,
+        // committed with its change: an answer cached with the version it was read at is current
+        // while the version is the same. (The transaction-local setting spares a transaction's
+        // later statements a second update of the row.)
+        Step(name: "hub-004-videos-version", statements: [
+            "INSERT INTO hub_counters (name, value) VALUES ('videos_version', 0) ON CONFLICT (name) DO NOTHING",
+            """
+            CREATE FUNCTION hub_videos_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF current_setting('metube.videos_version_counted', true) IS DISTINCT FROM 'yes' THEN
+                    UPDATE hub_counters SET value = value + 1 WHERE name = 'videos_version';
+                    PERFORM set_config('metube.videos_version_counted', 'yes', true);
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER hub_videos_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON hub_videos
+            FOR EACH STATEMENT EXECUTE FUNCTION hub_videos_changed()
             """,
         ]),
     ]

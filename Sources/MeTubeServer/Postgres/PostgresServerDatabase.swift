@@ -5,8 +5,9 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 
-/// The server's PostgreSQL database: the hub's and the status service's tables, reached through
-/// a pool of connections, shared by any number of `metube-server` instances.
+/// The server's PostgreSQL database: the tables of the hub, the status service, WebSub and the
+/// YouTube Data API enrichment, reached through a pool of connections, shared by any number of
+/// `metube-server` instances.
 ///
 /// Opening it connects once, fails with the reason when the database cannot be reached, and
 /// applies the missing ``PostgresMigrations`` while holding a PostgreSQL advisory lock, so when
@@ -112,6 +113,17 @@ public final class PostgresServerDatabase: Sendable {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
+        }
+    }
+
+    /// `body`, with its failures other than ``ServerError`` as ``ServerError/storage(_:)``.
+    static func storageErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError.storage(describe(error))
         }
     }
 

@@ -185,14 +185,16 @@ final class PostgresStatusTransaction: StatusTransaction {
             """)
     }
 
-    func records(named names: [String], in zone: StatusZoneKey) throws -> [String: StoredStatusRecord] {
+    func records(
+        named names: [String], in zone: StatusZoneKey, readingFieldsWhen readsFields: (StoredStatusRecord) -> Bool
+    ) throws -> [String: StoredStatusRecord] {
         guard let zoneID = try zoneID(zone) else { return [:] }
         var found: [String: StoredStatusRecord] = [:]
         for row in try execute("""
             SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
             WHERE zone_id = \(zoneID) AND name = ANY(\(names)::text[])
             """) {
-            let record = try record(row)
+            let record = try record(row, readingFieldsWhen: readsFields)
             found[record.name] = record
         }
         return found
@@ -268,14 +270,20 @@ final class PostgresStatusTransaction: StatusTransaction {
     }
 
     private func record(_ row: PostgresRow) throws -> StoredStatusRecord {
+        try record(row) { _ in true }
+    }
+
+    /// The record in `row`; its fields are read when `readsFields` answers true for it.
+    private func record(_ row: PostgresRow, readingFieldsWhen readsFields: (StoredStatusRecord) -> Bool) throws -> StoredStatusRecord {
         let (name, type, data, sequence, created, modified, deleted) = try row.decode((String, String, Data, Int64, Int64, Int64, Bool).self)
-        let fields: [String: StatusField]
+        var record = StoredStatusRecord(
+            name: name, type: type, fields: [:], sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted)
+        guard readsFields(record) else { return record }
         do {
-            fields = try decoder.decode([String: StatusField].self, from: data)
+            record.fields = try decoder.decode([String: StatusField].self, from: data)
         } catch {
             throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
         }
-        return StoredStatusRecord(
-            name: name, type: type, fields: fields, sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted)
+        return record
     }
 }

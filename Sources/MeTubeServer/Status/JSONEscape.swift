@@ -14,3 +14,24 @@ enum JSONEscape {
         }
     }
 }
+
+extension JSONEscape {
+    /// The string `bytes` hold, or `nil` when they are not valid UTF-8.
+    ///
+    /// ASCII, which nearly every name and value is, is made into a string directly; only other
+    /// bytes go through the (unspecialized, slower) validating initializer.
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var isASCII = true
+        for byte in bytes where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        return isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The whole number the ASCII digits `bytes` hold (with an optional leading `-`), or `nil`
+    /// when they are not one or it is outside Int64's range.
+    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        Int64(String(decoding: bytes, as: UTF8.self))
+    }
+}

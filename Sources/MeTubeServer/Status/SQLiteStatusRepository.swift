@@ -64,6 +64,8 @@ final class SQLiteStatusTransaction: StatusTransaction {
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
+    /// The most names one lookup statement takes (SQLite allows 32,766 parameters).
+    private static let namesPerLookup = 250
 
     init(db: Database, isReadOnly: Bool) {
         self.db = db
@@ -100,14 +102,27 @@ final class SQLiteStatusTransaction: StatusTransaction {
         zoneIDs[key] = nil
     }
 
-    func records(named names: [String], in zone: StatusZoneKey) throws -> [String: StoredStatusRecord] {
+    func records(
+        named names: [String], in zone: StatusZoneKey, readingFieldsWhen readsFields: (StoredStatusRecord) -> Bool
+    ) throws -> [String: StoredStatusRecord] {
         guard let zoneID = try zoneID(zone) else { return [:] }
-        let statement = try db.cachedStatement(sql: """
-            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records WHERE zone_id = ? AND name = ?
-            """)
         var found: [String: StoredStatusRecord] = [:]
-        for name in names {
-            if let row = try Row.fetchOne(statement, arguments: [zoneID, name]) { found[name] = try record(row) }
+        found.reserveCapacity(names.count)
+        // One statement per chunk of names, with a placeholder a name: the chunk sizes repeat, so
+        // their statements are prepared once.
+        for start in stride(from: 0, to: names.count, by: Self.namesPerLookup) {
+            let chunk = names[start..<min(start + Self.namesPerLookup, names.count)]
+            let statement = try db.cachedStatement(sql: """
+                SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+                WHERE zone_id = ? AND name IN (\(repeatElement("?", count: chunk.count).joined(separator: ",")))
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments([zoneID] + chunk.map { $0 as (any DatabaseValueConvertible)? }))
+            while let row = try rows.next() {
+                let name: String = row[0]
+                var stored = StoredStatusRecord(name: name, type: row[1], fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
+                if readsFields(stored) { stored.fields = try fields(row[2], of: name) }
+                found[name] = stored
+            }
         }
         return found
     }
@@ -143,15 +158,16 @@ final class SQLiteStatusTransaction: StatusTransaction {
 
     func record(_ row: Row) throws -> StoredStatusRecord {
         let name: String = row[0]
-        let fields: [String: StatusField]
-        let data: Data = row[2]
+        return StoredStatusRecord(
+            name: name, type: row[1], fields: try fields(row[2], of: name), sequence: row[3],
+            createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
+    }
+
+    private func fields(_ data: Data, of name: String) throws -> [String: StatusField] {
         do {
-            fields = try StatusFieldsCodec.decode(data) ?? decoder.decode([String: StatusField].self, from: data)
+            return try StatusFieldsCodec.decode(data) ?? decoder.decode([String: StatusField].self, from: data)
         } catch {
             throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
         }
-        return StoredStatusRecord(
-            name: name, type: row[1], fields: fields, sequence: row[3],
-            createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
     }
 }

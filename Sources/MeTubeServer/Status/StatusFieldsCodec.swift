@@ -121,21 +121,28 @@ enum StatusFieldsCodec {
             while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
             guard position > digits, bytes[digits] != UInt8(ascii: "0") || position == digits + 1 else { return nil }
             if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) { return nil }
-            return Int64(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+            return JSONEscape.integer(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         }
 
         /// A string without escapes other than `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`
         /// and `\u` below 0x80 that is not a surrogate; nil for anything else or invalid UTF-8.
         private mutating func string() -> String? {
             guard take("\"") else { return nil }
+            let start = position
             var text: [UInt8] = []
+            var isEscaped = false
             while position < bytes.count {
                 let byte = bytes[position]
                 position += 1
                 switch byte {
                 case UInt8(ascii: "\""):
-                    return String(validating: text, as: UTF8.self)
+                    guard isEscaped else { return JSONEscape.text(UnsafeBufferPointer(rebasing: bytes[start..<position - 1])) }
+                    return text.withUnsafeBufferPointer(JSONEscape.text)
                 case UInt8(ascii: "\\"):
+                    if !isEscaped {
+                        text.append(contentsOf: bytes[start..<position - 1])
+                        isEscaped = true
+                    }
                     guard position < bytes.count else { return nil }
                     let escape = bytes[position]
                     position += 1
@@ -153,7 +160,7 @@ enum StatusFieldsCodec {
                 case 0..<0x20:
                     return nil
                 default:
-                    text.append(byte)
+                    if isEscaped { text.append(byte) }
                 }
             }
             return nil

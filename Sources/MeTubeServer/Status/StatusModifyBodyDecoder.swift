@@ -77,15 +77,16 @@ struct StatusModifyBodyDecoder {
 
     private mutating func record() -> StatusRecord? {
         var record = StatusRecord()
-        var seen = Set<String>()
+        var seen: UInt8 = 0
         let read = object { decoder, key in
-            guard seen.insert(key).inserted else { return false }
-            switch key {
-            case "recordName": record.recordName = decoder.string(); return record.recordName != nil
-            case "recordType": record.recordType = decoder.string(); return record.recordType != nil
-            case "recordChangeTag": record.recordChangeTag = decoder.string(); return record.recordChangeTag != nil
-            case "deleted": record.deleted = decoder.bool(); return record.deleted != nil
-            case "fields":
+            guard let member = RecordMember(rawValue: key), seen & member.bit == 0 else { return false }
+            seen |= member.bit
+            switch member {
+            case .recordName: record.recordName = decoder.string(); return record.recordName != nil
+            case .recordType: record.recordType = decoder.string(); return record.recordType != nil
+            case .recordChangeTag: record.recordChangeTag = decoder.string(); return record.recordChangeTag != nil
+            case .deleted: record.deleted = decoder.bool(); return record.deleted != nil
+            case .fields:
                 var fields: [String: StatusField] = [:]
                 let read = decoder.object { decoder, name in
                     guard fields[name] == nil, let field = decoder.field() else { return false }
@@ -94,10 +95,25 @@ struct StatusModifyBodyDecoder {
                 }
                 record.fields = fields
                 return read
-            default: return false
             }
         }
         return read ? record : nil
+    }
+
+    /// The keys a record may have, each at most once.
+    private enum RecordMember: String {
+        case recordName, recordType, recordChangeTag, deleted, fields
+
+        /// The member's bit in the set of members seen.
+        var bit: UInt8 {
+            switch self {
+            case .recordName: 1
+            case .recordType: 2
+            case .recordChangeTag: 4
+            case .deleted: 8
+            case .fields: 16
+            }
+        }
     }
 
     /// A field: `StatusField`'s decoding, whose `type` hint changes nothing for these values.
@@ -165,7 +181,7 @@ struct StatusModifyBodyDecoder {
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
         guard index > digits, index - digits <= 19, bytes[digits] != UInt8(ascii: "0") || index - digits == 1 else { return nil }
         if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
-        guard let text = String(validating: bytes[start..<index], as: UTF8.self), let value = Int64(text) else { return nil }
+        guard let value = bytes.withUnsafeBufferPointer({ JSONEscape.integer(UnsafeBufferPointer(rebasing: $0[start..<index])) }) else { return nil }
         if value == 0, bytes[start] == UInt8(ascii: "-") { return nil }
         return value
     }
@@ -179,9 +195,13 @@ struct StatusModifyBodyDecoder {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                text.append(contentsOf: bytes[start..<index])
+                let end = index
                 index += 1
-                return String(validating: text, as: UTF8.self)
+                guard !text.isEmpty else {
+                    return bytes.withUnsafeBufferPointer { JSONEscape.text(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+                }
+                text.append(contentsOf: bytes[start..<end])
+                return text.withUnsafeBufferPointer(JSONEscape.text)
             }
             guard byte >= 0x20 else { return nil }
             guard byte == UInt8(ascii: "\\") else { index += 1; continue }
@@ -222,7 +242,7 @@ struct StatusModifyBodyDecoder {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D { index += 1 }
     }
 }
 

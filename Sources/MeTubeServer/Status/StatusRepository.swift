@@ -134,8 +134,12 @@ public protocol StatusTransaction {
     func saveZone(_ zone: StoredStatusZone) throws
     /// Deletes a zone and every record in it.
     func deleteZone(_ key: StatusZoneKey) throws
-    /// The stored records (tombstones included) among `names`, by name.
-    func records(named names: [String], in zone: StatusZoneKey) throws -> [String: StoredStatusRecord]
+    /// The stored records (tombstones included) among `names`, by name. A record's fields are
+    /// read only when `readsFields` answers true for it (given it without them); otherwise they
+    /// are left empty.
+    func records(
+        named names: [String], in zone: StatusZoneKey, readingFieldsWhen readsFields: (StoredStatusRecord) -> Bool
+    ) throws -> [String: StoredStatusRecord]
     /// Creates or replaces a record (or its tombstone).
     func saveRecord(_ record: StoredStatusRecord, in zone: StatusZoneKey) throws
     /// Up to `limit` records changed after `sequence`, oldest change first; tombstones only when
@@ -171,4 +175,9 @@ public struct StatusZoneChange: Sendable, Hashable {
 extension StatusTransaction {
     /// A transaction that may write, unless the implementation says otherwise.
     public var isReadOnly: Bool { false }
+
+    /// The stored records (tombstones included) among `names`, by name, with their fields.
+    public func records(named names: [String], in zone: StatusZoneKey) throws -> [String: StoredStatusRecord] {
+        try records(named: names, in: zone) { _ in true }
+    }
 }

@@ -16,42 +16,60 @@ extension StatusService {
         let zoneID = request.zoneID ?? StatusZoneID(zoneName: StatusZoneID.defaultZoneName)
         let measuresSize = bodyBytes > configuration.maxRecordBytes
         let now = nowMillis
-        let results = try await repository.transaction { transaction in
-            var zone = try requireZone(zoneID, caller: caller, in: transaction)
-            let existing = try transaction.records(named: names, in: zone.key)
-            var sequence = zone.lastSequence
-            var outcomes: [Result<StoredStatusRecord, StatusRecordError>] = []
-            for operation in request.operations {
-                var outcome = apply(operation, existing: operation.record.recordName.flatMap { existing[$0] }, zone: zone, caller: caller, now: now)
-                if case .success(var record) = outcome {
-                    if measuresSize, let error = sizeError(of: record) {
-                        outcome = .failure(error)
-                    } else {
-                        sequence += 1
-                        record.sequence = sequence
-                        outcome = .success(record)
-                    }
-                }
-                outcomes.append(outcome)
-            }
-            let isRejected = (request.atomic ?? true) && outcomes.contains { if case .failure = $0 { true } else { false } }
-            if !isRejected {
-                for case .success(let record) in outcomes { try transaction.saveRecord(record, in: zone.key) }
-                zone.lastSequence = sequence
-                try transaction.saveZone(zone)
-            }
-            return zip(request.operations, outcomes).map { operation, outcome -> StatusRecordResult in
-                switch outcome {
-                case .failure(let error):
-                    return .failure(error)
-                case .success(let record) where isRejected:
-                    return .failure(StatusRecordError(recordName: record.name, .atomicError, "Not applied: another operation of this atomic request failed"))
-                case .success(let record):
-                    return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: operation.desiredKeys ?? request.desiredKeys))
-                }
+        // The operations are worked out from a read snapshot, off the single writer; the write
+        // transaction takes that plan as it is when the zone has not changed since (its
+        // sequence names every change of its records), and works them out again otherwise.
+        let planned = try? await readingTransaction { transaction in
+            try modifyPlan(request, names: names, zone: requireZone(zoneID, caller: caller, in: transaction), measuresSize: measuresSize, caller: caller, now: now, in: transaction)
+        }
+        let plan = try await repository.transaction { transaction in
+            let zone = try requireZone(zoneID, caller: caller, in: transaction)
+            let plan = try planned.flatMap { $0.zone == zone ? $0 : nil }
+                ?? modifyPlan(request, names: names, zone: zone, measuresSize: measuresSize, caller: caller, now: now, in: transaction)
+            try plan.write(to: transaction)
+            return plan
+        }
+        let results = zip(request.operations, plan.outcomes).map { operation, outcome -> StatusRecordResult in
+            switch outcome {
+            case .failure(let error):
+                return .failure(error)
+            case .success(let record) where plan.isRejected:
+                return .failure(StatusRecordError(recordName: record.name, .atomicError, "Not applied: another operation of this atomic request failed"))
+            case .success(let record):
+                return .success(recordDictionary(record, zone: plan.zone, caller: caller, desiredKeys: operation.desiredKeys ?? request.desiredKeys))
             }
         }
         return StatusRecordsResponse(records: results)
+    }
+
+    /// What `request` does to `zone` as `transaction` sees it: each operation's record (with its
+    /// sequence) or error.
+    private func modifyPlan(
+        _ request: StatusRecordsModifyRequest, names: [String], zone: StoredStatusZone, measuresSize: Bool, caller: StatusCaller, now: Int64,
+        in transaction: any StatusTransaction
+    ) throws -> RecordsModifyPlan {
+        let operations = Dictionary(request.operations.compactMap { operation in operation.record.recordName.map { ($0, operation) } }) { first, _ in first }
+        let existing = try transaction.records(named: names, in: zone.key) { stored in
+            operations[stored.name].map { Self.readsStoredFields($0, of: stored, zone: zone) } ?? true
+        }
+        var sequence = zone.lastSequence
+        var outcomes: [Result<StoredStatusRecord, StatusRecordError>] = []
+        outcomes.reserveCapacity(request.operations.count)
+        for operation in request.operations {
+            var outcome = apply(operation, existing: operation.record.recordName.flatMap { existing[$0] }, zone: zone, caller: caller, now: now)
+            if case .success(var record) = outcome {
+                if measuresSize, let error = sizeError(of: record) {
+                    outcome = .failure(error)
+                } else {
+                    sequence += 1
+                    record.sequence = sequence
+                    outcome = .success(record)
+                }
+            }
+            outcomes.append(outcome)
+        }
+        let isRejected = (request.atomic ?? true) && outcomes.contains { if case .failure = $0 { true } else { false } }
+        return RecordsModifyPlan(zone: zone, outcomes: outcomes, isRejected: isRejected, lastSequence: sequence)
     }
 
     /// `records/lookup`: the requested records, or NOT_FOUND for each missing one.
@@ -167,10 +185,43 @@ extension StatusService {
         }
     }
 
+    /// Whether working out `operation` on the stored record needs its fields: to merge them
+    /// (`update`), or to answer them as the server's record (a `create` of an existing record, a
+    /// stale change tag). A tombstone's fields are never needed.
+    private static func readsStoredFields(_ operation: StatusRecordsModifyRequest.Operation, of stored: StoredStatusRecord, zone: StoredStatusZone) -> Bool {
+        guard !stored.isDeleted else { return false }
+        switch operation.operationType {
+        case .create, .update, .forceUpdate: return true
+        case .replace, .delete: return operation.record.recordChangeTag != StatusVersionTokens.changeTag(zone: zone, sequence: stored.sequence)
+        case .forceReplace, .forceDelete: return false
+        }
+    }
+
     /// QUOTA_EXCEEDED when the record's fields encode to more bytes than allowed.
     private func sizeError(of record: StoredStatusRecord) -> StatusRecordError? {
         let size = (try? JSONEncoder().encode(record.fields).count) ?? Int.max
         guard size > configuration.maxRecordBytes else { return nil }
         return StatusRecordError(recordName: record.name, .quotaExceeded, "Record is \(size) bytes; the limit is \(configuration.maxRecordBytes)")
+    }
+}
+
+/// The outcome of a `records/modify` request worked out from one state of its zone.
+private struct RecordsModifyPlan: Sendable {
+    /// The zone as the plan found it.
+    let zone: StoredStatusZone
+    /// Per operation: the record it leaves behind, sequence assigned, or its error.
+    let outcomes: [Result<StoredStatusRecord, StatusRecordError>]
+    /// Whether an atomic request failed as a whole, so nothing is written.
+    let isRejected: Bool
+    /// The zone's sequence once the records are written.
+    let lastSequence: Int64
+
+    /// Writes the records and the zone's new sequence, unless the request was rejected.
+    func write(to transaction: any StatusTransaction) throws {
+        guard !isRejected else { return }
+        for case .success(let record) in outcomes { try transaction.saveRecord(record, in: zone.key) }
+        var written = zone
+        written.lastSequence = lastSequence
+        try transaction.saveZone(written)
     }
 }

@@ -48,6 +48,9 @@ public struct ServerDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
+        // The journals of statements and savepoints (each grouped status write is a savepoint)
+        // stay in memory: in temporary files they cost a write call per changed page.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         return configuration
     }
 

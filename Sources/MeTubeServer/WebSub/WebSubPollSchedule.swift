@@ -1,15 +1,17 @@
 import Logging
 
 /// Polls channels with a live WebSub lease only every `pushedPollInterval`: their uploads are
-/// pushed, and polling stays the fallback. Other channels are polled every round.
+/// pushed, and polling stays the fallback. Other channels are polled every round. It remembers
+/// the polls of this process only; on PostgreSQL the instances share the schedule through
+/// ``PostgresFeedLeases`` instead.
 actor WebSubPollSchedule: FeedPollSchedule {
-    private let subscriptions: SQLiteWebSubRepository
+    private let subscriptions: any WebSubRepository
     private let pushedPollInterval: Duration
     private let logger: Logger
     /// When each pushed channel was last let through to a round.
     private var lastPolled: [String: ContinuousClock.Instant] = [:]
 
-    init(subscriptions: SQLiteWebSubRepository, pushedPollInterval: Duration, logger: Logger) {
+    init(subscriptions: any WebSubRepository, pushedPollInterval: Duration, logger: Logger) {
         self.subscriptions = subscriptions
         self.pushedPollInterval = pushedPollInterval
         self.logger = logger

@@ -41,12 +41,54 @@ struct DueSubscription: Sendable, Equatable {
     var wasNeverVerified: Bool
 }
 
+/// Where the WebSub subscriptions are kept, and the deletions WebSub announces are made: the
+/// server's SQLite database (``SQLiteWebSubRepository``) or its PostgreSQL database
+/// (``PostgresWebSubRepository``), which every instance shares. Times are milliseconds since 1970.
+protocol WebSubRepository: Sendable {
+    /// Up to `limit` registered channels whose subscription is due at `now`, those never
+    /// subscribed and the longest overdue first. Where several instances share the storage, each
+    /// due channel goes to one of them.
+    func dueSubscriptions(now: Int64, limit: Int) async throws -> [DueSubscription]
+    /// When the next subscription falls due: 0 when a channel was never subscribed, nil when
+    /// there are no channels.
+    func nextDueTime() async throws -> Int64?
+    /// Records a subscribe request for `channelID` sent at `now` after `failures` failed or
+    /// unverified ones: it waits for verification until `retryAt`, when it is sent again. A new
+    /// subscription stores `secret`; a known one keeps its stored secret. A live lease stays
+    /// `active`. Returns the secret the request must carry (the stored one), nil when the
+    /// channel is no longer registered.
+    func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64, failures: Int) async throws -> Data?
+    /// Records a failed subscribe request for `channelID`: no verification is awaited, and it is
+    /// tried again at `retryAt`. A live lease stays `active`.
+    func recordFailure(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws
+    /// The stored subscription of `channelID`, if any.
+    func subscription(channelID: String) async throws -> WebSubSubscription?
+    /// Confirms the subscribe request of `channelID` if one was accepted at or after
+    /// `requestedSince`: the lease of `leaseSeconds` runs from `now`, and the subscription is
+    /// renewed at `renewAt`. Returns whether a request was waiting.
+    func confirm(channelID: String, requestedSince: Int64, leaseSeconds: Int, now: Int64, renewAt: Int64) async throws -> Bool
+    /// Records the hub's refusal of `channelID`'s subscription; it is asked again at `retryAt`.
+    /// Returns whether the channel had a subscription.
+    func deny(channelID: String, retryAt: Int64) async throws -> Bool
+    /// The channels whose verified lease is live at `now`.
+    func liveChannelIDs(now: Int64) async throws -> Set<String>
+    /// Removes the videos `videoIDs` of `channelID` (those of other channels are left alone);
+    /// returns how many were removed.
+    func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int
+}
+
+extension WebSubRepository {
+    /// Records a first subscribe request for `channelID`, after no failures.
+    @discardableResult
+    func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws -> Data? {
+        try await recordRequested(channelID: channelID, secret: secret, now: now, retryAt: retryAt, failures: 0)
+    }
+}
+
 /// The WebSub subscriptions in the server's SQLite database, and the deletions WebSub announces.
-struct SQLiteWebSubRepository: Sendable {
+struct SQLiteWebSubRepository: WebSubRepository {
     let database: ServerDatabase
 
-    /// Up to `limit` registered channels whose subscription is due at `now`, those never
-    /// subscribed and the longest overdue first.
     func dueSubscriptions(now: Int64, limit: Int) async throws -> [DueSubscription] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
@@ -59,8 +101,6 @@ struct SQLiteWebSubRepository: Sendable {
         }
     }
 
-    /// When the next subscription falls due (ms since 1970): 0 when a channel was never
-    /// subscribed, nil when there are no channels.
     func nextDueTime() async throws -> Int64? {
         try await database.read { db in
             try Int64.fetchOne(db, sql: """
@@ -70,23 +110,19 @@ struct SQLiteWebSubRepository: Sendable {
         }
     }
 
-    /// Records a subscribe request for `channelID` sent at `now` (with `secret`, stored for a new
-    /// subscription) after `failures` failed or unverified ones: it waits for verification until
-    /// `retryAt`, when it is sent again. A live lease stays `active`.
-    func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64, failures: Int = 0) async throws {
+    func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64, failures: Int) async throws -> Data? {
         try await database.write { db in
-            try db.execute(sql: """
+            try Data.fetchOne(db, sql: """
                 INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at, failures, next_attempt_at)
                 SELECT ?1, ?2, 'requested', ?3, ?5, ?4 WHERE EXISTS (SELECT 1 FROM hub_channels WHERE channel_id = ?1)
                 ON CONFLICT (channel_id) DO UPDATE SET
                     state = CASE WHEN coalesce(lease_expires_at, 0) > ?3 THEN 'active' ELSE 'requested' END,
                     requested_at = ?3, failures = ?5, next_attempt_at = ?4
+                RETURNING secret
                 """, arguments: [channelID, secret, now, retryAt, failures])
         }
     }
 
-    /// Records a failed subscribe request for `channelID`: no verification is awaited, and it is
-    /// tried again at `retryAt`. A live lease stays `active`.
     func recordFailure(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws {
         try await database.write { db in
             try db.execute(sql: """
@@ -99,7 +135,6 @@ struct SQLiteWebSubRepository: Sendable {
         }
     }
 
-    /// The stored subscription of `channelID`, if any.
     func subscription(channelID: String) async throws -> WebSubSubscription? {
         try await database.read { db in
             try Row.fetchOne(
@@ -113,9 +148,6 @@ struct SQLiteWebSubRepository: Sendable {
         }
     }
 
-    /// Confirms the subscribe request of `channelID` if one was accepted at or after
-    /// `requestedSince`: the lease of `leaseSeconds` runs from `now`, and the subscription is
-    /// renewed at `renewAt`. Returns whether a request was waiting.
     func confirm(channelID: String, requestedSince: Int64, leaseSeconds: Int, now: Int64, renewAt: Int64) async throws -> Bool {
         try await database.write { db in
             try db.execute(sql: """
@@ -127,8 +159,6 @@ struct SQLiteWebSubRepository: Sendable {
         }
     }
 
-    /// Records the hub's refusal of `channelID`'s subscription; it is asked again at `retryAt`.
-    /// Returns whether the channel had a subscription.
     func deny(channelID: String, retryAt: Int64) async throws -> Bool {
         try await database.write { db in
             try db.execute(sql: """
@@ -139,15 +169,12 @@ struct SQLiteWebSubRepository: Sendable {
         }
     }
 
-    /// The channels whose verified lease is live at `now`.
     func liveChannelIDs(now: Int64) async throws -> Set<String> {
         try await database.read { db in
             Set(try String.fetchAll(db, sql: "SELECT channel_id FROM websub_subscriptions WHERE lease_expires_at > ?", arguments: [now]))
         }
     }
 
-    /// Removes the videos `videoIDs` of `channelID` (those of other channels are left alone);
-    /// returns how many were removed.
     func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
         return try await database.write { db in

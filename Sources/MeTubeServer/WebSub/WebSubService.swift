@@ -35,7 +35,7 @@ struct WebSubService: Sendable {
     }
 
     let configuration: WebSubConfiguration
-    let subscriptions: SQLiteWebSubRepository
+    let subscriptions: any WebSubRepository
     let hub: any HubRepository
     /// Signalled when a lease is confirmed, so the subscriber plans its renewal.
     let renewals: WakeSignal

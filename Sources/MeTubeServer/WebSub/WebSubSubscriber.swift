@@ -18,15 +18,24 @@ actor WebSubSubscriber: Service {
     static let maxIdle: Duration = .seconds(600)
     /// The longest backoff after failed subscribe requests.
     static let maxBackoff: Duration = .seconds(6 * 3600)
+    /// The longest a subscribe request may take.
+    static let requestTimeout: Duration = .seconds(30)
+
+    /// The longest a batch of due subscriptions may take to be sent, `concurrency` at a time (a
+    /// minute more for the database): how long another server instance must leave the batch's
+    /// channels alone.
+    static func longestBatch(concurrency: Int) -> Duration {
+        requestTimeout * ((batchSize + max(1, concurrency) - 1) / max(1, concurrency)) + .seconds(60)
+    }
 
     private let configuration: WebSubConfiguration
-    private let subscriptions: SQLiteWebSubRepository
+    private let subscriptions: any WebSubRepository
     private let httpClient: HTTPClient
     private let logger: Logger
     /// Wakes the loop early: a registration or a confirmed lease.
     let signal: WakeSignal
 
-    init(configuration: WebSubConfiguration, subscriptions: SQLiteWebSubRepository, signal: WakeSignal, httpClient: HTTPClient = .shared, logger: Logger) {
+    init(configuration: WebSubConfiguration, subscriptions: any WebSubRepository, signal: WakeSignal, httpClient: HTTPClient = .shared, logger: Logger) {
         self.configuration = configuration
         self.subscriptions = subscriptions
         self.signal = signal
@@ -56,7 +65,7 @@ actor WebSubSubscriber: Service {
     }
 
     /// Sends a subscribe request for every subscription due now, `concurrency` at a time.
-    private func subscribeDue() async throws {
+    func subscribeDue() async throws {
         while !Task.isCancelled {
             let due = try await subscriptions.dueSubscriptions(now: WebSubService.millisecondsNow(), limit: Self.batchSize)
             guard !due.isEmpty else { return }
@@ -75,11 +84,12 @@ actor WebSubSubscriber: Service {
     }
 
     /// Records the request as pending first (a hub may verify before it has even answered the
-    /// request), then posts it; a failure takes the pending mark back and schedules a retry. A
-    /// request the hub never verified counts as a failure, so a wrong `--public-url` costs the hub
-    /// a request per channel every 1, 2, 4 … 16 verification timeouts, not every one.
+    /// request), then posts it with the secret stored for the channel (another server instance
+    /// may have stored one first); a failure takes the pending mark back and schedules a retry.
+    /// A request the hub never verified counts as a failure, so a wrong `--public-url` costs the
+    /// hub a request per channel every 1, 2, 4 … 16 verification timeouts, not every one.
     private func subscribe(_ due: DueSubscription) async throws {
-        let secret = due.secret ?? WebSubSignature.newSecret()
+        let proposed = due.secret ?? WebSubSignature.newSecret()
         let failures = due.wasNeverVerified ? due.failures + 1 : due.failures
         if due.wasNeverVerified {
             logger.warning("the WebSub hub never verified a subscription; asking again (is --public-url reachable from the hub?)", metadata: [
@@ -88,8 +98,9 @@ actor WebSubSubscriber: Service {
         }
         let requested = WebSubService.millisecondsNow()
         let wait = configuration.verificationTimeout * (1 << min(failures, 4))
-        try await subscriptions.recordRequested(
-            channelID: due.channelID, secret: secret, now: requested, retryAt: requested + wait.wholeMilliseconds, failures: failures)
+        let secret = try await subscriptions.recordRequested(
+            channelID: due.channelID, secret: proposed, now: requested, retryAt: requested + wait.wholeMilliseconds, failures: failures
+        ) ?? proposed
         guard let failure = await request(channelID: due.channelID, secret: secret) else {
             logger.debug("WebSub subscribe request accepted", metadata: ["channel": "\(due.channelID)", "renewal": "\(due.leaseIsLive)"])
             return
@@ -118,7 +129,7 @@ actor WebSubSubscriber: Service {
         request.headers.add(name: "User-Agent", value: "metube-server")
         request.body = .bytes(ByteBuffer(string: fields.map { "\($0)=\(Self.formEncoded($1))" }.joined(separator: "&")))
         do {
-            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            let response = try await httpClient.execute(request, timeout: TimeAmount(Self.requestTimeout))
             _ = try? await response.body.collect(upTo: 64 * 1024)
             return (200..<300).contains(response.status.code) ? nil : "HTTP \(response.status.code)"
         } catch {

@@ -1,15 +1,44 @@
 import Foundation
 import GRDB
 
-/// What the YouTube Data API enrichment reads and writes in the server's SQLite database: the
-/// videos and channels still to look up, what was found, and the units spent per UTC day.
-struct SQLiteEnrichmentRepository: Sendable {
+/// What the YouTube Data API enrichment reads and writes: the videos and channels still to look
+/// up, what was found, and the units spent per UTC day; in the server's SQLite database
+/// (``SQLiteEnrichmentRepository``) or in its PostgreSQL database, shared by every instance
+/// (``PostgresEnrichmentRepository``). Times are milliseconds since 1970.
+protocol EnrichmentRepository: Sendable {
+    /// Up to `limit` videos without a duration, newest first: never looked up, or looked up
+    /// before `recheckBefore` fewer than `maxAttempts` times. Where several instances share the
+    /// storage, a video one of them is looking up is left out for the others.
+    func videosToEnrich(recheckBefore: Int64, maxAttempts: Int, limit: Int) async throws -> [String]
+    /// Records a lookup of `checked` at `now` and stores `durations`. A video whose duration
+    /// changes gets a fresh `seq`, so clients paging by `seq` receive it again with its duration.
+    /// Returns how many videos changed.
+    func recordVideoLookup(checked: [String], durations: [String: Int], now: Int64) async throws -> Int
+    /// Forgets the lookups of videos the hub no longer keeps.
+    func forgetRemovedVideos() async throws
+    /// Up to `limit` channels to look up, newest registrations first: never looked up, looked up
+    /// without a thumbnail before `retryBefore`, or looked up before `refreshBefore`. Where
+    /// several instances share the storage, a channel one of them is looking up is left out for
+    /// the others.
+    func channelsToEnrich(retryBefore: Int64, refreshBefore: Int64, limit: Int) async throws -> [String]
+    /// Records a lookup of `checked` at `now` and stores the titles and thumbnails found.
+    func recordChannelLookup(checked: [String], details: [String: YouTubeChannelDetails], now: Int64) async throws
+    /// Spends `units` of `day`'s budget of `dailyUnits`; false (nothing spent) when that would
+    /// pass the budget or the API said the quota is exceeded that day. Usage of days before
+    /// `forgetBefore` is dropped. Every instance sharing the storage spends from the one budget.
+    func spend(units: Int, day: String, dailyUnits: Int, forgetBefore: String) async throws -> Bool
+    /// Marks `day`'s quota as spent: the API answered `quotaExceeded`.
+    func markQuotaExceeded(day: String) async throws
+    /// The units spent on `day`, and whether the API said its quota is exceeded.
+    func quotaUsage(day: String) async throws -> (used: Int, exceeded: Bool)
+}
+
+/// The ``EnrichmentRepository`` in the server's SQLite database.
+struct SQLiteEnrichmentRepository: EnrichmentRepository {
     let database: ServerDatabase
 
     // MARK: Videos
 
-    /// Up to `limit` videos without a duration, newest first: never looked up, or looked up
-    /// before `recheckBefore` (ms since 1970) fewer than `maxAttempts` times.
     func videosToEnrich(recheckBefore: Int64, maxAttempts: Int, limit: Int) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(db, sql: """
@@ -20,9 +49,6 @@ struct SQLiteEnrichmentRepository: Sendable {
         }
     }
 
-    /// Records a lookup of `checked` at `now` and stores `durations`. A video whose duration
-    /// changes gets a fresh `seq`, so clients paging by `seq` receive it again with its duration.
-    /// Returns how many videos changed.
     func recordVideoLookup(checked: [String], durations: [String: Int], now: Int64) async throws -> Int {
         try await database.write { db in
             let check = try db.cachedStatement(sql: """
@@ -42,7 +68,6 @@ struct SQLiteEnrichmentRepository: Sendable {
         }
     }
 
-    /// Forgets the lookups of videos the hub no longer keeps.
     func forgetRemovedVideos() async throws {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM youtube_video_checks WHERE video_id NOT IN (SELECT video_id FROM hub_videos)")
@@ -51,8 +76,6 @@ struct SQLiteEnrichmentRepository: Sendable {
 
     // MARK: Channels
 
-    /// Up to `limit` channels to look up, newest registrations first: never looked up, looked up
-    /// without a thumbnail before `retryBefore`, or looked up before `refreshBefore` (ms since 1970).
     func channelsToEnrich(retryBefore: Int64, refreshBefore: Int64, limit: Int) async throws -> [String] {
         try await database.read { db in
             try String.fetchAll(db, sql: """
@@ -63,7 +86,6 @@ struct SQLiteEnrichmentRepository: Sendable {
         }
     }
 
-    /// Records a lookup of `checked` at `now` and stores the titles and thumbnails found.
     func recordChannelLookup(checked: [String], details: [String: YouTubeChannelDetails], now: Int64) async throws {
         try await database.write { db in
             let check = try db.cachedStatement(sql: """
@@ -81,9 +103,6 @@ struct SQLiteEnrichmentRepository: Sendable {
 
     // MARK: Quota
 
-    /// Spends `units` of `day`'s budget of `dailyUnits`; false (nothing spent) when that would
-    /// pass the budget or the API said the quota is exceeded that day. Usage of days before
-    /// `forgetBefore` is dropped.
     func spend(units: Int, day: String, dailyUnits: Int, forgetBefore: String) async throws -> Bool {
         try await database.write { db in
             try db.execute(sql: "INSERT INTO youtube_quota (day, used, exhausted) VALUES (?, 0, 0) ON CONFLICT (day) DO NOTHING", arguments: [day])
@@ -96,7 +115,6 @@ struct SQLiteEnrichmentRepository: Sendable {
         }
     }
 
-    /// Marks `day`'s quota as spent: the API answered `quotaExceeded`.
     func markQuotaExceeded(day: String) async throws {
         try await database.write { db in
             try db.execute(sql: """
@@ -105,7 +123,6 @@ struct SQLiteEnrichmentRepository: Sendable {
         }
     }
 
-    /// The units spent on `day`, and whether the API said its quota is exceeded.
     func quotaUsage(day: String) async throws -> (used: Int, exceeded: Bool) {
         try await database.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT used, exhausted FROM youtube_quota WHERE day = ?", arguments: [day])

@@ -38,7 +38,7 @@ actor YouTubeEnricher: Service {
     static let maxBackoff: Duration = .seconds(3600)
 
     private let api: YouTubeDataAPI
-    private let repository: SQLiteEnrichmentRepository
+    private let repository: any EnrichmentRepository
     private let logger: Logger
     /// Wakes the loop: ingestion stored new videos.
     let signal: WakeSignal
@@ -48,7 +48,7 @@ actor YouTubeEnricher: Service {
     private var pausedDay: String?
     private var lastCleanup: ContinuousClock.Instant?
 
-    init(api: YouTubeDataAPI, repository: SQLiteEnrichmentRepository, signal: WakeSignal, logger: Logger) {
+    init(api: YouTubeDataAPI, repository: any EnrichmentRepository, signal: WakeSignal, logger: Logger) {
         self.api = api
         self.repository = repository
         self.signal = signal
