@@ -90,6 +90,7 @@ import Testing
         "<x:foo/>", "<title>a</titel>", #"<link rel="a" rel="b"/>"#, #"<link xml:lang="en"/>"#, #"<g:x xmlns:g="http://example.com/g"/>"#,
         "<link href=\"a\tb\"/>", "<title>a]]>b</title>", "<!-- a -- b -->", "<tité/>", "<a:b:c/>", #"<link rel="a"href="b"/>"#,
         "<?xml version=\"1.0\"?>", "<title>\u{0}</title>", "<title>\u{FFFE}</title>", String(repeating: "<d>", count: 300) + String(repeating: "</d>", count: 300),
+        String(repeating: #"<d xmlns:y="http://search.yahoo.com/mrss/">"#, count: 70) + String(repeating: "</d>", count: 70),
     ])
     func entriesOutsideTheSubsetAreLeftToXMLParser(entry: String) {
         #expect(bothReads(Self.feed(entry: entry)).fast == nil, "\(entry)")

@@ -73,7 +73,8 @@ public enum AtomFeedParser {
             index = start + 1
             if bytes[index...].starts(with: "!DOCTYPE".utf8) { return (location(start), "a document type declaration is not accepted") }
             guard bytes[index...].first == UInt8(ascii: "?") else { continue }
-            let target = bytes[(index + 1)...].prefix { ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")].contains($0) }
+            // Up to the next `<` at most, so the scans stay linear in all.
+            let target = bytes[(index + 1)...].prefix { ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "<"), UInt8(ascii: ">")].contains($0) }
             if !target.isEmpty, bytes[target.endIndex...].starts(with: "?>".utf8) {
                 return (location(start), "a processing instruction without data is not accepted")
             }

@@ -39,6 +39,8 @@ struct AtomScanner {
     private static let maxDepth = 200
     private static let maxNameLength = 1_000
     private static let maxAttributes = 64
+    /// Namespace bindings in scope at once (each element's prefix is looked up among them).
+    private static let maxBindings = 64
     private static let namespaces = [AtomNamespace.atom, AtomNamespace.youtube, AtomNamespace.media, AtomNamespace.tombstones]
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -249,7 +251,7 @@ struct AtomScanner {
                 if bytes[name].contains(UInt8(ascii: ":")) { return nil }
                 continue
             }
-            guard let value = Self.decodedValue(attribute, bytes: bytes) else { return nil }
+            guard bindings.count < Self.maxBindings, let value = Self.decodedValue(attribute, bytes: bytes) else { return nil }
             if isDefault, value.isEmpty {
                 bindings.append(Binding(prefix: nil, uri: nil))
             } else {
