@@ -66,11 +66,13 @@ struct PostgresWebSubRepository: WebSubRepository {
             """).first?.decode(Int64?.self) ?? nil
     }
 
-    /// Also lets go of this instance's claim: from now on the request's retry time keeps the
-    /// channel from being due elsewhere.
+    /// Also keeps this instance's claim until `retryAt`, when the channel is next due anyway: not
+    /// let go at once, because another instance's claiming statement may have read the channel as
+    /// due before this was recorded, and only a live claim then stops it from sending the request
+    /// again (`subscribersShareTheWork`).
     func recordRequested(channelID: String, secret: Data, now: Int64, retryAt: Int64, failures: Int) async throws -> Data? {
         try await database.query("""
-            WITH released AS (DELETE FROM websub_claims WHERE channel_id = \(channelID) AND holder = \(holder))
+            WITH held AS (UPDATE websub_claims SET due_at = \(retryAt) WHERE channel_id = \(channelID) AND holder = \(holder))
             INSERT INTO websub_subscriptions (channel_id, secret, state, requested_at, failures, next_attempt_at)
             SELECT channel_id, \(secret), 'requested', \(now), \(failures), \(retryAt) FROM hub_channels WHERE channel_id = \(channelID)
             ON CONFLICT (channel_id) DO UPDATE SET
@@ -80,8 +82,10 @@ struct PostgresWebSubRepository: WebSubRepository {
             """).first?.decode(Data.self)
     }
 
+    /// Keeps this instance's claim until `retryAt`, as ``recordRequested(channelID:secret:now:retryAt:failures:)`` does.
     func recordFailure(channelID: String, secret: Data, now: Int64, retryAt: Int64) async throws {
         _ = try await database.query("""
+            WITH held AS (UPDATE websub_claims SET due_at = \(retryAt) WHERE channel_id = \(channelID) AND holder = \(holder))
             INSERT INTO websub_subscriptions (channel_id, secret, state, failures, next_attempt_at)
             SELECT channel_id, \(secret), 'failing', 1, \(retryAt) FROM hub_channels WHERE channel_id = \(channelID)
             ON CONFLICT (channel_id) DO UPDATE SET
