@@ -278,9 +278,9 @@ struct PostgresBackendTests {
         #expect(requests.counts == Dictionary(uniqueKeysWithValues: channels.map { ($0, 2) }))
     }
 
-    @Test("6 instances claiming the same due channels at once: each channel is leased by exactly one of them, round after round")
-    func simultaneousClaims() async throws {
-        // Given 60 channels and 6 instances whose leases share one clock
+    /// 6 instances' feed leases on one database, sharing one clock, and `channels` registered
+    /// channels numbered from `firstChannel`.
+    fileprivate static func claimingInstances(channels count: Int, firstChannel: Int) async throws -> (TestClock, [PostgresFeedLeases], [String]) {
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
         let clock = TestClock()
         var instances: [PostgresFeedLeases] = []
@@ -288,8 +288,15 @@ struct PostgresBackendTests {
             let database = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
             instances.append(PostgresFeedLeases(database: database, pollInterval: .seconds(60), holder: "instance-\(index)", now: { clock.now }))
         }
-        let channels = (0..<60).map { DemoCatalog.channelID(700 + $0) }
+        let channels = (0..<count).map { DemoCatalog.channelID(firstChannel + $0) }
         _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
+        return (clock, instances, channels)
+    }
+
+    @Test("6 instances claiming the same due channels at once: each channel is leased by exactly one of them, round after round")
+    func simultaneousClaims() async throws {
+        // Given 60 channels and 6 instances whose leases share one clock
+        let (clock, instances, channels) = try await Self.claimingInstances(channels: 60, firstChannel: 700)
 
         for _ in 0..<10 {
             // When all of them claim at once, an interval after the last round
@@ -309,15 +316,7 @@ struct PostgresBackendTests {
     @Test("6 instances claiming the same due channels a few at a time: each channel is leased by exactly one of them, none is passed over")
     func simultaneousSmallClaims() async throws {
         // Given 300 channels and 6 instances whose leases share one clock
-        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
-        let clock = TestClock()
-        var instances: [PostgresFeedLeases] = []
-        for index in 0..<6 {
-            let database = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
-            instances.append(PostgresFeedLeases(database: database, pollInterval: .seconds(60), holder: "instance-\(index)", now: { clock.now }))
-        }
-        let channels = (0..<300).map { DemoCatalog.channelID(900 + $0) }
-        _ = try await PostgresHubRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).register(channelIDs: channels)
+        let (clock, instances, channels) = try await Self.claimingInstances(channels: 300, firstChannel: 900)
 
         for _ in 0..<3 {
             // When all of them walk the channels at once, claiming 1 to 5 at a time, offering
