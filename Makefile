@@ -37,9 +37,11 @@ test: deps
 run: release
 	@scripts/run-demo $(RELEASE_BIN)
 
-## bench: release build of the benchmark executable, then every figure.
+## bench: release build of the benchmark executable and the programs it runs, then every figure.
 bench: deps
-	$(SWIFT) build $(RELEASE)
+	$(SWIFT) build $(RELEASE) --product metube
+	$(SWIFT) build $(RELEASE) --product metube-server
+	$(SWIFT) build $(RELEASE) --product metube-bench
 	$(RELEASE_BIN)/metube-bench
 
 ## man: man pages from the ArgumentParser definitions (one per command and subcommand), plus

@@ -96,6 +96,49 @@ struct StatusRecordRouteTests {
         }
     }
 
+    @Test("records written many to a statement, new and replacing, read back as sent", arguments: StatusStorage.allCases)
+    func manyRecordsReadBack(storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            // Given 150 records whose fields need escaping, hold fractions and lists, or are null
+            try await client.createZone(token: client.alice)
+            func fields(_ index: Int, round: Int) -> [String: StatusField] {
+                var fields: [String: StatusField] = [
+                    "status": .string(["watched", "say \"hi\"\\", "tab\tnew\nline\u{1}", "ünï ✓"][(index + round) % 4]),
+                    "lastModified": StatusField(value: .integer(1_765_650_000_000 + Int64(index * 10 + round)), type: "TIMESTAMP"),
+                ]
+                if index % 5 == 0 { fields["playbackPosition"] = .double(Double(index) + 0.25) }
+                if index % 7 == 0 { fields["tags"] = StatusField(value: .list([.string("a"), .integer(Int64(round))]), type: "STRING_LIST") }
+                if index % 11 == 0 { fields["flag"] = StatusField(value: .null) }
+                return fields
+            }
+            func operations(_ indices: Range<Int>, round: Int) -> [StatusRecordsModifyRequest.Operation] {
+                indices.map { .init(.forceReplace, record: StatusRecord(recordName: "r\($0)", recordType: "WatchedStatus", fields: fields($0, round: round))) }
+            }
+            let first = try await client.modify(operations(0..<150, round: 0), token: client.alice)
+            // When 120 of them are replaced together with 30 new ones
+            let second = try await client.modify(operations(30..<180, round: 1), token: client.alice)
+            // Then every record reads back with the fields last sent (nulls left out), in lookups and changes
+            #expect(first.allSatisfy { $0.record != nil } && second.allSatisfy { $0.record != nil })
+            let expected = Dictionary(uniqueKeysWithValues: (0..<180).map { index in
+                ("r\(index)", fields(index, round: index < 30 ? 0 : 1).filter { $0.value.value != .null })
+            })
+            let lookup = try decode(StatusRecordsResponse.self, try await client.post("records/lookup", StatusRecordsLookupRequest(
+                records: (0..<180).map { .init(recordName: "r\($0)") }, zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
+            #expect(lookup.records.count == 180)
+            for case .success(let record) in lookup.records {
+                #expect(record.fields.map { $0.mapValues(\.value) } == expected[record.recordName ?? ""].map { $0.mapValues(\.value) }, "\(record.recordName ?? "")")
+            }
+            let changes = try decode(StatusZoneChangesResponse.self, try await client.post("changes/zone", StatusZoneChangesRequest(
+                zones: [.init(zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName))]), token: client.alice))
+            guard case .success(let zoneChanges) = changes.zones.first else { Issue.record("changes/zone failed: \(changes)"); return }
+            let changed = zoneChanges.records
+            #expect(changed.count == 180)
+            #expect(Set(changed.compactMap(\.recordChangeTag)).count == 180)
+            #expect(changed.suffix(150).compactMap(\.recordName) == (30..<180).map { "r\($0)" })
+        }
+    }
+
     @Test("force operations ignore change tags and create missing records", arguments: StatusStorage.allCases)
     func forceOperations(storage: StatusStorage) async throws {
         let fixture = try await StatusFixture(storage: storage)

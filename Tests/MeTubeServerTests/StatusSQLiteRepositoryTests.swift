@@ -52,7 +52,7 @@ struct StatusSQLiteRepositoryTests {
                 group.addTask {
                     do {
                         try await repository.transaction { transaction in
-                            try transaction.saveRecord(StoredStatusRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0), in: zone)
+                            try transaction.saveRecords([StoredStatusRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0)], in: zone)
                             if index % 3 == 0 { throw Refused() }
                         }
                         return (index, true)

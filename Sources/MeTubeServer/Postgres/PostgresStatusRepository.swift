@@ -102,8 +102,6 @@ final class PostgresStatusTransaction: StatusTransaction {
     private let logger: Logger
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
     private var lockedDatabases: Set<StatusDatabaseKey> = []
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
 
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -200,12 +198,16 @@ final class PostgresStatusTransaction: StatusTransaction {
         return found
     }
 
-    func saveRecord(_ record: StoredStatusRecord, in zone: StatusZoneKey) throws {
+    func saveRecords(_ records: [StoredStatusRecord], in zone: StatusZoneKey) throws {
+        guard !records.isEmpty else { return }
         guard let zoneID = try zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
-        let fields = try encoder.encode(record.fields)
+        // One statement for all of them, each column sent as an array.
+        let fields = try records.map { ByteBuffer(bytes: try StatusFieldsCodec.stored($0.fields)) }
         try execute("""
             INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
-            VALUES (\(zoneID), \(record.name), \(record.type), \(fields), \(record.sequence), \(record.createdMillis), \(record.modifiedMillis), \(record.isDeleted))
+            SELECT \(zoneID), * FROM unnest(\(records.map(\.name))::text[], \(records.map(\.type))::text[], \(fields)::bytea[],
+                \(records.map(\.sequence))::bigint[], \(records.map(\.createdMillis))::bigint[], \(records.map(\.modifiedMillis))::bigint[],
+                \(records.map(\.isDeleted))::boolean[])
             ON CONFLICT (zone_id, name) DO UPDATE SET type = excluded.type, fields = excluded.fields, sequence = excluded.sequence,
                 created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
             """)
@@ -279,11 +281,7 @@ final class PostgresStatusTransaction: StatusTransaction {
         var record = StoredStatusRecord(
             name: name, type: type, fields: [:], sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted)
         guard readsFields(record) else { return record }
-        do {
-            record.fields = try decoder.decode([String: StatusField].self, from: data)
-        } catch {
-            throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
-        }
+        record.fields = try StatusFieldsCodec.fields(stored: data, of: name)
         return record
     }
 }

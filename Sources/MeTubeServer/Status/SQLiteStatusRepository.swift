@@ -62,10 +62,10 @@ final class SQLiteStatusTransaction: StatusTransaction {
     let db: Database
     let isReadOnly: Bool
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
-    private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
     /// The most names one lookup statement takes (SQLite allows 32,766 parameters).
     private static let namesPerLookup = 250
+    /// The most records one statement writes (8 parameters each).
+    private static let recordsPerSave = 100
 
     init(db: Database, isReadOnly: Bool) {
         self.db = db
@@ -116,26 +116,41 @@ final class SQLiteStatusTransaction: StatusTransaction {
                 SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
                 WHERE zone_id = ? AND name IN (\(repeatElement("?", count: chunk.count).joined(separator: ",")))
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments([zoneID] + chunk.map { $0 as (any DatabaseValueConvertible)? }))
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments([zoneID.databaseValue] + chunk.map(\.databaseValue)))
             while let row = try rows.next() {
                 let name: String = row[0]
                 var stored = StoredStatusRecord(name: name, type: row[1], fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
-                if readsFields(stored) { stored.fields = try fields(row[2], of: name) }
+                if readsFields(stored) { stored.fields = try StatusFieldsCodec.fields(stored: row[2], of: name) }
                 found[name] = stored
             }
         }
         return found
     }
 
-    func saveRecord(_ record: StoredStatusRecord, in zone: StatusZoneKey) throws {
+    func saveRecords(_ records: [StoredStatusRecord], in zone: StatusZoneKey) throws {
+        guard !records.isEmpty else { return }
         guard let zoneID = try zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                zoneID, record.name, record.type, try StatusFieldsCodec.encode(record.fields) ?? encoder.encode(record.fields),
-                record.sequence, record.createdMillis, record.modifiedMillis, record.isDeleted,
-            ])
+        // Many rows a statement: a statement's own cost is paid once per chunk, and the chunk
+        // sizes repeat, so their statements are prepared once. An upsert rather than INSERT OR
+        // REPLACE: with foreign keys on, a replacing statement pays for their checks on its own.
+        for start in stride(from: 0, to: records.count, by: Self.recordsPerSave) {
+            let chunk = records[start..<min(start + Self.recordsPerSave, records.count)]
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(chunk.count * 8)
+            for record in chunk {
+                values += [
+                    zoneID.databaseValue, record.name.databaseValue, record.type.databaseValue,
+                    try StatusFieldsCodec.stored(record.fields).databaseValue, record.sequence.databaseValue,
+                    record.createdMillis.databaseValue, record.modifiedMillis.databaseValue, record.isDeleted.databaseValue,
+                ]
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
+                VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
+                ON CONFLICT (zone_id, name) DO UPDATE SET type = excluded.type, fields = excluded.fields, sequence = excluded.sequence,
+                    created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
+                """).execute(arguments: StatementArguments(values))
+        }
     }
 
     func changes(in zone: StatusZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredStatusRecord] {
@@ -159,15 +174,8 @@ final class SQLiteStatusTransaction: StatusTransaction {
     func record(_ row: Row) throws -> StoredStatusRecord {
         let name: String = row[0]
         return StoredStatusRecord(
-            name: name, type: row[1], fields: try fields(row[2], of: name), sequence: row[3],
+            name: name, type: row[1], fields: try StatusFieldsCodec.fields(stored: row[2], of: name), sequence: row[3],
             createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
     }
 
-    private func fields(_ data: Data, of name: String) throws -> [String: StatusField] {
-        do {
-            return try StatusFieldsCodec.decode(data) ?? decoder.decode([String: StatusField].self, from: data)
-        } catch {
-            throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
-        }
-    }
 }

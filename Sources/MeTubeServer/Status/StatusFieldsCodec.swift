@@ -9,24 +9,40 @@ import MeTubeAPI
 /// makes it answer nil, and the caller uses Foundation's coders, so what is stored and what is
 /// read back are the same as with them.
 enum StatusFieldsCodec {
+    /// The stored form of `fields`: the layout ``encode(_:)`` writes, or `JSONEncoder`'s JSON of
+    /// them when that cannot hold a value.
+    static func stored(_ fields: [String: StatusField]) throws -> Data {
+        try encode(fields) ?? JSONEncoder().encode(fields)
+    }
+
+    /// The fields of record `name` from their stored form (either coder's JSON); a storage error
+    /// when they cannot be read.
+    static func fields(stored data: Data, of name: String) throws -> [String: StatusField] {
+        do {
+            return try decode(data) ?? JSONDecoder().decode([String: StatusField].self, from: data)
+        } catch {
+            throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
+        }
+    }
+
     /// The fields as JSON, or nil when a value is not a string, whole number, boolean or null.
     static func encode(_ fields: [String: StatusField]) -> Data? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(32 + fields.count * 64)
+        bytes.reserveCapacity(2 + fields.count * 64)
         bytes.append(UInt8(ascii: "{"))
-        for (index, (name, field)) in fields.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        for (name, field) in fields {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
             writeString(name, to: &bytes)
-            bytes.append(contentsOf: Array(":{\"value\":".utf8))
+            append(":{\"value\":", to: &bytes)
             switch field.value {
             case .string(let value): writeString(value, to: &bytes)
-            case .integer(let value): bytes.append(contentsOf: Array(String(value).utf8))
-            case .bool(let value): bytes.append(contentsOf: Array((value ? "true" : "false").utf8))
-            case .null: bytes.append(contentsOf: Array("null".utf8))
+            case .integer(let value): bytes.append(contentsOf: String(value).utf8)
+            case .bool(let value): append(value ? "true" : "false", to: &bytes)
+            case .null: append("null", to: &bytes)
             case .double, .list, .object: return nil
             }
             if let type = field.type {
-                bytes.append(contentsOf: Array(",\"type\":".utf8))
+                append(",\"type\":", to: &bytes)
                 writeString(type, to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
@@ -44,17 +60,26 @@ enum StatusFieldsCodec {
         }
     }
 
+    private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     private static func writeString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: string.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\""): append("\\\"", to: &bytes)
+            case UInt8(ascii: "\\"): append("\\\\", to: &bytes)
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
+                let hex: StaticString = "0123456789abcdef"
+                append("\\u00", to: &bytes)
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }

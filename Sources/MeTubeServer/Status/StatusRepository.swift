@@ -140,8 +140,8 @@ public protocol StatusTransaction {
     func records(
         named names: [String], in zone: StatusZoneKey, readingFieldsWhen readsFields: (StoredStatusRecord) -> Bool
     ) throws -> [String: StoredStatusRecord]
-    /// Creates or replaces a record (or its tombstone).
-    func saveRecord(_ record: StoredStatusRecord, in zone: StatusZoneKey) throws
+    /// Creates or replaces records (or their tombstones), whose names are all different.
+    func saveRecords(_ records: [StoredStatusRecord], in zone: StatusZoneKey) throws
     /// Up to `limit` records changed after `sequence`, oldest change first; tombstones only when
     /// `includeDeleted`.
     func changes(in zone: StatusZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredStatusRecord]

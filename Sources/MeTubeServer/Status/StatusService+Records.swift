@@ -219,7 +219,7 @@ private struct RecordsModifyPlan: Sendable {
     /// Writes the records and the zone's new sequence, unless the request was rejected.
     func write(to transaction: any StatusTransaction) throws {
         guard !isRejected else { return }
-        for case .success(let record) in outcomes { try transaction.saveRecord(record, in: zone.key) }
+        try transaction.saveRecords(outcomes.compactMap { try? $0.get() }, in: zone.key)
         var written = zone
         written.lastSequence = lastSequence
         try transaction.saveZone(written)
