@@ -19,15 +19,18 @@ extension StatusService {
         // The operations are worked out from a read snapshot, off the single writer; the write
         // transaction takes that plan as it is when the zone has not changed since (its
         // sequence names every change of its records), and works them out again otherwise.
-        let planned = try? await readingTransaction { transaction in
-            try modifyPlan(request, names: names, zone: requireZone(zoneID, caller: caller, in: transaction), measuresSize: measuresSize, caller: caller, now: now, in: transaction)
-        }
-        let plan = try await repository.transaction { transaction in
-            let zone = try requireZone(zoneID, caller: caller, in: transaction)
-            let plan = try planned.flatMap { $0.zone == zone ? $0 : nil }
-                ?? modifyPlan(request, names: names, zone: zone, measuresSize: measuresSize, caller: caller, now: now, in: transaction)
-            try plan.write(to: transaction)
-            return plan
+        // Requests to one zone take turns, so that they rarely do.
+        let plan = try await zoneTurns.inTurn(for: StatusZoneKey(database: caller.database, zoneName: zoneID.zoneName)) {
+            let planned = try? await readingTransaction { transaction in
+                try modifyPlan(request, names: names, zone: requireZone(zoneID, caller: caller, in: transaction), measuresSize: measuresSize, caller: caller, now: now, in: transaction)
+            }
+            return try await repository.transaction { transaction in
+                let zone = try requireZone(zoneID, caller: caller, in: transaction)
+                let plan = try planned.flatMap { $0.zone == zone ? $0 : nil }
+                    ?? modifyPlan(request, names: names, zone: zone, measuresSize: measuresSize, caller: caller, now: now, in: transaction)
+                try plan.write(to: transaction)
+                return plan
+            }
         }
         let results = zip(request.operations, plan.outcomes).map { operation, outcome -> StatusRecordResult in
             switch outcome {

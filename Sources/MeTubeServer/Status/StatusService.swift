@@ -27,6 +27,7 @@ public struct StatusService: Sendable {
     public let configuration: StatusConfiguration
     private let throttle: StatusThrottle
     private let lastSeen = StatusLastSeenRecorder()
+    let zoneTurns = StatusZoneTurns()
     private let clock: @Sendable () -> Int64
 
     /// Creates a service over `repository`; `clock` gives the time stamped on records, in
