@@ -268,6 +268,33 @@ import Testing
             == "broken XML: the document ends before it is complete (a truncated file?); nothing after this point was read")
     }
 
+    @Test func opmlThatWouldCrashTheXMLParserIsMalformedWithItsPlace() {
+        // Given OPML files with an instruction without data, and document types declaring attributes or notations
+        let outline = "<outline text=\"Luke\" xmlUrl=\"https://www.youtube.com/feeds/videos.xml?channel_id=\(luke)\"/>"
+        let files = [
+            ("<opml version=\"1.0\"><body>\(outline)<?x?></body></opml>", "line 1, column \(27 + outline.utf8.count)", "a processing instruction without data is not accepted"),
+            ("\n<?xml version=\"1.0\"?>\n<!DOCTYPE opml [<!ATTLIST outline a CDATA #IMPLIED>]>\n<opml version=\"1.0\"><body>\(outline)</body></opml>", "line 3, column 1",
+             "a document type with declarations inside ([…]) is not accepted"),
+            ("<!DOCTYPE opml SYSTEM \"a>b\" [<!NOTATION n SYSTEM \"x\">]><opml version=\"1.0\"><body>\(outline)</body></opml>", "line 1, column 1",
+             "a document type with declarations inside ([…]) is not accepted"),
+        ]
+        for (opml, expectedLocation, expectedReason) in files {
+            // When each is read
+            let error = ImportFixtures.error(reading: Data(opml.utf8))
+            // Then it is malformed at the place of what was refused, and the process is still alive to say so
+            #expect(error == .malformedInput(format: "OPML", location: expectedLocation, reason: expectedReason), "\(opml)")
+        }
+    }
+
+    @Test func opmlWithAPlainDocumentTypeIsRead() throws {
+        // Given OPML that names its document type without declarations inside
+        let opml = "<?xml version=\"1.0\"?>\n<!DOCTYPE opml>\n<opml version=\"1.0\"><body><outline text=\"Luke\" xmlUrl=\"https://www.youtube.com/feeds/videos.xml?channel_id=\(luke)\"/></body></opml>"
+        // When it is read
+        let result = try ImportFixtures.read(text: opml)
+        // Then its feed is imported
+        #expect(result.ids == [luke])
+    }
+
     // MARK: Lists of ids and URLs
 
     @Test func plainListReportsEveryUnusableLineWithItsNumberAndReason() throws {

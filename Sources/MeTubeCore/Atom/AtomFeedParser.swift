@@ -28,8 +28,8 @@ public enum AtomFeedParser {
     /// Parses `data` (its leading white space and byte order mark removed) with `XMLParser`: the
     /// documents ``AtomScanner`` leaves, and the reasons a document is refused.
     static func parseWithXMLParser(_ data: Data) throws(MeTubeCoreError) -> AtomFeed {
-        if let (location, reason) = unsafeForXMLParser(data) {
-            throw .malformedInput(format: "Atom feed", location: location, reason: reason)
+        if let (line, column, reason) = XMLParserGuard.unsafeSpot(in: data, documentTypes: .refused) {
+            throw .malformedInput(format: "Atom feed", location: "line \(line), column \(column)", reason: reason)
         }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -51,59 +51,6 @@ public enum AtomFeedParser {
             throw .unrecognizedFormat(hint: "expected an Atom <feed> root element, found <\(collector.rootName ?? "nothing")>")
         }
         return collector.builder.feed()
-    }
-
-    /// Where `data` holds what `XMLParser` must not be given, and why: on Linux it crashes
-    /// (swift-corelibs-foundation reads a null pointer, or unwraps a name it could not decode) on
-    /// a processing instruction without data (`<?x?>`), on declarations inside a document type,
-    /// and on UTF-8 that is not valid. No feed holds any of these, so any document type is
-    /// refused, anything that could be such an instruction, and invalid UTF-8 unless another
-    /// encoding is declared.
-    static func unsafeForXMLParser(_ data: Data) -> (location: String, reason: String)? {
-        let bytes = Array(data)
-        func location(_ offset: Int) -> String {
-            let lineStart = bytes[..<offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-            return "line \(bytes[..<offset].count { $0 == 0x0A } + 1), column \(offset - lineStart + 1)"
-        }
-        if declaresUTF8(bytes), let offset = firstInvalidUTF8(bytes) {
-            return (location(offset), "the document is not valid UTF-8")
-        }
-        var index = 0
-        while let start = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
-            index = start + 1
-            if bytes[index...].starts(with: "!DOCTYPE".utf8) { return (location(start), "a document type declaration is not accepted") }
-            guard bytes[index...].first == UInt8(ascii: "?") else { continue }
-            // Up to the next `<` at most, so the scans stay linear in all.
-            let target = bytes[(index + 1)...].prefix { ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "<"), UInt8(ascii: ">")].contains($0) }
-            if !target.isEmpty, bytes[target.endIndex...].starts(with: "?>".utf8) {
-                return (location(start), "a processing instruction without data is not accepted")
-            }
-        }
-        return nil
-    }
-
-    /// Where the first byte that is not part of valid UTF-8 is in `bytes`, if anywhere.
-    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): offset += scalar.count
-            case .emptyInput: return nil
-            case .error: return offset
-            }
-        }
-    }
-
-    /// Whether the document in `bytes` is UTF-8 by its declaration: it names UTF-8, or no
-    /// encoding (XML's default).
-    private static func declaresUTF8(_ bytes: [UInt8]) -> Bool {
-        guard bytes.starts(with: "<?xml".utf8), let end = bytes.firstRange(of: "?>".utf8)?.lowerBound else { return true }
-        let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-        guard let range = declaration.range(of: "encoding") else { return true }
-        let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" || $0 == "\t" || $0 == "\n" }
-        return value.hasPrefix("utf-8") || value.hasPrefix("utf8")
     }
 
     /// Normalizes a channel id found in a feed: adds back the `UC` prefix newer feeds drop from

@@ -6,14 +6,19 @@ import FoundationXML
 /// Reads OPML: every `<outline>` with an `xmlUrl` is a feed; outlines without one are folders.
 ///
 /// Broken XML stops the parser. The outlines before the break are kept and the break is reported as
-/// a rejected entry; when the break comes before any feed, the file is malformed.
+/// a rejected entry; when the break comes before any feed, the file is malformed. A file holding
+/// what `XMLParser` cannot read safely (``XMLParserGuard``) is malformed as a whole.
 enum OPMLReader {
     /// Reads the feeds of `text` into `collector`.
     static func read(_ text: SubscriptionText, into collector: inout ImportCollector) throws(MeTubeCoreError) {
         let leading = text.content.prefix(while: \.isWhitespace)
         let skippedLines = SubscriptionText.lineBreakCount(in: leading)
+        let document = Data(text.content[leading.endIndex...].utf8)
+        if let (line, column, reason) = XMLParserGuard.unsafeSpot(in: document, documentTypes: .withoutDeclarations) {
+            throw .malformedInput(format: SubscriptionFormat.opml.displayName, location: "line \(line + skippedLines), column \(column)", reason: reason)
+        }
         let scan = OutlineScan()
-        let parser = XMLParser(data: Data(text.content[leading.endIndex...].utf8))
+        let parser = XMLParser(data: document)
         parser.delegate = scan
         _ = parser.parse()
         for (index, outline) in scan.outlines.enumerated() {
