@@ -27,6 +27,7 @@ public struct StatusService: Sendable {
     public let configuration: StatusConfiguration
     private let throttle: StatusThrottle
     private let lastSeen = StatusLastSeenRecorder()
+    /// Orders the record writes of each zone (see ``StatusZoneTurns``).
     let zoneTurns = StatusZoneTurns()
     private let clock: @Sendable () -> Int64
 
