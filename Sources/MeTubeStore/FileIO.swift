@@ -91,6 +91,31 @@ enum FileIO {
         return temporary
     }
 
+    /// Deletes the temporary files in `directory` left by processes that are gone (a write
+    /// interrupted by a crash, a kill or an exit part way); those of this process and of any
+    /// process still running are kept.
+    ///
+    /// Only names of the shape ``stage(for:writing:)`` and a compaction's switch give
+    /// (`NAME.tmp-PID-NUMBER`, `NAME.previous-PID-NUMBER`) are considered.
+    static func removeAbandonedTemporaries(in directory: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard let pid = writerProcess(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// The process id in a temporary file's name (`….tmp-PID-NUMBER` or `….previous-PID-NUMBER`),
+    /// or nil when the name is not of that shape.
+    private static func writerProcess(ofTemporary name: String) -> pid_t? {
+        for marker in [".tmp-", ".previous-"] {
+            guard let range = name.range(of: marker, options: .backwards) else { continue }
+            let parts = name[range.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil else { return nil }
+            return pid
+        }
+        return nil
+    }
+
     /// Fsyncs the folder holding `path`, so a rename or a new file survives a crash.
     static func syncDirectory(of path: String) throws(StoreError) {
         let directory = (path as NSString).deletingLastPathComponent

@@ -138,6 +138,7 @@ extension Store {
             }
         }
         pruneBackupsAndJournals(current: newGeneration)
+        FileIO.removeAbandonedTemporaries(in: directory.path)
     }
 
     /// Renames the staged files over the live ones. Should a rename fail part way, the parts

@@ -97,7 +97,7 @@ public enum StoreDoctor {
             add(.info, name, "a damaged file kept aside by an earlier recovery; delete it when you no longer need it")
         }
         for name in names.filter({ $0.contains(".tmp-") || $0.contains(".previous-") }).sorted() {
-            add(.info, name, "left by a write that was interrupted; never read, safe to delete")
+            add(.info, name, "left by a write that was interrupted; never read, safe to delete (the next compaction deletes it once its process is gone)")
         }
         let channelIDs = Set(library.channels.map(\.id))
         let orphans = library.videos.filter { !channelIDs.contains($0.channelID) }.count

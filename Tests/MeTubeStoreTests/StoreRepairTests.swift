@@ -59,6 +59,33 @@ import TestSupport
         #expect(try contents(directory) == before)
     }
 
+    @Test func aCompactionDeletesTheTemporaryFilesOfWritersThatAreGone() throws {
+        // Given a store beside temporary files of a process that has exited, of this process and
+        // of a running one (the one that started this), and files whose names only look like them
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try seededStore(smallLibrary(marks: 10), in: directory)
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        let isDeleted = [
+            "library.json.tmp-\(exited.processIdentifier)-12345": true,
+            "marks.json.previous-\(exited.processIdentifier)-7": true,
+            "library.json.tmp-\(getpid())-1": false,
+            "sync.json.tmp-\(getppid())-2": false,
+            "notes.tmp-draft": false,
+            "library.json.tmp-\(exited.processIdentifier)-12345-copy": false,
+        ]
+        for name in isDeleted.keys { try Data("x".utf8).write(to: directory.url.appendingPathComponent(name)) }
+        // When it compacts
+        try store.compact()
+        // Then only the files of the process that is gone are deleted
+        for (name, deleted) in isDeleted {
+            #expect(FileManager.default.fileExists(atPath: directory.path(name)) == !deleted, "\(name)")
+        }
+    }
+
     @Test func aDamagedMiddleLineIsKeptAsACorruptCopyThroughCompactions() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
