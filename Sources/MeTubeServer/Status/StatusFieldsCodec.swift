@@ -30,8 +30,8 @@ enum StatusFieldsCodec {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(2 + fields.count * 64)
         bytes.append(UInt8(ascii: "{"))
-        for (name, field) in fields {
-            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        for (index, (name, field)) in fields.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
             writeString(name, to: &bytes)
             append(":{\"value\":", to: &bytes)
             switch field.value {
