@@ -10,13 +10,17 @@ public struct Channel: Codable, Sendable, Hashable, Identifiable {
     public var thumbnailURL: String?
     /// When the user subscribed here.
     public var addedAt: Date
+    /// The user's tags for this channel (e.g. from an import's folders), in the order given;
+    /// `nil` when a source says nothing about tags, so merging it keeps the tags already known.
+    public var tags: [String]?
 
     /// Creates a channel.
-    public init(id: String, title: String? = nil, thumbnailURL: String? = nil, addedAt: Date = Date()) {
+    public init(id: String, title: String? = nil, thumbnailURL: String? = nil, addedAt: Date = Date(), tags: [String]? = nil) {
         self.id = id
         self.title = title
         self.thumbnailURL = thumbnailURL
         self.addedAt = addedAt
+        self.tags = tags
     }
 
     /// The title to show: the known title, else the id.

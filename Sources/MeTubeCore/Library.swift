@@ -117,13 +117,14 @@ public struct Library: Sendable, Equatable {
         return result
     }
 
-    /// Adds or updates a channel, keeping a known title when the update has none.
+    /// Adds or updates a channel, keeping a known title (and tags) when the update has none.
     public mutating func upsert(_ channel: Channel) {
         var merged = channel
         if let old = channels[channel.id] {
             merged.title = channel.title ?? old.title
             merged.thumbnailURL = channel.thumbnailURL ?? old.thumbnailURL
             merged.addedAt = old.addedAt
+            merged.tags = channel.tags ?? old.tags
         }
         channels[channel.id] = merged
     }

@@ -102,6 +102,16 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// Writes `name` and a list of strings (left out when `nil`).
+    mutating func field(_ name: String, _ values: [String]?) {
+        guard let values else { return }
+        key(name)
+        array(values) { writer, value in
+            writer.string(value)
+            writer.needsComma = true
+        }
+    }
+
     mutating func timestamp(_ value: HybridTimestamp) {
         object {
             $0.field("counter", value.counter)

@@ -195,6 +195,12 @@ enum SnapshotDecoding {
             case "title": channel.title = try field(&scanner, "channel.title", &notes, default: nil, optionalString)
             case "thumbnailURL": channel.thumbnailURL = try field(&scanner, "channel.thumbnailURL", &notes, default: nil, optionalString)
             case "addedAt": channel.addedAt = try field(&scanner, "channel.addedAt", &notes, default: channel.addedAt, date)
+            case "tags": channel.tags = try field(&scanner, "channel.tags", &notes, default: nil) { (scanner: inout JSONScanner) throws(Failure) in
+                if try scanner.consumeNull() { return nil }
+                var tags: [String] = []
+                try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in tags.append(try scanner.readString()) }
+                return tags
+            }
             default: try scanner.skipValue()
             }
         }

@@ -105,6 +105,7 @@ enum SnapshotEncoding {
             $0.field("title", channel.title)
             $0.field("thumbnailURL", channel.thumbnailURL)
             $0.field("addedAt", channel.addedAt.timeIntervalSince1970)
+            $0.field("tags", channel.tags)
         }
     }
 

@@ -80,7 +80,7 @@ struct StoredValueGenerator {
     }
 
     mutating func channel() -> Channel {
-        Channel(id: string(), title: optional { $0.string() }, thumbnailURL: optional { $0.string() }, addedAt: date())
+        Channel(id: string(), title: optional { $0.string() }, thumbnailURL: optional { $0.string() }, addedAt: date(), tags: optional { $0.list(3) { $0.string() } })
     }
 
     mutating func video() -> Video {
