@@ -110,7 +110,7 @@ public struct Library: Sendable, Equatable {
     private static func merged(old: Video, new: Video) -> Video {
         var result = new
         result.duration = new.duration ?? old.duration
-        result.description = new.description ?? old.description
+        result.keepDescription(of: old)
         result.thumbnailURL = new.thumbnailURL ?? old.thumbnailURL
         result.hubSeq = new.hubSeq ?? old.hubSeq
         result.isShortLink = new.isShortLink || old.isShortLink

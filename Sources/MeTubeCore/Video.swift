@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Kept small in memory, as a library holds hundreds of thousands: a thumbnail at YouTube's usual
 /// address for this video's id (`https://i<n>.ytimg.com/vi/<id>/<name>.jpg`) is held as two bytes,
-/// and rebuilt, byte for byte, when read; any other address is held as it is.
+/// and rebuilt, byte for byte, when read; any other address is held as it is. A video the store
+/// loaded holds where its description lies on disk (``descriptionReference``), not the text.
 public struct Video: Codable, Sendable, Hashable, Identifiable {
     /// The YouTube video id.
     public var id: String {
@@ -18,13 +19,18 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var published: Date
     /// Length in seconds, when a source knew it.
     public var duration: Int?
-    /// The feed's description text, when a source provided one.
-    public var description: String?
+    /// The feed's description text, when a source provided one and it is held in memory (a video
+    /// the store loaded has a ``descriptionReference`` instead; ask the store for the text).
+    public var description: String? {
+        get { if case .text(let text) = storedDescription { text } else { nil } }
+        set { storedDescription = newValue.map(StoredDescription.text) ?? .none }
+    }
     /// The hub's global sequence number for this row, when it came from a hub.
     public var hubSeq: Int64?
     /// Whether the source linked it as a Short (`/shorts/` URL).
     public var isShortLink: Bool
     private var thumbnail: Thumbnail
+    private var storedDescription: StoredDescription
 
     /// Creates a video.
     public init(
@@ -36,7 +42,7 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         self.title = title
         self.published = published
         self.duration = duration
-        self.description = description
+        storedDescription = description.map(StoredDescription.text) ?? .none
         self.hubSeq = hubSeq
         self.isShortLink = isShortLink
         thumbnail = Thumbnail(thumbnailURL, videoID: id)
@@ -46,6 +52,24 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var thumbnailURL: String? {
         get { thumbnail.url(videoID: id) }
         set { thumbnail = Thumbnail(newValue, videoID: id) }
+    }
+
+    /// Where the store keeps this video's description, when it holds a reference rather than the
+    /// text.
+    public var descriptionReference: DescriptionReference? {
+        get { if case .stored(let reference) = storedDescription { reference } else { nil } }
+        set { storedDescription = newValue.map(StoredDescription.stored) ?? .none }
+    }
+
+    /// Whether a source provided a description (held as text or as a reference).
+    public var hasDescription: Bool {
+        if case .none = storedDescription { false } else { true }
+    }
+
+    /// Takes the description (text or reference) of `other` when this video has none: a hub row
+    /// has no description, and must not lose the one a feed gave.
+    public mutating func keepDescription(of other: Video) {
+        if !hasDescription { storedDescription = other.storedDescription }
     }
 
     /// The watch page of this video.
@@ -85,6 +109,13 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         try container.encodeIfPresent(hubSeq, forKey: .hubSeq)
         try container.encode(isShortLink, forKey: .isShortLink)
     }
+}
+
+/// A video's description: the text, or where the store keeps it.
+private enum StoredDescription: Sendable, Hashable {
+    case none
+    case text(String)
+    case stored(DescriptionReference)
 }
 
 /// A video's thumbnail address, compact when it is YouTube's usual one for the video's id.

@@ -138,8 +138,7 @@ enum FileIO {
     static func identity(_ path: String) -> FileIdentity? {
         var stats = stat()
         guard stat(path, &stats) == 0 else { return nil }
-        return FileIdentity(device: UInt64(stats.st_dev), inode: UInt64(stats.st_ino), size: Int64(stats.st_size),
-                            changeSeconds: Int64(stats.st_ctim.tv_sec), changeNanos: Int64(stats.st_ctim.tv_nsec))
+        return FileIdentity(stats)
     }
 }
 
@@ -150,6 +149,20 @@ struct FileIdentity: Equatable, Sendable {
     var size: Int64
     var changeSeconds: Int64
     var changeNanos: Int64
+
+    /// The identity of the file `stats` describes.
+    init(_ stats: stat) {
+        self.init(device: UInt64(stats.st_dev), inode: UInt64(stats.st_ino), size: Int64(stats.st_size),
+                  changeSeconds: Int64(stats.st_ctim.tv_sec), changeNanos: Int64(stats.st_ctim.tv_nsec))
+    }
+
+    init(device: UInt64, inode: UInt64, size: Int64, changeSeconds: Int64, changeNanos: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.changeSeconds = changeSeconds
+        self.changeNanos = changeNanos
+    }
 
     /// The identity as one string, for a derived file to record which snapshot it was cut from.
     var token: String { "\(device):\(inode):\(size):\(changeSeconds).\(changeNanos)" }

@@ -101,6 +101,36 @@ struct JSONScanner: ~Copyable {
         throw fail("unterminated string")
     }
 
+    /// Checks the string that comes next as ``readString()`` would read it, without building it,
+    /// and returns the byte range of its literal, quotes included.
+    mutating func stringRange() throws(Failure) -> Range<Int> {
+        try expect(UInt8(ascii: "\""))
+        let start = index - 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\""): return start..<index
+            case UInt8(ascii: "\\"):
+                guard index < bytes.count else { throw fail("unterminated string") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"): break
+                case UInt8(ascii: "u"): _ = try readUnicodeEscape()
+                default: throw fail("bad escape")
+                }
+            default:
+                if byte < 0x20 { throw fail("control character in string") }
+            }
+        }
+        throw fail("unterminated string")
+    }
+
+    /// How many bytes have been read.
+    var offset: Int { index }
+
     private mutating func readEscapedString(from start: Int) throws(Failure) -> String {
         var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {

@@ -20,6 +20,10 @@ struct JSONWriter {
     private let output: Output
     private var failure: StoreError?
     private var needsComma = false
+    private var flushedCount = 0
+
+    /// How many bytes of the document have been written so far (flushed or buffered).
+    var offset: Int { flushedCount + bytes.count }
 
     /// A writer handing its bytes to `output` in pieces of `bufferSize` bytes (the last one
     /// shorter).
@@ -106,10 +110,25 @@ struct JSONWriter {
     mutating func field(_ name: String, _ values: [String]?) {
         guard let values else { return }
         key(name)
-        array(values) { writer, value in
-            writer.string(value)
-            writer.needsComma = true
-        }
+        array(values) { writer, value in writer.stringValue(value) }
+    }
+
+    /// Writes `literal`, a JSON string literal (quotes included) read back from a store file as
+    /// it was written there.
+    mutating func literal(_ literal: [UInt8]) {
+        literal.withUnsafeBufferPointer { put($0) }
+        needsComma = true
+    }
+
+    /// Writes `value` as a JSON string.
+    mutating func stringValue(_ value: String) {
+        string(value)
+        needsComma = true
+    }
+
+    /// Records `error` as the writer's failure (the first one is kept and thrown by ``finish()``).
+    mutating func fail(_ error: StoreError) {
+        if failure == nil { failure = error }
     }
 
     mutating func timestamp(_ value: HybridTimestamp) {
@@ -206,6 +225,7 @@ struct JSONWriter {
     private mutating func flush() {
         guard !bytes.isEmpty else { return }
         if failure == nil { failure = bytes.withUnsafeBytes(output) }
+        flushedCount += bytes.count
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -61,37 +61,59 @@ struct Journal {
         var notes = FieldNotes()
         /// Whether a line was written by a newer schema.
         var hasNewerSchema = false
+        /// The journal, when the changes' videos refer to descriptions in it.
+        var descriptionFile: StoreFile?
     }
 
-    /// Reads the complete lines of generation `generation` from `offset`.
-    func read(_ generation: Int, from offset: Int) throws(StoreError) -> ReadResult {
+    /// How much of a journal is read at a time: a sync's lines can hold hundreds of megabytes of
+    /// descriptions, which are never in memory at once.
+    static let readChunkSize = 4 << 20
+
+    /// Reads the complete lines of generation `generation` from `offset`, a chunk at a time.
+    /// Videos' descriptions are kept as references into the journal (see
+    /// ``ReadResult/descriptionFile``); of `files`, one already open on this journal is used again.
+    func read(_ generation: Int, from offset: Int, reusing files: [UInt32: StoreFile] = [:]) throws(StoreError) -> ReadResult {
         let path = readPath(generation)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return ReadResult(endOffset: 0) }
-            throw .readFailed(path: path, reason: errnoText())
-        }
-        defer { close(fd) }
-        let data = try FileIO.readToEnd(fd, from: offset, path: path)
+        guard let opened = try StoreFile(path: path) else { return ReadResult(endOffset: 0) }
+        let file = files.values.first { $0.identity.device == opened.identity.device && $0.identity.inode == opened.identity.inode } ?? opened
+        let size = try opened.size()
         var result = ReadResult(endOffset: offset)
-        var lineStart = data.startIndex
+        var buffer = Data()
+        var bufferOffset = offset
+        var readOffset = offset
         var lineNumber = 0
-        while let newline = data[lineStart...].firstIndex(of: 0x0A) {
-            lineNumber += 1
-            let line = data[lineStart..<newline]
-            lineStart = newline + 1
-            guard !line.isEmpty else { continue }
-            var notes = FieldNotes()
-            guard LineChecksum.verify(line) != .mismatch, let (change, schemaVersion) = try? SnapshotDecoding.change(line, notes: &notes) else {
-                result.damagedLines.append(lineNumber)
-                continue
+        while readOffset < size {
+            let chunk = try opened.read(at: UInt64(readOffset), count: min(Self.readChunkSize, size - readOffset))
+            guard !chunk.isEmpty else { break }
+            readOffset += chunk.count
+            let searchFrom = buffer.endIndex
+            buffer.append(contentsOf: chunk)
+            var lineStart = buffer.startIndex
+            // A line longer than a chunk is searched for its end only in the bytes just read.
+            while let newline = buffer[max(lineStart, searchFrom)...].firstIndex(of: 0x0A) {
+                lineNumber += 1
+                let line = buffer[lineStart..<newline]
+                let lineOffset = bufferOffset + (lineStart - buffer.startIndex)
+                lineStart = newline + 1
+                guard !line.isEmpty else { continue }
+                var notes = FieldNotes()
+                guard LineChecksum.verify(line) != .mismatch,
+                      let (change, schemaVersion) = try? SnapshotDecoding.change(line, notes: &notes, descriptions: .reference(file: file.number, base: UInt64(lineOffset)))
+                else {
+                    result.damagedLines.append(lineNumber)
+                    continue
+                }
+                result.notes.merge(notes)
+                if schemaVersion > currentSchemaVersion { result.hasNewerSchema = true }
+                if change.videos.contains(where: { $0.descriptionReference != nil }) { result.descriptionFile = file }
+                result.changes.append(change)
             }
-            result.notes.merge(notes)
-            if schemaVersion > currentSchemaVersion { result.hasNewerSchema = true }
-            result.changes.append(change)
+            guard lineStart > buffer.startIndex else { continue }
+            bufferOffset += lineStart - buffer.startIndex
+            buffer = Data(buffer[lineStart...])
         }
-        result.endOffset = offset + (lineStart - data.startIndex)
-        result.incompleteTailBytes = data.endIndex - lineStart
+        result.endOffset = bufferOffset
+        result.incompleteTailBytes = buffer.count
         return result
     }
 
@@ -105,14 +127,26 @@ struct Journal {
         return try FileIO.readToEnd(fd, from: start, path: path).prefix(end - start)
     }
 
+    /// Where an appended line went.
+    struct AppendedLine {
+        /// The file's size after the append.
+        var end: Int
+        /// The byte range in the file of each video's description literal, by the video's index
+        /// in the change.
+        var descriptionRanges: [Int: Range<Int>]
+    }
+
     /// Appends `change` as one line and fsyncs it. A torn tail left by a crashed writer is cut off
-    /// first; a failed write is rolled back so the file never ends in half a line.
-    /// - Returns: the file's size after the append.
-    func append(_ change: StoreChange, generation: Int) throws(StoreError) -> Int {
+    /// first; a failed write is rolled back so the file never ends in half a line. Descriptions
+    /// held as references are copied from where they point (`descriptions`).
+    func append(_ change: StoreChange, generation: Int, descriptions: DescriptionLiterals = .none) throws(StoreError) -> AppendedLine {
         let path = path(generation)
         var line: Data
+        var objectRanges: [Int: Range<Int>]
         do {
-            line = LineChecksum.seal(try SnapshotEncoding.change(change))
+            let (object, ranges) = try SnapshotEncoding.change(change, descriptions: descriptions)
+            line = LineChecksum.seal(object)
+            objectRanges = ranges
         } catch {
             throw .writeFailed(path: path, reason: "could not encode the change: \(error)")
         }
@@ -131,7 +165,8 @@ struct Journal {
             throw .writeFailed(path: path, reason: errnoText(failure))
         }
         if !existed { try FileIO.syncDirectory(of: path) }
-        return end + line.count
+        let shift = end + LineChecksum.sealedOffset(ofObjectOffset: 0)
+        return AppendedLine(end: end + line.count, descriptionRanges: objectRanges.mapValues { ($0.lowerBound + shift)..<($0.upperBound + shift) })
     }
 
     /// The length of the file up to and including its last newline.

@@ -143,7 +143,7 @@ private struct HeadReader {
                     }
                 case "videos":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(JSONScanner.Failure) in
-                        if let video = try SnapshotDecoding.video(&scanner, &notes) { file.videos.append(video) }
+                        if let video = try SnapshotDecoding.video(&scanner, &notes, descriptions: .skip) { file.videos.append(video) }
                     }
                 case "marks":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(JSONScanner.Failure) in

@@ -65,6 +65,9 @@ enum LineChecksum {
         return line
     }
 
+    /// Where byte `offset` (at least 1: the brace is replaced) of an object lands in its sealed line.
+    static func sealedOffset(ofObjectOffset offset: Int) -> Int { offset - 1 + fieldLength }
+
     /// What checking a line found.
     enum Verdict: Equatable {
         /// The checksum matches.

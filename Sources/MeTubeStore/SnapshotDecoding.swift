@@ -6,12 +6,31 @@ import MeTubeCore
 enum SnapshotDecoding {
     typealias Failure = JSONScanner.Failure
 
+    /// What decoding does with a video's description.
+    enum DescriptionHandling {
+        /// Reads the text.
+        case text
+        /// Keeps where the literal lies instead (``DescriptionReference``): in the store file
+        /// numbered `file`, whose byte `base` is the first byte scanned.
+        case reference(file: UInt32, base: UInt64)
+        /// Leaves it out (the head: a first screen shows no descriptions).
+        case skip
+    }
+
     /// Reads `library.json`. A field that is well-formed JSON but not understood gets a default, or
     /// leaves its channel or video out, and is counted in `notes`; malformed JSON throws.
     static func library(_ data: Data, notes: inout FieldNotes) throws(Failure) -> LibraryFile {
-        try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
+        try withBytes(data) { (bytes) throws(Failure) in try library(bytes, notes: &notes, descriptions: .text) { _ in } }
+    }
+
+    /// Reads `library.json` from `bytes`, handling descriptions as `descriptions` says; calls
+    /// `release` now and then with how far it has read (what lies before is not read again).
+    static func library(
+        _ bytes: UnsafeBufferPointer<UInt8>, notes: inout FieldNotes, descriptions: DescriptionHandling, release: (Int) -> Void
+    ) throws(Failure) -> LibraryFile {
+        try scan(bytes) { (scanner: inout JSONScanner) throws(Failure) in
             var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [])
-            file.videos.reserveCapacity(data.count / 220)
+            file.videos.reserveCapacity(bytes.count / (descriptions.isText ? 220 : 1_200))
             var channelIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
                 switch key {
@@ -25,9 +44,10 @@ enum SnapshotDecoding {
                     }
                 case "videos":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
-                        guard var video = try video(&scanner, &notes) else { return }
+                        guard var video = try video(&scanner, &notes, descriptions: descriptions) else { return }
                         if let shared = channelIDs[video.channelID] { video.channelID = shared }
                         file.videos.append(video)
+                        if file.videos.count % 4_096 == 0 { release(scanner.offset) }
                     }
                 default: try scanner.skipValue()
                 }
@@ -49,7 +69,9 @@ enum SnapshotDecoding {
         var marks: [Mark] = []
         var positions: [PlaybackPosition] = []
         var notes = FieldNotes()
-        let header = try scanMarks(data, notes: &notes, positions: { positions.append($0) }) { marks.append($0) }
+        let header = try withBytes(data) { (bytes) throws(Failure) in
+            try scanMarks(bytes, notes: &notes, positions: { positions.append($0) }) { marks.append($0) }
+        }
         try strict(notes)
         return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks, positions: positions)
     }
@@ -62,9 +84,9 @@ enum SnapshotDecoding {
     /// table without an intermediate array) and each playback position to `positions`; returns the
     /// file's schema version and generation.
     static func scanMarks(
-        _ data: Data, notes: inout FieldNotes, positions: (PlaybackPosition) -> Void = { _ in }, _ each: (Mark) -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, notes: inout FieldNotes, positions: (PlaybackPosition) -> Void = { _ in }, _ each: (Mark) -> Void
     ) throws(Failure) -> (schemaVersion: Int, generation: Int) {
-        try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
+        try scan(bytes) { (scanner: inout JSONScanner) throws(Failure) in
             var fileHeader = (schemaVersion: 0, generation: 0)
             var deviceIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
@@ -87,7 +109,7 @@ enum SnapshotDecoding {
 
     /// Decodes one journal line; returns the change and the schema version that wrote it. What is
     /// not understood is defaulted and counted in `notes`; only malformed JSON throws.
-    static func change(_ data: Data, notes: inout FieldNotes) throws(Failure) -> (StoreChange, Int) {
+    static func change(_ data: Data, notes: inout FieldNotes, descriptions: DescriptionHandling = .text) throws(Failure) -> (StoreChange, Int) {
         var syncRange: Range<Int>?
         let (change, schemaVersion) = try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
             var change = StoreChange()
@@ -101,7 +123,7 @@ enum SnapshotDecoding {
                     }
                 case "videos":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
-                        if let video = try video(&scanner, &notes) { change.videos.append(video) }
+                        if let video = try video(&scanner, &notes, descriptions: descriptions) { change.videos.append(video) }
                     }
                 case "channels":
                     try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in
@@ -131,17 +153,22 @@ enum SnapshotDecoding {
     }
 
     static func scan<T>(_ data: Data, _ body: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> T {
+        try withBytes(data) { (bytes) throws(Failure) in try scan(bytes, body) }
+    }
+
+    /// Runs `body` over the bytes of `data`.
+    private static func withBytes<T>(_ data: Data, _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T) throws(Failure) -> T {
         let result: Result<T, Failure> = data.withUnsafeBytes { raw in
-            var scanner = JSONScanner(raw.bindMemory(to: UInt8.self))
-            do throws(Failure) {
-                let value = try body(&scanner)
-                try scanner.expectEnd()
-                return .success(value)
-            } catch {
-                return .failure(error)
-            }
+            do throws(Failure) { return .success(try body(raw.bindMemory(to: UInt8.self))) } catch { return .failure(error) }
         }
         return try result.get()
+    }
+
+    static func scan<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> T {
+        var scanner = JSONScanner(bytes)
+        let value = try body(&scanner)
+        try scanner.expectEnd()
+        return value
     }
 
     /// Reads one field with `read`; a value that is not understood becomes `fallback` and a note.
@@ -213,9 +240,10 @@ enum SnapshotDecoding {
     }
 
     /// A video, or `nil` (with a note) when its id or channel is missing.
-    static func video(_ scanner: inout JSONScanner, _ notes: inout FieldNotes) throws(Failure) -> Video? {
+    static func video(_ scanner: inout JSONScanner, _ notes: inout FieldNotes, descriptions: DescriptionHandling = .text) throws(Failure) -> Video? {
         var id: String?, channelID: String?, title: String?, published: Date?
         var duration: Int?, description: String?, thumbnailURL: String?, hubSeq: Int64?, isShortLink = false
+        var reference: DescriptionReference?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
             case "id": id = try field(&scanner, "video.id", &notes, default: nil, optionalString)
@@ -223,7 +251,12 @@ enum SnapshotDecoding {
             case "title": title = try field(&scanner, "video.title", &notes, default: nil, optionalString)
             case "published": published = try field(&scanner, "video.published", &notes, default: nil, optionalDate)
             case "duration": duration = try field(&scanner, "video.duration", &notes, default: nil, optionalInt).map { Int($0) }
-            case "description": description = try field(&scanner, "video.description", &notes, default: nil, optionalString)
+            case "description":
+                switch descriptions {
+                case .text: description = try field(&scanner, "video.description", &notes, default: nil, optionalString)
+                case let .reference(file, base): reference = try descriptionReference(&scanner, &notes, file: file, base: base)
+                case .skip: try scanner.skipValue()
+                }
             case "thumbnailURL": thumbnailURL = try field(&scanner, "video.thumbnailURL", &notes, default: nil, optionalString)
             case "hubSeq": hubSeq = try field(&scanner, "video.hubSeq", &notes, default: nil, optionalInt)
             case "isShortLink": isShortLink = try field(&scanner, "video.isShortLink", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
@@ -236,8 +269,23 @@ enum SnapshotDecoding {
         }
         if title == nil { notes.add("video \(id): no title; shown untitled") }
         if published == nil { notes.add("video \(id): no publication date; 1970 used") }
-        return Video(id: id, channelID: channelID, title: title ?? "", published: published ?? Date(timeIntervalSince1970: 0), duration: duration,
-                     description: description, thumbnailURL: thumbnailURL, hubSeq: hubSeq, isShortLink: isShortLink)
+        var video = Video(id: id, channelID: channelID, title: title ?? "", published: published ?? Date(timeIntervalSince1970: 0), duration: duration,
+                          description: description, thumbnailURL: thumbnailURL, hubSeq: hubSeq, isShortLink: isShortLink)
+        if let reference { video.descriptionReference = reference }
+        return video
+    }
+
+    /// Where the description literal that comes next lies, checked as a string but not read.
+    private static func descriptionReference(_ scanner: inout JSONScanner, _ notes: inout FieldNotes, file: UInt32, base: UInt64) throws(Failure) -> DescriptionReference? {
+        let range = try field(&scanner, "video.description", &notes, default: nil) { (scanner: inout JSONScanner) throws(Failure) -> Range<Int>? in
+            try scanner.consumeNull() ? nil : try scanner.stringRange()
+        }
+        guard let range else { return nil }
+        guard let length = UInt32(exactly: range.count) else {
+            notes.add("video.description: longer than 4 GiB; left out")
+            return nil
+        }
+        return DescriptionReference(file: file, offset: base + UInt64(range.lowerBound), length: length)
     }
 
     static func timestamp(_ scanner: inout JSONScanner) throws(Failure) -> HybridTimestamp {
@@ -320,4 +368,8 @@ enum SnapshotDecoding {
         return Mark(videoID: videoID, status: status, hlc: hlc ?? HybridTimestamp(millis: 0), deviceID: deviceID ?? "",
                     syncState: syncState, base: base, theirs: theirs)
     }
+}
+
+extension SnapshotDecoding.DescriptionHandling {
+    var isText: Bool { if case .text = self { true } else { false } }
 }

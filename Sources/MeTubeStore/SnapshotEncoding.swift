@@ -8,9 +8,11 @@ import MeTubeCore
 enum SnapshotEncoding {
     /// Writes snapshot `part` of `library` and `sync`, claiming `generation`, through `writer`,
     /// and finishes it; throws the first failure to encode or to write.
-    static func write(_ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int, to writer: inout JSONWriter) throws(StoreError) {
+    static func write(
+        _ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int, descriptions: DescriptionLiterals = .none, to writer: inout JSONWriter
+    ) throws(StoreError) {
         switch part {
-        case .library: writeLibrary(library, generation: generation, to: &writer)
+        case .library: writeLibrary(library, generation: generation, descriptions: descriptions, to: &writer)
         case .marks: writeMarks(library.marks, positions: library.playbackPositions, generation: generation, to: &writer)
         case .sync:
             do {
@@ -24,32 +26,39 @@ enum SnapshotEncoding {
 
     /// One journal line's JSON object for `change`, unsealed: `JSONEncoder`'s encoding (sorted
     /// keys) with the videos, which sort last and are most of a sync's line, written by
-    /// ``JSONWriter`` as in `library.json`.
-    static func change(_ change: StoreChange) throws -> Data {
+    /// ``JSONWriter`` as in `library.json`. Also returns, by the index of its video, the byte
+    /// range of each description literal in the object.
+    static func change(_ change: StoreChange, descriptions: DescriptionLiterals = .none) throws -> (object: Data, descriptionRanges: [Int: Range<Int>]) {
         var rest = change
         rest.videos = []
         var object = try StoreCoding.encoder().encode(rest)
-        guard !change.videos.isEmpty, object.last == UInt8(ascii: "}") else { return object }
+        guard !change.videos.isEmpty, object.last == UInt8(ascii: "}") else { return (object, [:]) }
         object[object.index(before: object.endIndex)] = UInt8(ascii: ",")
+        let base = object.count
         var writer = JSONWriter { piece in
             object.append(contentsOf: piece)
             return nil
         }
+        var ranges: [Int: Range<Int>] = [:]
         writer.key("videos")
-        writer.array(change.videos, video)
+        writer.array(change.videos.indices) { writer, index in
+            if let range = video(&writer, change.videos[index], descriptions) {
+                ranges[index] = (base + range.lowerBound)..<(base + range.upperBound)
+            }
+        }
         try writer.finish()
         object.append(UInt8(ascii: "}"))
-        return object
+        return (object, ranges)
     }
 
-    private static func writeLibrary(_ library: Library, generation: Int, to writer: inout JSONWriter) {
+    private static func writeLibrary(_ library: Library, generation: Int, descriptions: DescriptionLiterals, to writer: inout JSONWriter) {
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
             $0.key("channels")
             $0.array(library.channels.values.sorted { $0.id < $1.id }, channel)
             $0.key("videos")
-            $0.array(library.videos, video)
+            $0.array(library.videos) { writer, video in Self.video(&writer, video, descriptions) }
         }
     }
 
@@ -86,7 +95,7 @@ enum SnapshotEncoding {
             $0.key("channels")
             $0.array(library.channels.values.sorted { $0.id < $1.id }, channel)
             $0.key("videos")
-            $0.array(videos, video)
+            $0.array(videos) { writer, video in Self.video(&writer, video, nil) }
             $0.key("marks")
             $0.array(videos.compactMap { library.marks[$0.id] }, mark)
         }
@@ -109,18 +118,42 @@ enum SnapshotEncoding {
         }
     }
 
-    private static func video(_ writer: inout JSONWriter, _ video: Video) {
+    /// Writes `video`; its description (text, or copied from where a reference points) unless
+    /// `descriptions` is `nil`. Returns the byte range of the description literal, in the
+    /// writer's offsets, when one was written.
+    @discardableResult
+    private static func video(_ writer: inout JSONWriter, _ video: Video, _ descriptions: DescriptionLiterals?) -> Range<Int>? {
+        var range: Range<Int>?
         writer.object {
             $0.field("id", video.id)
             $0.field("channelID", video.channelID)
             $0.field("title", video.title)
             $0.field("published", video.published.timeIntervalSince1970)
             $0.field("duration", video.duration)
-            $0.field("description", video.description)
+            if let descriptions, video.hasDescription {
+                range = description(&$0, of: video, descriptions)
+            }
             $0.field("thumbnailURL", video.thumbnailURL)
             $0.field("hubSeq", video.hubSeq)
             $0.field("isShortLink", video.isShortLink)
         }
+        return range
+    }
+
+    private static func description(_ writer: inout JSONWriter, of video: Video, _ descriptions: DescriptionLiterals) -> Range<Int>? {
+        writer.key("description")
+        let start = writer.offset
+        if let text = video.description {
+            writer.stringValue(text)
+        } else if let reference = video.descriptionReference {
+            do {
+                writer.literal(try descriptions.literal(reference))
+            } catch {
+                writer.fail(error)
+                return nil
+            }
+        }
+        return start..<writer.offset
     }
 
     private static func mark(_ writer: inout JSONWriter, _ mark: Mark) {

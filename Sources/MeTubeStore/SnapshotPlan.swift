@@ -10,6 +10,8 @@ struct SnapshotPlan: Sendable {
     var offset: Int
     var identities: [StorePart: FileIdentity]
     var damagedInputs: Set<String>
+    /// The files the library's descriptions are copied from.
+    var descriptions: DescriptionLiterals
     /// Whether the plan replaces the contents (a restore) rather than folding the journal in.
     var replacesContents = false
 

@@ -71,8 +71,8 @@ extension Store {
     private func takePlan() -> SnapshotPlan {
         state.withLock { state in
             let generation = state.appendGeneration
-            return SnapshotPlan(library: state.library, sync: state.sync, generation: generation,
-                                offset: state.journalOffsets[generation] ?? 0, identities: state.identities, damagedInputs: state.damagedInputs)
+            return SnapshotPlan(library: state.library, sync: state.sync, generation: generation, offset: state.journalOffsets[generation] ?? 0,
+                                identities: state.identities, damagedInputs: state.damagedInputs, descriptions: DescriptionLiterals(files: state.descriptionFiles))
         }
     }
 
@@ -87,7 +87,7 @@ extension Store {
             do {
                 let temporary = try FileIO.stage(for: target) { fd throws(StoreError) in
                     var writer = JSONWriter(fd: fd, path: target)
-                    try SnapshotEncoding.write(part, of: plan.library, sync: plan.sync, generation: plan.newGeneration, to: &writer)
+                    try SnapshotEncoding.write(part, of: plan.library, sync: plan.sync, generation: plan.newGeneration, descriptions: plan.descriptions, to: &writer)
                 }
                 staged.append((part, temporary))
             } catch {

@@ -106,16 +106,36 @@ public final class Store: Sendable {
             let (generation, offset) = state.withLock { ($0.appendGeneration, $0.journalOffsets[$0.appendGeneration] ?? 0) }
             let (result, change, clock) = Self.run(body, on: state.withLock { $0 })
             guard !change.isEmpty else { return result }
-            let end = try journal.append(change, generation: generation)
+            let files = state.withLock { $0.descriptionFiles }
+            let appended = try journal.append(change, generation: generation, descriptions: DescriptionLiterals(files: files))
+            let (applied, journalFile) = descriptionsAsReferences(change, appended, generation: generation, files: files)
             state.withLock { state in
                 state.clock.observe(clock.latest)
                 // An in-process refresh may have read the new line already.
                 guard state.appendGeneration == generation, (state.journalOffsets[generation] ?? 0) == offset else { return }
-                state.journalOffsets[generation] = end
-                state.apply([change], journalGeneration: generation)
+                state.journalOffsets[generation] = appended.end
+                if let journalFile { state.descriptionFiles[journalFile.number] = journalFile }
+                state.apply([applied], journalGeneration: generation)
             }
             return result
         }
+    }
+
+    /// `change` with its videos' descriptions replaced by references to where the append put them
+    /// in journal `generation` (the library keeps no description text), and that journal's file;
+    /// `change` as it is when it has no descriptions or the journal cannot be opened for reading.
+    private func descriptionsAsReferences(
+        _ change: StoreChange, _ appended: Journal.AppendedLine, generation: Int, files: [UInt32: StoreFile]
+    ) -> (StoreChange, StoreFile?) {
+        guard !appended.descriptionRanges.isEmpty,
+              let opened = try? StoreFile(path: journal.path(generation)) else { return (change, nil) }
+        let file = files.values.first { $0.identity.device == opened.identity.device && $0.identity.inode == opened.identity.inode } ?? opened
+        var applied = change
+        for (index, range) in appended.descriptionRanges {
+            guard let length = UInt32(exactly: range.count) else { continue }
+            applied.videos[index].descriptionReference = DescriptionReference(file: file.number, offset: UInt64(range.lowerBound), length: length)
+        }
+        return (applied, file)
     }
 
     /// Runs a transaction's body on a copy of the state; the copy is gone when this returns, so

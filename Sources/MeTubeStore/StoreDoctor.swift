@@ -35,7 +35,7 @@ public enum StoreDoctor {
         for part in StorePart.allCases {
             let path = directory.appendingPathComponent(part.fileName).path
             do {
-                guard let data = try FileIO.read(path) else {
+                guard let source = try StoreFile(path: path) else {
                     add(.info, part.fileName, "missing (normal for a store never compacted)")
                     continue
                 }
@@ -43,14 +43,21 @@ public enum StoreDoctor {
                 var notes = FieldNotes()
                 switch part {
                 case .library:
-                    library = try SnapshotDecoding.library(data, notes: &notes)
+                    library = try source.withMappedBytes { (bytes, release) throws(StoreError) in
+                        try decoded(path) { () throws(JSONScanner.Failure) in
+                            try SnapshotDecoding.library(bytes, notes: &notes, descriptions: .reference(file: source.number, base: 0), release: release)
+                        }
+                    }
                     header = (library.schemaVersion, library.generation)
                 case .marks:
                     var read: [Mark] = []
-                    let fileHeader = try SnapshotDecoding.scanMarks(data, notes: &notes) { read.append($0) }
+                    let fileHeader = try source.withMappedBytes { (bytes, _) throws(StoreError) in
+                        try decoded(path) { () throws(JSONScanner.Failure) in try SnapshotDecoding.scanMarks(bytes, notes: &notes) { read.append($0) } }
+                    }
                     marks = MarksFile(schemaVersion: fileHeader.schemaVersion, generation: fileHeader.generation, marks: read)
                     header = (marks.schemaVersion, marks.generation)
                 case .sync:
+                    let data = try source.withMappedBytes { (bytes, _) throws(StoreError) in Data(bytes) }
                     let file = try StoreCoding.decoder().decode(SyncFile.self, from: data)
                     header = (file.schemaVersion, file.generation)
                 }
@@ -61,7 +68,7 @@ public enum StoreDoctor {
                 if header.schema > currentSchemaVersion {
                     add(.warning, part.fileName, "schema \(header.schema) is newer than this metube's \(currentSchemaVersion): the store opens read-only")
                 } else {
-                    add(.ok, part.fileName, "parses; schema \(header.schema), generation \(header.generation), \(data.count.formatted()) bytes")
+                    add(.ok, part.fileName, "parses; schema \(header.schema), generation \(header.generation), \((try source.size()).formatted()) bytes")
                 }
             } catch {
                 add(.problem, part.fileName, "does not parse (\(error)); metube recovers it from a backup and the journal, and the next write keeps it as a .corrupt-<time> copy")
@@ -110,5 +117,10 @@ public enum StoreDoctor {
             let (left, right) = (order.firstIndex(of: lhs.element.severity)!, order.firstIndex(of: rhs.element.severity)!)
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
+    }
+
+    /// `decode`'s value, its failure as the store's error for `path`.
+    private static func decoded<T>(_ path: String, _ decode: () throws(JSONScanner.Failure) -> T) throws(StoreError) -> T {
+        do { return try decode() } catch { throw .corrupt(path: path, reason: error.description) }
     }
 }

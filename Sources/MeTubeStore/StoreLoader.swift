@@ -22,23 +22,31 @@ struct StoreLoader {
         var sync: SyncSnapshot?
 
         var libraryNotes = FieldNotes()
-        if let (file, identity) = try loadPart(.library, state: &state, decode: { data throws(StoreError) in
+        if let ((file, source), identity) = try loadPart(.library, state: &state, decode: { source throws(StoreError) in
             libraryNotes = FieldNotes()
-            return try Self.decodeFast(path: "library.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.library(data, notes: &libraryNotes) }
+            let file = try source.withMappedBytes { (bytes, release) throws(StoreError) in
+                try Self.decodeFast(path: "library.json") { () throws(JSONScanner.Failure) in
+                    try SnapshotDecoding.library(bytes, notes: &libraryNotes, descriptions: .reference(file: source.number, base: 0), release: release)
+                }
+            }
+            return (file, source)
         }) {
             channels = file.channels
             videos = file.videos
+            state.descriptionFiles[source.number] = source
             note(file.schemaVersion, file.generation, .library, identity, &state)
         }
         note(libraryNotes, in: .library, &state)
         var marksNotes = FieldNotes()
-        if let ((table, header, read), identity) = try loadPart(.marks, state: &state, decode: { data throws(StoreError) in
+        if let ((table, header, read), identity) = try loadPart(.marks, state: &state, decode: { source throws(StoreError) in
             marksNotes = FieldNotes()
-            return try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
-                var table = MarkTable()
-                var read: [PlaybackPosition] = []
-                let header = try SnapshotDecoding.scanMarks(data, notes: &marksNotes, positions: { read.append($0) }) { table[$0.videoID] = $0 }
-                return (table, header, read)
+            return try source.withMappedBytes { (bytes, _) throws(StoreError) in
+                try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
+                    var table = MarkTable()
+                    var read: [PlaybackPosition] = []
+                    let header = try SnapshotDecoding.scanMarks(bytes, notes: &marksNotes, positions: { read.append($0) }) { table[$0.videoID] = $0 }
+                    return (table, header, read)
+                }
             }
         }) {
             marks = table
@@ -47,8 +55,9 @@ struct StoreLoader {
         }
         note(marksNotes, in: .marks, &state)
         var syncNotes = FieldNotes()
-        if let (file, identity) = try loadPart(.sync, state: &state, decode: { data throws(StoreError) in
+        if let (file, identity) = try loadPart(.sync, state: &state, decode: { source throws(StoreError) in
             syncNotes = FieldNotes()
+            let data = try source.withMappedBytes { (bytes, _) throws(StoreError) in Data(bytes) }
             return try Self.decodeSyncFile(data, notes: &syncNotes)
         }) {
             sync = file.sync
@@ -67,8 +76,8 @@ struct StoreLoader {
         let oldest = state.generations.values.min() ?? 0
         for generation in journal.readableGenerations() where generation >= oldest {
             state.newestJournal = max(state.newestJournal, generation)
-            let result = try journal.read(generation, from: 0)
-            state.apply(result.changes, journalGeneration: generation)
+            let result = try journal.read(generation, from: 0, reusing: state.descriptionFiles)
+            state.apply(result, journalGeneration: generation)
             state.journalOffsets[generation] = result.endOffset
             let name = "journal-\(generation).jsonl"
             if !result.damagedLines.isEmpty {
@@ -135,20 +144,20 @@ struct StoreLoader {
     /// exists (a new store, or nothing to recover from). The identity is always the file's own,
     /// so a refresh does not mistake the damaged file for a replaced one.
     private func loadPart<T>(
-        _ part: StorePart, state: inout StoreState, decode: (Data) throws(StoreError) -> T
-    ) throws(StoreError) -> (T, FileIdentity?)? {
+        _ part: StorePart, state: inout StoreState, decode: (StoreFile) throws(StoreError) -> T
+    ) throws(StoreError) -> (T, FileIdentity)? {
         let path = "\(directory)/\(part.fileName)"
-        let identity = FileIO.identity(path)
-        guard let data = try FileIO.read(path) else { return nil }
+        guard let source = try StoreFile(path: path) else { return nil }
+        let identity = source.identity
         do {
-            return (try decode(data), identity)
+            return (try decode(source), identity)
         } catch {
             state.damagedInputs.insert(path)
-            if let identity { state.identities[part] = identity }
+            state.identities[part] = identity
             var message = "\(part.fileName) is damaged (\(error)); \(Self.keptAside)"
             for backup in backupGenerations().reversed() {
-                guard let backupData = try? FileIO.read("\(backupsDirectory)/\(backup)/\(part.fileName)"),
-                      let value = try? decode(backupData) else { continue }
+                guard let backupSource = try? StoreFile(path: "\(backupsDirectory)/\(backup)/\(part.fileName)"),
+                      let value = try? decode(backupSource) else { continue }
                 message += "; recovered from backup \(backup) plus the journal"
                 state.notices.append(message)
                 return (value, identity)

@@ -26,6 +26,8 @@ struct StoreState: Sendable {
     var compactionFailedAtOffset: Int?
     /// Whether ``sync``'s device id was made in memory and is not on disk yet.
     var deviceIDUnsaved = false
+    /// The files the library's description references point into, by number.
+    var descriptionFiles: [UInt32: StoreFile] = [:]
 
     /// Whether the next write must first fold everything into fresh snapshots.
     var needsRepair: Bool { !damagedInputs.isEmpty || deviceIDUnsaved }
@@ -41,6 +43,13 @@ struct StoreState: Sendable {
     /// The parts a line of journal `generation` applies to: those whose snapshot does not include it.
     func parts(forJournal generation: Int) -> Set<StorePart> {
         Set(StorePart.allCases.filter { (generations[$0] ?? 0) <= generation })
+    }
+
+    /// Applies what reading journal `generation` found, keeping the journal open when its videos'
+    /// descriptions point into it.
+    mutating func apply(_ read: Journal.ReadResult, journalGeneration generation: Int) {
+        if let file = read.descriptionFile { descriptionFiles[file.number] = file }
+        apply(read.changes, journalGeneration: generation)
     }
 
     /// Applies journal lines of one generation, batching video upserts so replay sorts rarely.

@@ -22,7 +22,16 @@ import TestSupport
         #expect(read.damagedLines.isEmpty)
         #expect(read.notes.isEmpty, "\(read.notes.summary)")
         #expect(read.changes.count == written.count)
-        for (index, pair) in zip(read.changes, written).enumerated() where pair.0 != pair.1 {
+        // Descriptions are read as references into the journal; each one's text is read back.
+        let literals = DescriptionLiterals(files: read.descriptionFile.map { [$0.number: $0] } ?? [:])
+        let resolved = try read.changes.map { change in
+            var change = change
+            for index in change.videos.indices {
+                if let reference = change.videos[index].descriptionReference { change.videos[index].description = try literals.text(reference) }
+            }
+            return change
+        }
+        for (index, pair) in zip(resolved, written).enumerated() where pair.0 != pair.1 {
             Issue.record("line \(index + 1) read back differently:\nwrote \(pair.1)\nread  \(pair.0)")
             break
         }
@@ -36,13 +45,13 @@ import TestSupport
             var change = generator.change()
             if generator.chance(50) { change.videos += generator.list(30) { $0.video() } }
             // When one is encoded as a journal line's object
-            let object = try SnapshotEncoding.change(change)
+            let object = try SnapshotEncoding.change(change).object
             // Then Foundation's decoder reads it back as it was, and without videos it is exactly
             // JSONEncoder's encoding
             #expect(try StoreCoding.decoder().decode(StoreChange.self, from: object) == change, "round \(round)")
             var rest = change
             rest.videos = []
-            #expect(try SnapshotEncoding.change(rest) == StoreCoding.encoder().encode(rest))
+            #expect(try SnapshotEncoding.change(rest).object == StoreCoding.encoder().encode(rest))
         }
     }
 
@@ -90,20 +99,44 @@ import TestSupport
             let directory = TemporaryDirectory()
             defer { directory.remove() }
             let store = try Store.open(at: directory.url)
-            for _ in 0..<5 { try store.apply(generator.change()) }
-            let (library, sync) = (store.library(), store.syncSnapshot())
+            var written: [StoreChange] = []
+            for _ in 0..<5 {
+                written.append(generator.change())
+                try store.apply(written[written.count - 1])
+            }
+            let (library, sync) = (try Self.readBack(store), store.syncSnapshot())
+            // The descriptions held are those written, read on demand (the library holds none).
+            let lastDescriptions = Dictionary(written.flatMap(\.videos).map { ($0.id, $0.description) }, uniquingKeysWith: { $1 ?? $0 })
+            #expect(store.library().videos.allSatisfy { $0.description == nil })
+            for video in library.videos where lastDescriptions[video.id] != nil {
+                #expect(video.description == lastDescriptions[video.id]!)
+            }
             // Read back from the journal
             let reopened = try Store.open(at: directory.url)
             #expect(reopened.takeNotices().isEmpty)
-            #expect(reopened.library() == library)
+            #expect(try Self.readBack(reopened) == library)
             #expect(reopened.syncSnapshot() == sync)
             // And from the snapshots after a compaction
             try reopened.compact()
+            #expect(try Self.readBack(reopened) == library)
             let compacted = try Store.open(at: directory.url)
             #expect(compacted.takeNotices().isEmpty)
-            #expect(compacted.library() == library)
+            #expect(try Self.readBack(compacted) == library)
             #expect(compacted.syncSnapshot() == sync)
         }
+    }
+
+    /// The store's library with every description read back through ``Store/description(of:)``.
+    static func readBack(_ store: Store) throws -> Library {
+        let library = store.library()
+        let videos = try library.videos.map { video in
+            var video = video
+            if video.descriptionReference != nil { video.description = try store.description(of: video.id) }
+            return video
+        }
+        var described = Library(channels: Array(library.channels.values), videos: videos, markTable: library.marks)
+        for position in library.playbackPositions.values { described.apply(position) }
+        return described
     }
 
     @Test func nonFiniteDatesAreWrittenAsTheNearestFiniteOnes() throws {
