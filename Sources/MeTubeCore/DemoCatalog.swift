@@ -1,7 +1,9 @@
 import Foundation
 
 /// The channels and videos of `metube-server --demo`: realistic and reproducible, with channel
-/// names and titles in several scripts (including CJK and emoji), Shorts and missing durations.
+/// names and titles in several scripts (including CJK and emoji), Shorts and missing durations,
+/// and titles and descriptions sized like real feeds' (``FeedFieldSizes``): multi-line
+/// descriptions with links and chapter lines.
 public struct DemoCatalog: Sendable {
     /// How many channels to make.
     public var channelCount: Int
@@ -59,18 +61,57 @@ public struct DemoCatalog: Sendable {
         if index % 9 == 4 {
             title = Self.foreignTitles[Int(random.next() % UInt64(Self.foreignTitles.count))]
         } else {
-            let words = (0..<(3 + Int(random.next() % 5))).map { _ in Self.titleWords[Int(random.next() % 16)] }
+            let length = FeedFieldSizes.titleBytes[Int(random.next() % UInt64(FeedFieldSizes.titleBytes.count))]
+            var words: [String] = []
+            while words.joined(separator: " ").utf8.count + 8 < length { words.append(Self.titleWords[Int(random.next() % 16)]) }
             title = words.joined(separator: " ").capitalized + " #\(index)"
         }
         let roll = random.next() % 20
         let duration: Int? = roll == 0 ? nil : (roll < 3 ? Int(15 + random.next() % 44) : Int(120 + random.next() % 5_400))
         let id = Self.videoID(index)
+        let descriptionLength = FeedFieldSizes.descriptionBytes[Int(random.next() % UInt64(FeedFieldSizes.descriptionBytes.count))]
         return Video(
             id: id, channelID: Self.channelID(index % max(channelCount, 1)), title: title,
             published: newest.addingTimeInterval(-Double(index) * 600),
-            duration: duration, thumbnailURL: "https://i1.ytimg.com/vi/\(id)/hqdefault.jpg",
+            duration: duration, description: Self.description(bytes: descriptionLength, title: title, videoID: id, random: &random),
+            thumbnailURL: "https://i1.ytimg.com/vi/\(id)/hqdefault.jpg",
             isShortLink: roll == 1
         )
+    }
+
+    private static let sentenceWords = ["the", "new", "video", "about", "our", "build", "with", "and", "a", "first", "look", "at",
+                                        "this", "week", "we", "tested", "every", "part", "of", "it", "thanks", "for", "watching",
+                                        "support", "channel", "members", "get", "early", "access", "to", "more"]
+    private static let chapterNames = ["Intro", "Unboxing", "Setup", "First impressions", "Benchmarks", "Results", "Q&A", "Outro"]
+
+    /// A description of about `bytes` UTF-8 bytes, as channels write them: a paragraph, chapter
+    /// lines (`0:00 Intro`), links and tags, one item a line.
+    static func description(bytes: Int, title: String, videoID: String, random: inout SplitMix64) -> String? {
+        guard bytes > 0 else { return nil }
+        var lines = [title]
+        var size = title.utf8.count
+        var chapter = 0
+        while size < bytes {
+            let line: String
+            switch random.next() % 6 {
+            case 0:
+                line = "https://www.example.com/\(videoID)/\(random.next() % 1_000)"
+            case 1 where chapter < chapterNames.count:
+                let seconds = chapter * (60 + Int(random.next() % 240))
+                line = "\(seconds / 60):\(String(format: "%02d", seconds % 60)) \(chapterNames[chapter])"
+                chapter += 1
+            case 2:
+                line = "#\(titleWords[Int(random.next() % 16)].replacingOccurrences(of: " ", with: "")) #\(channelWords[Int(random.next() % 16)].lowercased())"
+            default:
+                let words = (0..<(6 + Int(random.next() % 14))).map { _ in sentenceWords[Int(random.next() % UInt64(sentenceWords.count))] }
+                line = words.joined(separator: " ").capitalized + "."
+            }
+            lines.append(line)
+            size += line.utf8.count + 1
+        }
+        var text = lines.joined(separator: "\n")
+        while text.utf8.count > bytes { text.removeLast() }
+        return text
     }
 
     /// The videos this catalog makes, newest first.

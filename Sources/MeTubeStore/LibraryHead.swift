@@ -5,10 +5,12 @@ import MeTubeCore
 /// or `metube list --limit 100` needs.
 ///
 /// Compaction writes `head.json` beside the snapshots: every channel, the newest videos in feed
-/// order, their marks, and the identities (device, inode, size, change time) of the snapshots it was
-/// cut from. It is derived and never the only copy of anything: it is used only while all three
-/// snapshots are exactly the files it was cut from, and is otherwise ignored (the full open is then
-/// the answer). The journals written since are replayed over it as over the snapshots.
+/// order (without descriptions), their marks, and the identities (device, inode, size, change
+/// time) of the snapshots it was cut from, sealed with a checksum of its own content as journal
+/// lines are. It is derived and never the only copy of anything: it is used only while its checksum
+/// matches and all three snapshots are exactly the files it was cut from, and is otherwise ignored
+/// (the full open is then the answer) until the next compaction writes it anew. The journals
+/// written since are replayed over it as over the snapshots.
 public struct LibraryHead: Sendable {
     /// The newest videos of the library (journal included), their channels and marks. When
     /// ``isWholeLibrary`` is false, it holds exactly the library's first videos in feed order, up
@@ -57,19 +59,44 @@ extension Store {
             guard let identity = FileIO.identity(directory.appendingPathComponent(part.fileName).path) else { return }
             identities[part] = identity
         }
-        let path = directory.appendingPathComponent(Self.headFileName).path
-        try? FileIO.replaceAtomically(path) { fd throws(StoreError) in
-            var writer = JSONWriter(fd: fd, path: path)
-            try SnapshotEncoding.writeHead(library, videoLimit: Self.headVideoLimit, generation: generation, identities: identities, to: &writer)
+        var object = Data()
+        var writer = JSONWriter { piece in
+            object.append(contentsOf: piece)
+            return nil
         }
+        guard (try? SnapshotEncoding.writeHead(library, videoLimit: Self.headVideoLimit, generation: generation, identities: identities, to: &writer)) != nil else { return }
+        try? FileIO.replaceAtomically(directory.appendingPathComponent(Self.headFileName).path, with: LineChecksum.seal(object))
     }
+
+    /// What `head.json` in `directory` is worth, for `metube doctor`.
+    public static func headCondition(at directory: URL) -> HeadCondition {
+        guard let data = try? FileIO.read(directory.appendingPathComponent(headFileName).path) else { return .missing }
+        guard LineChecksum.verify(data) == .valid else { return .damaged }
+        guard let head = try? HeadReader.decode(data), head.schemaVersion == currentSchemaVersion,
+              StorePart.allCases.allSatisfy({ FileIO.identity(directory.appendingPathComponent($0.fileName).path)?.token == head.derivedFrom[$0.fileName] })
+        else { return .outOfDate }
+        return .current
+    }
+}
+
+/// What `head.json` is worth (see ``Store/headCondition(at:)``).
+public enum HeadCondition: Sendable, Equatable {
+    /// There is none yet (a store never compacted).
+    case missing
+    /// Its content does not match its checksum: it is ignored, and the next compaction writes it anew.
+    case damaged
+    /// The snapshots it was cut from have been replaced (or it was written by another schema): it is
+    /// ignored until the next compaction.
+    case outOfDate
+    /// It matches its checksum and the current snapshots: a first screen is read from it.
+    case current
 }
 
 /// Reads `head.json` and replays the journals over it (see ``Store/readHead(at:options:)``).
 private struct HeadReader {
     let directory: String
 
-    private struct HeadFile {
+    struct HeadFile {
         var schemaVersion = 0
         var generation = 0
         var totalVideos = 0
@@ -82,6 +109,7 @@ private struct HeadReader {
 
     func read() throws(StoreError) -> LibraryHead? {
         guard let data = try FileIO.read("\(directory)/\(Store.headFileName)"),
+              LineChecksum.verify(data) == .valid,
               let head = try? Self.decode(data),
               head.schemaVersion == currentSchemaVersion,
               StorePart.allCases.allSatisfy({ FileIO.identity("\(directory)/\($0.fileName)")?.token == head.derivedFrom[$0.fileName] }),
@@ -123,7 +151,7 @@ private struct HeadReader {
         return LibraryHead(library: library, sync: state.sync, isWholeLibrary: boundary == nil, snapshotVideoCount: head.totalVideos)
     }
 
-    private static func decode(_ data: Data) throws(JSONScanner.Failure) -> HeadFile {
+    static func decode(_ data: Data) throws(JSONScanner.Failure) -> HeadFile {
         var notes = FieldNotes()
         let file = try SnapshotDecoding.scan(data) { (scanner: inout JSONScanner) throws(JSONScanner.Failure) in
             var file = HeadFile()

@@ -192,11 +192,11 @@ public final class Store: Sendable {
             }
         }
         guard let identity = FileIO.identity(journal.path(generation)), identity.size > Int64(offset) else { return false }
-        let result = try journal.read(generation, from: offset)
+        let result = try journal.read(generation, from: offset, reusing: state.withLock { $0.descriptionFiles })
         return state.withLock { state in
             guard state.appendGeneration == generation, (state.journalOffsets[generation] ?? 0) == offset else { return false }
             state.journalOffsets[generation] = result.endOffset
-            state.apply(result.changes, journalGeneration: generation)
+            state.apply(result, journalGeneration: generation)
             let name = "journal-\(generation).jsonl"
             if !result.damagedLines.isEmpty {
                 state.notices.append("\(name): skipped \(result.damagedLines.count) damaged line(s) written by another process; \(StoreLoader.keptAside)")

@@ -74,6 +74,12 @@ public enum StoreDoctor {
                 add(.problem, part.fileName, "does not parse (\(error)); metube recovers it from a backup and the journal, and the next write keeps it as a .corrupt-<time> copy")
             }
         }
+        switch Store.headCondition(at: directory) {
+        case .missing: add(.info, Store.headFileName, "missing (written at each compaction; the first screen then comes from the full open)")
+        case .damaged: add(.problem, Store.headFileName, "does not match its checksum: ignored (the first screen comes from the full open); the next compaction writes it anew")
+        case .outOfDate: add(.info, Store.headFileName, "cut from earlier snapshots: ignored until the next compaction writes it anew")
+        case .current: add(.ok, Store.headFileName, "matches its checksum and the current snapshots")
+        }
         let journal = Journal(directory: directory.path)
         for generation in journal.generations() {
             let name = "journal-\(generation).jsonl"

@@ -120,7 +120,7 @@ func syntheticAtomFeed(channel: MeTubeCore.Channel, videos: [Video]) -> String {
               <media:group>
                <media:title>\(escape(video.title))</media:title>
                <media:thumbnail url="https://i1.ytimg.com/vi/\(video.id)/hqdefault.jpg" width="480" height="360"/>
-               <media:description>A description of \(escape(video.title)).\nSecond line: https://example.com/\(video.id)</media:description>
+               <media:description>\(escape(video.description ?? ""))</media:description>
                <media:community><media:starRating count="12" average="5.00" min="1" max="5"/><media:statistics views="1234"/></media:community>
               </media:group>
              </entry>

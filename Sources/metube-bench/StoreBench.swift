@@ -101,13 +101,12 @@ func runStoreMemoryChild(_ path: String) throws {
     print(loaded, millis, Measure.peakResidentMiB(), diskUseRatio(URL(fileURLWithPath: path)), resident)
 }
 
-/// Makes a compacted store of `videos` videos, 216 channels, as many marks, plus a short journal.
+/// Makes a compacted store of `videos` videos (titles and descriptions sized like real feeds'), 216
+/// channels, as many marks, plus a short journal.
 func makeBenchStore(videos: Int) throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-bench-\(UUID().uuidString)")
-    let generator = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos)
     let store = try Store.open(at: directory)
-    try store.apply(StoreChange(marks: generator.marks(), videos: generator.videos(), channels: generator.channels()))
-    try store.compact()
+    try SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos).fill(store)
     for index in 0..<50 { try store.mark(SyntheticLibrary.videoID(index), as: .watched) }
     return directory
 }

@@ -86,10 +86,8 @@ private func inProcessKeyFigures(videos: Int) -> [Figure] {
 private func markDuringCompactionFigure(videos: Int) throws -> Figure {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let generator = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2)
     let store = try Store.open(at: directory)
-    try store.apply(StoreChange(marks: generator.marks(), videos: generator.videos(), channels: generator.channels()))
-    try store.compact()
+    try SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2).fill(store)
     let compactions = Atomic<Int>(0)
     let running = Atomic<Bool>(false)
     let stop = Atomic<Bool>(false)
@@ -155,10 +153,7 @@ private func endToEndFigures() throws -> [Figure] {
     for count in benchSizes {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-tui-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let library = SyntheticLibrary(channelCount: 216, videoCount: count, markCount: count / 2)
-        let store = try Store.open(at: directory.appendingPathComponent("data"))
-        try store.apply(StoreChange(marks: library.marks(), videos: library.videos(), channels: library.channels()))
-        try store.compact()
+        try SyntheticLibrary(channelCount: 216, videoCount: count, markCount: count / 2).fill(Store.open(at: directory.appendingPathComponent("data")))
         var inProgram: [Double] = []
         var outside: [Double] = []
         for _ in 0..<5 {

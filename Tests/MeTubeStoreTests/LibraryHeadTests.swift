@@ -63,7 +63,8 @@ import TestSupport
         try store.mark(SyntheticLibrary.videoID(2), as: .skipped)
         let head = try #require(Store.readHead(at: directory.url))
         #expect(head.isWholeLibrary)
-        #expect(head.library == store.library())
+        // (the head leaves descriptions out: a first screen shows none)
+        #expect(head.library == store.library().withoutDescriptions)
         #expect(head.rows(FeedQuery(filter: .all), statusesKnown: true, limit: 1_000)?.count == 50)
     }
 
@@ -105,6 +106,29 @@ import TestSupport
         try handle.close()
         #expect(Store.readHead(at: directory.url) == nil)
         #expect(!(try Store.open(at: directory.url).takeNotices().isEmpty))
+    }
+
+    @Test func aHeadEditedOnDiskIsIgnoredReportedAndWrittenAnew() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try seededStore(smallLibrary(marks: 20), in: directory)
+        try store.compact()
+        #expect(Store.headCondition(at: directory.url) == .current)
+        // Given a head whose video id was edited in place, as `sed -i` would (same length)
+        let path = directory.path(Store.headFileName)
+        let original = try String(contentsOfFile: path, encoding: .utf8)
+        let id = SyntheticLibrary.videoID(1)
+        #expect(original.contains(id))
+        try original.replacingOccurrences(of: id, with: "INVENTEDID1").write(toFile: path, atomically: false, encoding: .utf8)
+        // Then it is not read (the full open answers), and doctor names it as a problem
+        #expect(Store.readHead(at: directory.url) == nil)
+        #expect(Store.headCondition(at: directory.url) == .damaged)
+        #expect(StoreDoctor.examine(directory.url).contains { $0.severity == .problem && $0.subject == Store.headFileName })
+        // And the next compaction writes it anew
+        try store.mark(SyntheticLibrary.videoID(2), as: .watched)
+        try store.compact()
+        #expect(Store.headCondition(at: directory.url) == .current)
+        #expect(try #require(Store.readHead(at: directory.url)).library.video(id) != nil)
     }
 
     @Test func readingTheHeadNeverWrites() throws {

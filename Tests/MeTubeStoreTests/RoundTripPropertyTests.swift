@@ -104,7 +104,7 @@ import TestSupport
                 written.append(generator.change())
                 try store.apply(written[written.count - 1])
             }
-            let (library, sync) = (try Self.readBack(store), store.syncSnapshot())
+            let (library, sync) = (try store.describedLibrary(), store.syncSnapshot())
             // The descriptions held are those written, read on demand (the library holds none).
             let lastDescriptions = Dictionary(written.flatMap(\.videos).map { ($0.id, $0.description) }, uniquingKeysWith: { $1 ?? $0 })
             #expect(store.library().videos.allSatisfy { $0.description == nil })
@@ -114,29 +114,16 @@ import TestSupport
             // Read back from the journal
             let reopened = try Store.open(at: directory.url)
             #expect(reopened.takeNotices().isEmpty)
-            #expect(try Self.readBack(reopened) == library)
+            #expect(try reopened.describedLibrary() == library)
             #expect(reopened.syncSnapshot() == sync)
             // And from the snapshots after a compaction
             try reopened.compact()
-            #expect(try Self.readBack(reopened) == library)
+            #expect(try reopened.describedLibrary() == library)
             let compacted = try Store.open(at: directory.url)
             #expect(compacted.takeNotices().isEmpty)
-            #expect(try Self.readBack(compacted) == library)
+            #expect(try compacted.describedLibrary() == library)
             #expect(compacted.syncSnapshot() == sync)
         }
-    }
-
-    /// The store's library with every description read back through ``Store/description(of:)``.
-    static func readBack(_ store: Store) throws -> Library {
-        let library = store.library()
-        let videos = try library.videos.map { video in
-            var video = video
-            if video.descriptionReference != nil { video.description = try store.description(of: video.id) }
-            return video
-        }
-        var described = Library(channels: Array(library.channels.values), videos: videos, markTable: library.marks)
-        for position in library.playbackPositions.values { described.apply(position) }
-        return described
     }
 
     @Test func nonFiniteDatesAreWrittenAsTheNearestFiniteOnes() throws {

@@ -20,9 +20,7 @@ struct EndToEndTests {
     /// A store of `library` in a fresh directory, written with the real store API.
     static func makeStore(_ library: SyntheticLibrary, in directory: TemporaryDirectory) throws -> URL {
         let url = directory.url.appendingPathComponent("data", isDirectory: true)
-        let store = try Store.open(at: url)
-        try store.apply(StoreChange(marks: library.marks(), videos: library.videos(), channels: library.channels()))
-        try store.compact()
+        try library.fill(Store.open(at: url))
         return url
     }
 

@@ -5,8 +5,9 @@ import MeTubeTUI
 import Testing
 import TestSupport
 
-/// The real `metube` binary in tmux on a 200,000-video store: the first frame comes from the
-/// store's head, complete and newest first, and the whole library replaces it once loaded.
+/// The real `metube` binary in tmux on a 200,000-video store with titles and descriptions sized
+/// like real feeds': the first frame comes from the store's head, complete and newest first, and
+/// the whole library replaces it once loaded.
 @Suite("TUI start on a large store")
 struct LargeStoreStartTests {
     @Test("a 200k store: the first frame is the newest rows, then the counts of the whole library")
@@ -17,8 +18,14 @@ struct LargeStoreStartTests {
         let library = SyntheticLibrary(channelCount: 2_000, videoCount: 200_000, markCount: 100_000)
         let storeURL = try EndToEndTests.makeStore(library, in: directory)
         try Store.open(at: storeURL).mark(SyntheticLibrary.videoID(0), as: .watched)
-        let full = try Store.open(at: storeURL).library()
+        let opened = try Store.open(at: storeURL)
+        let full = opened.library()
         let unwatched = FeedQuery(filter: .unwatched).rows(in: full, statusesKnown: true)
+        // (holding no description in memory, each read back on demand as it was generated)
+        #expect(full.videos.allSatisfy { $0.description == nil })
+        for index in [0, 1, 99_999, 199_999] {
+            #expect(try opened.description(of: SyntheticLibrary.videoID(index)) == library.video(index).description)
+        }
         let timing = directory.path("timing.jsonl")
 
         // When metube starts

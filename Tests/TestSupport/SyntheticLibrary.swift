@@ -51,8 +51,13 @@ public struct SyntheticLibrary: Sendable {
         }
     }
 
-    /// The whole library.
+    /// The whole library, as the store holds it in memory: descriptions stay on disk, so the
+    /// library holds none.
     public func library() -> Library {
-        Library(channels: channels(), videos: videos(), marks: marks())
+        Library(channels: channels(), videos: videos().map { video in
+            var video = video
+            video.description = nil
+            return video
+        }, marks: marks())
     }
 }
