@@ -36,6 +36,12 @@ func storeFigures() async throws -> [Figure] {
 
         let store = try Store.open(at: directory)
         let library = store.library()
+        let step = max(1, videoCount / 500)
+        let descriptionSamples = try stride(from: 0, to: videoCount, by: step).map { index in
+            try Measure.millis { _ = try store.description(of: SyntheticLibrary.videoID(index)) }
+        }
+        figures.append(Figure(name: "store.description_on_demand.\(label)", value: Measure.median(descriptionSamples), unit: "ms", goal: "<= 5 ms",
+                              detail: "median of \(descriptionSamples.count) videos across the library, one read from library.json each; p99 \(String(format: "%.3f", Measure.percentile(descriptionSamples, 99))) ms"))
         let markSamples = try (0..<200).map { index in
             try Measure.millis { try store.mark(library.videos[index].id, as: index % 2 == 0 ? .watched : .skipped) }
         }
@@ -75,12 +81,12 @@ private func compactionFigures(videos: Int) throws -> [Figure] {
     guard values.count == 5 else { throw BenchFailure("store memory child printed \(output)") }
     let label = "\(videos / 1000)k"
     return [
-        Figure(name: "store.peak_memory_loaded.\(label)", value: values[0], unit: "MiB", goal: videos <= 50_000 ? "<= 60 MiB" : "<= 120 MiB",
-               detail: "VmHWM after open of \(videos) videos + \(videos) marks"),
-        Figure(name: "store.resident_memory_loaded.\(label)", value: values[4], unit: "MiB", goal: "report",
+        Figure(name: "store.peak_memory_loaded.\(label)", value: values[0], unit: "MiB", goal: "<= 200 MiB",
+               detail: "VmHWM after open of \(videos) videos (real-sized descriptions) + \(videos) marks"),
+        Figure(name: "store.resident_memory_loaded.\(label)", value: values[4], unit: "MiB", goal: videos <= 50_000 ? "<= 60 MiB" : "<= 120 MiB",
                detail: "VmRSS after that open (what stays once the files are parsed)"),
         Figure(name: "store.compaction_time.\(label)", value: values[1], unit: "ms", goal: "report", detail: "fold journal into snapshots, \(videos) videos"),
-        Figure(name: "store.compaction_peak_memory.\(label)", value: values[2], unit: "MiB", goal: "report", detail: "VmHWM after compaction"),
+        Figure(name: "store.compaction_peak_memory.\(label)", value: values[2], unit: "MiB", goal: "<= 200 MiB", detail: "VmHWM after compaction"),
         Figure(name: "store.disk_use_ratio.\(label)", value: values[3], unit: "x", goal: "< 1.5 x", detail: "store files (backups excluded) / snapshot files, after compaction"),
     ]
 }

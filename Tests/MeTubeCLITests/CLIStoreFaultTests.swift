@@ -20,7 +20,8 @@ import TestSupport
     private func seed(_ directory: URL, videos: Int = 100) throws {
         let generator = smallLibrary(videos: videos)
         let store = try Store.open(at: directory)
-        try store.apply(StoreChange(videos: generator.videos(), channels: generator.channels()))
+        // (without descriptions: the full-disk cases size their scratch disk for the rows alone)
+        try store.apply(StoreChange(videos: generator.library().videos, channels: generator.channels()))
         try store.mark(SyntheticLibrary.videoID(3), as: .watched)
     }
 
@@ -37,7 +38,7 @@ import TestSupport
         defer { directory.remove() }
         let store = directory.url.appendingPathComponent("store")
         try seed(store)
-        let before = try Store.open(at: store).library()
+        let before = try Store.open(at: store).describedLibrary()
         let sizes = try fileSizes(store)
         // Given a backup whose library is small but whose 20,000 marks need more than 1 MiB
         let source = directory.url.appendingPathComponent("source")
@@ -54,7 +55,7 @@ import TestSupport
         #expect(outcome.stderr.contains("nothing was changed"))
         #expect(try fileSizes(store) == sizes)
         let after = try Store.open(at: store)
-        #expect(after.library() == before)
+        #expect(try after.describedLibrary() == before)
         #expect(after.takeNotices().isEmpty)
         #expect(try runProcess(metube, ["doctor", "--data-dir", store.path]).status == 0)
         // And with room, the same restore applies all of it
@@ -82,7 +83,12 @@ import TestSupport
         }
         #expect(try Store.validateBackup(Data(contentsOf: URL(fileURLWithPath: outside.path("backup.json")))).videoCount == 100)
         // And a write fails cleanly with 74, then succeeds (repairing the tail) once there is room
-        let full = try runProcess(metube, ["mark", SyntheticLibrary.videoID(4), "watched"] + options)
+        // (a mark's line is smaller than a page, and tmpfs gives a file whole pages: the journal's
+        // last page may have room for it on a full disk, so its growth is also capped at its size)
+        let journal = try #require(try FileManager.default.contentsOfDirectory(atPath: store.path).filter { $0.hasPrefix("journal-") }.max())
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent(journal).path)[.size] as? Int)
+        let script = "ulimit -f \(size / 1024); exec \"$0\" \"$@\""
+        let full = try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script, metube.path, "mark", SyntheticLibrary.videoID(4), "watched"] + options)
         #expect(full.status == 74, "\(full.stderr)")
         mount.unfill()
         #expect(try runProcess(metube, ["mark", SyntheticLibrary.videoID(4), "watched"] + options).status == 0)

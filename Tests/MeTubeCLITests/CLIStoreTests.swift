@@ -67,7 +67,7 @@ import TestSupport
         #expect(outcome.stderr.contains("could not write"))
         #expect(try fileSizes(directory) == sizesBefore)
         let after = try Store.open(at: directory.url)
-        #expect(after.library() == before.library())
+        #expect(try after.describedLibrary() == before.describedLibrary())
         #expect(after.takeNotices().isEmpty)
     }
 
