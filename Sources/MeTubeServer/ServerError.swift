@@ -15,6 +15,10 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRequests(String, retryAfter: Int)
     /// The storage failed: 500 (the detail is logged, never sent).
     case storage(String)
+    /// The database did not answer, or a turn or lock was not free, within its deadline; the
+    /// client may try again after `retryAfter` seconds: 503 with `Retry-After` (the detail is
+    /// logged, never sent).
+    case unavailable(String, retryAfter: Int)
     /// The server could not start with the given settings.
     case invalidConfiguration(String)
     /// An administration command found no database file at the path.
@@ -37,6 +41,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: "not found"
         case .tooManyRequests(let message, _): "too many requests: \(message)"
         case .storage(let detail): "storage failure: \(detail)"
+        case .unavailable(let detail, _): "storage unavailable: \(detail)"
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
         case .databaseMissing(let path): "no database at \(path)"
         case .databaseBusy(let detail): "database busy: \(detail)"
@@ -50,7 +55,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
+        case .storage, .unavailable, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
         }
     }
 
@@ -61,6 +66,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge: .contentTooLarge
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
+        case .unavailable: .serviceUnavailable
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: .internalServerError
         }
     }
@@ -72,12 +78,16 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _): message
+        case .unavailable: "the database is unavailable; try again later"
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: "internal error"
         }
     }
 
     /// The seconds to wait before retrying, when waiting helps.
     var retryAfter: Int? {
-        if case .tooManyRequests(_, let seconds) = self { seconds } else { nil }
+        switch self {
+        case .tooManyRequests(_, let seconds), .unavailable(_, let seconds): seconds
+        default: nil
+        }
     }
 }

@@ -53,6 +53,29 @@ struct StatusZoneTurnsTests {
         await #expect(throws: Refused.self) { try await holder.value }
         #expect(try await turns.inTurn(for: Self.zone("z")) { "z ran" } == "z ran")
     }
+
+    @Test("a caller whose turn is not free within the deadline fails with 503 and leaves the line; the next one still gets the turn")
+    func aTurnHeldTooLongFailsTheWaiter() async throws {
+        let turns = StatusZoneTurns(deadline: .milliseconds(200))
+        let (entered, enteredFeed) = AsyncStream<Void>.makeStream()
+        let (gate, opener) = AsyncStream<Void>.makeStream()
+        // Given a caller holding zone z's turn until the gate opens, as one stuck on the database would
+        let holder = Task {
+            try await turns.inTurn(for: Self.zone("z")) {
+                enteredFeed.yield()
+                for await _ in gate { break }
+            }
+        }
+        for await _ in entered { break }
+        // When another caller of z waits for its turn
+        let waiter = await #expect(throws: ServerError.self) { try await turns.inTurn(for: Self.zone("z")) {} }
+        // Then it fails as unavailable with a retryAfter; and once the holder is done, z's next caller runs
+        guard case .unavailable(_, let retryAfter) = waiter else { Issue.record("not unavailable: \(String(describing: waiter))"); return }
+        #expect(retryAfter > 0)
+        opener.yield()
+        try await holder.value
+        #expect(try await turns.inTurn(for: Self.zone("z")) { "z ran" } == "z ran")
+    }
 }
 
 /// How many callers are inside at once, the most seen, and how many ran.

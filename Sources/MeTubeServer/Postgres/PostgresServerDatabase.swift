@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The server's PostgreSQL database: the tables of the hub, the status service, WebSub and the
 /// YouTube Data API enrichment, reached through a pool of connections, shared by any number of
@@ -15,18 +16,40 @@ import PostgresNIO
 /// nothing left to do. A database migrated by a newer server (a migration name this one does not
 /// know) is refused.
 ///
-/// The pool (``PostgresClient``) runs as long as this object lives. Status transactions run
-/// their synchronous bodies on threads of their own (one per pooled connection), never on the NIO
-/// event loops or the Swift concurrency pool, as the SQLite database does on GRDB's threads.
+/// The pool (``PostgresClient``) runs as long as this object lives. Every call has a deadline
+/// (``StorageDeadline``): the wait for a pooled connection and each statement included. A call
+/// that fails for want of the database (no connection, a closed one, no answer in time) fails with
+/// ``ServerError/unavailable(_:retryAfter:)`` and marks the database unreachable
+/// (``PostgresReachability``), which `/health` reports; a connection that did not answer in time
+/// is closed, so the pool replaces it. While unreachable the database is probed with a backoff
+/// of at most ``PostgresReachability/longestProbeInterval``; once it answers again after an
+/// outage the pool is replaced by a fresh one, which connects at once rather than after its own
+/// backoff. Status transactions run their synchronous bodies on threads of their own (one per
+/// pooled connection), never on the NIO event loops or the Swift concurrency pool, as the SQLite
+/// database does on GRDB's threads.
 public final class PostgresServerDatabase: Sendable {
     /// Where the database is.
     public let url: PostgresDatabaseURL
     /// The most connections this instance opens.
     public let poolSize: Int
-    let client: PostgresClient
     let logger: Logger
     let blockingThreads: NIOThreadPool
-    private let runner: Task<Void, Never>
+    /// Whether the database answers; `/health` reads it.
+    let reachability: PostgresReachability
+    private let poolConfiguration: PostgresClient.Configuration
+    private let pool: Mutex<RunningPool>
+
+    /// A pool and the task running it.
+    private struct RunningPool: Sendable {
+        let client: PostgresClient
+        let runner: Task<Void, Never>
+
+        init(configuration: PostgresClient.Configuration, logger: Logger) {
+            let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+            self.client = client
+            runner = Task { await client.run() }
+        }
+    }
 
     /// The advisory lock key held while migrating (ASCII `metube` and 1).
     static let migrationLockKey: Int64 = 0x6D65_7475_6265_0001
@@ -58,23 +81,25 @@ public final class PostgresServerDatabase: Sendable {
             tls = url.tls == .require ? .require(configuration) : .prefer(configuration)
             connectionTLS = url.tls == .require ? .require(context) : .prefer(context)
         }
-        try await Self.migrate(
-            PostgresConnection.Configuration(
-                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: connectionTLS),
-            url: url, logger: logger)
+        let connectionConfiguration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: connectionTLS)
+        try await Self.migrate(connectionConfiguration, url: url, logger: logger)
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
         configuration.options.maximumConnections = poolSize
         configuration.options.minimumConnections = 0
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        runner = Task { await client.run() }
+        configuration.options.connectTimeout = StorageDeadline.call
+        poolConfiguration = configuration
+        pool = Mutex(RunningPool(configuration: configuration, logger: logger))
+        reachability = PostgresReachability(probe: connectionConfiguration, logger: logger)
         blockingThreads = NIOThreadPool(numberOfThreads: poolSize)
         blockingThreads.start()
+        reachability.onReturnAfterOutage = { [weak self] in self?.replacePool() }
     }
 
     deinit {
-        runner.cancel()
+        pool.withLock { $0.runner.cancel() }
+        reachability.stop()
         blockingThreads.shutdownGracefully { _ in }
     }
 
@@ -89,21 +114,22 @@ public final class PostgresServerDatabase: Sendable {
         return try row.map { try $0.decode((Int, Int).self) } ?? (0, 0)
     }
 
-    /// Runs `query` on a pooled connection and returns its rows.
+    /// Runs `query` on a pooled connection and returns its rows, within ``StorageDeadline/call``.
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        do {
-            return try await client.withConnection { connection in
-                try await connection.query(query, logger: logger).get().rows
-            }
-        } catch {
-            throw ServerError.storage(Self.describe(error))
+        let logger = logger
+        return try await withConnection("a query") { connection in
+            try await connection.query(query, logger: logger).get().rows
         }
     }
 
     /// Runs `body` in one transaction on a pooled connection: committed when it returns, rolled
-    /// back when it throws.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+    /// back when it throws. With a `timeout` (by default ``StorageDeadline/transaction``) it fails
+    /// with ``ServerError/unavailable(_:retryAfter:)`` when it has not ended by then.
+    func transaction<T: Sendable>(
+        within timeout: Duration? = StorageDeadline.transaction, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await withConnection("a transaction", within: timeout) { connection in
             try await connection.query("BEGIN", logger: logger)
             do {
                 let value = try await body(connection)
@@ -113,6 +139,70 @@ public final class PostgresServerDatabase: Sendable {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
+        }
+    }
+
+    /// Runs `body` on a pooled connection, the wait for the connection included, within `timeout`
+    /// (nil: no deadline). When the deadline passes the connection is closed, so that a statement
+    /// stuck on it ends and the pool replaces it. A failure for want of the database is thrown as
+    /// ``ServerError/unavailable(_:retryAfter:)`` and marks it unreachable; any call that ends
+    /// otherwise marks it reachable.
+    func withConnection<T: Sendable>(
+        _ what: String, within timeout: Duration? = StorageDeadline.call, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let client = pool.withLock { $0.client }
+        let leased = LeasedConnection()
+        let work: @Sendable () async throws -> T = {
+            try await client.withConnection { connection in
+                leased.connection = connection
+                return try await body(connection)
+            }
+        }
+        do {
+            let value: T
+            if let timeout {
+                value = try await StorageDeadline.run(what, within: timeout, onTimeout: { leased.close() }, work)
+            } else {
+                value = try await work()
+            }
+            reachability.answered()
+            return value
+        } catch {
+            if let reason = Self.unavailability(error) {
+                reachability.failed(reason)
+                throw ServerError.unavailable(reason, retryAfter: StorageDeadline.retryAfter)
+            }
+            reachability.answered()
+            throw error
+        }
+    }
+
+    /// Replaces the pool by a fresh one and stops the old one (its connections died in an outage).
+    private func replacePool() {
+        let fresh = RunningPool(configuration: poolConfiguration, logger: logger)
+        let old = pool.withLock { pool in
+            defer { pool = fresh }
+            return pool
+        }
+        old.runner.cancel()
+        logger.info("database reachable again: its connections are opened afresh")
+    }
+
+    /// Why `error` means the database is unavailable (unreachable, shutting down or starting up,
+    /// or too slow), or nil when it is another failure.
+    static func unavailability(_ error: any Error) -> String? {
+        if case .unavailable(let reason, _) = error as? ServerError { return reason }
+        guard let error = error as? PSQLError else { return nil }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .queryCancelled:
+            return describe(error)
+        case .server:
+            // Class 08: connection exceptions; class 57: operator intervention (shutting down,
+            // starting up, terminated); 53300: too many connections.
+            let state = sqlState(of: error) ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57") || state == "53300" ? describe(error) : nil
+        default:
+            return nil
         }
     }
 
@@ -160,5 +250,21 @@ public final class PostgresServerDatabase: Sendable {
             if let error = error as? ServerError { throw error }
             throw ServerError.storage("migrating \(url): \(describe(error))")
         }
+    }
+}
+
+/// The connection a call leased, once it has one, so that its deadline can close it.
+private final class LeasedConnection: Sendable {
+    private let slot = Mutex<PostgresConnection?>(nil)
+
+    /// The leased connection.
+    var connection: PostgresConnection? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
+    }
+
+    /// Closes the connection, if one was leased.
+    func close() {
+        let _: EventLoopFuture<Void>? = connection?.close()
     }
 }
