@@ -1,8 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import Glibc
+import Logging
 @testable import MeTubeServer
 import NIOCore
+import PostgresNIO
 import Testing
 import TestSupport
 
@@ -70,6 +72,47 @@ import TestSupport
         // And SIGTERM still stops the server promptly
         server.send(SIGTERM)
         #expect(try await server.exit(within: .seconds(20)) == 0)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func aWriteStalledByATableLockIsAnswered503WithRetryAfterAndWritesResumeOnceItIsReleased() async throws {
+        // Given the real server, a user, and another session holding an exclusive lock on the records
+        let url = try PostgresTestCluster.database()
+        let added = try runProcess(ProductBinary.url("metube-server"), ["users", "add", "eve", "--database", url])
+        let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ServerProcess(arguments: ["serve", "--port", "0", "--poll-interval", "0", "--database", url])
+        defer { server.kill() }
+        let base = "http://127.0.0.1:\(try await server.listening(within: .seconds(60)))"
+        let write = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"r","recordType":"Mark","fields":{"n":{"value":1}}}}]}"#
+        #expect(try await Self.modify(base, token: token, body: write).status == 200)
+        let parsed = try PostgresDatabaseURL(parsing: url)
+        let locker = try await PostgresConnection.connect(
+            configuration: .init(host: parsed.host, port: parsed.port, username: parsed.user, password: nil, database: parsed.database, tls: .disable),
+            id: 1, logger: Logger(label: "metube-test.locker"))
+        try await locker.query("BEGIN", logger: locker.logger)
+        try await locker.query("LOCK TABLE status_records IN ACCESS EXCLUSIVE MODE", logger: locker.logger)
+
+        // When the user writes
+        let stalled = try await Self.modify(base, token: token, body: write)
+
+        // Then the write is answered TRY_AGAIN_LATER (503) with a retryAfter, not cut off
+        #expect(stalled.status == 503, "\(stalled.body)")
+        #expect(stalled.body.contains("TRY_AGAIN_LATER") && stalled.body.contains("retryAfter"), "\(stalled.body)")
+        // And the database is not reported unreachable: it answers, slowly
+        #expect(try await Self.get(base + "/health") == "ok")
+        // And once the lock is released the same write goes through
+        try await locker.query("COMMIT", logger: locker.logger)
+        try await locker.close()
+        #expect(try await Self.modify(base, token: token, body: write).status == 200)
+    }
+
+    /// POSTs `body` to the status service's `records/modify` as the user with `token`.
+    private static func modify(_ base: String, token: String, body: String) async throws -> (status: UInt, body: String) {
+        var request = HTTPClientRequest(url: base + "/database/1/\(StatusConfiguration.defaultContainer)/development/private/records/modify"
+            + "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)")
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(string: body))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return (response.status.code, String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
 
     private enum Outage { case fastStop, killOfThePostmaster }

@@ -21,7 +21,8 @@ import Synchronization
 /// that fails for want of the database (no connection, a closed one, no answer in time) fails with
 /// ``ServerError/unavailable(_:retryAfter:)`` and marks the database unreachable
 /// (``PostgresReachability``), which `/health` reports; a connection that did not answer in time
-/// is closed, so the pool replaces it. While unreachable the database is probed with a backoff
+/// is closed, so the pool replaces it. While unreachable, calls fail at once and the database is
+/// probed with a backoff
 /// of at most ``PostgresReachability/longestProbeInterval``; once it answers again after an
 /// outage the pool is replaced by a fresh one, which connects at once rather than after its own
 /// backoff. Status transactions run their synchronous bodies on threads of their own (one per
@@ -145,11 +146,15 @@ public final class PostgresServerDatabase: Sendable {
     /// Runs `body` on a pooled connection, the wait for the connection included, within `timeout`
     /// (nil: no deadline). When the deadline passes the connection is closed, so that a statement
     /// stuck on it ends and the pool replaces it. A failure for want of the database is thrown as
-    /// ``ServerError/unavailable(_:retryAfter:)`` and marks it unreachable; any call that ends
-    /// otherwise marks it reachable.
+    /// ``ServerError/unavailable(_:retryAfter:)``; unless it was a statement that ran out of time
+    /// on a live connection, it marks the database unreachable, and while it is, calls fail so at
+    /// once, until the probe finds it again.
     func withConnection<T: Sendable>(
         _ what: String, within timeout: Duration? = StorageDeadline.call, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        if let reason = reachability.unreachableReason {
+            throw ServerError.unavailable(reason, retryAfter: StorageDeadline.retryAfter)
+        }
         let client = pool.withLock { $0.client }
         let leased = LeasedConnection()
         let work: @Sendable () async throws -> T = {
@@ -169,7 +174,10 @@ public final class PostgresServerDatabase: Sendable {
             return value
         } catch {
             if let reason = Self.unavailability(error) {
-                reachability.failed(reason)
+                // A statement that ran out of time on a live connection (a lock, a slow query)
+                // says the database is slow, not gone: it fails the call only.
+                let isSlowStatement = error is ServerError && leased.connection != nil
+                if !isSlowStatement { reachability.failed(reason) }
                 throw ServerError.unavailable(reason, retryAfter: StorageDeadline.retryAfter)
             }
             reachability.answered()
