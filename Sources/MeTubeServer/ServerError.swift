@@ -13,12 +13,11 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The client has sent too many requests of a kind; it may try again after `retryAfter`
     /// seconds: 429 with `Retry-After`.
     case tooManyRequests(String, retryAfter: Int)
+    /// The server cannot answer now (e.g. a handler missed its deadline); the client may try again
+    /// after `retryAfter` seconds: 503 with `Retry-After` and the reason.
+    case unavailable(String, retryAfter: Int)
     /// The storage failed: 500 (the detail is logged, never sent).
     case storage(String)
-    /// The database did not answer, or a turn or lock was not free, within its deadline; the
-    /// client may try again after `retryAfter` seconds: 503 with `Retry-After` (the detail is
-    /// logged, never sent).
-    case unavailable(String, retryAfter: Int)
     /// The server could not start with the given settings.
     case invalidConfiguration(String)
     /// An administration command found no database file at the path.
@@ -40,8 +39,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _): "too many requests: \(message)"
+        case .unavailable(let message, _): "unavailable: \(message)"
         case .storage(let detail): "storage failure: \(detail)"
-        case .unavailable(let detail, _): "storage unavailable: \(detail)"
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
         case .databaseMissing(let path): "no database at \(path)"
         case .databaseBusy(let detail): "database busy: \(detail)"
@@ -55,7 +54,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
-        case .storage, .unavailable, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
+        case .unavailable, .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
         }
     }
 
@@ -77,8 +76,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badRequest(let message): message
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
-        case .tooManyRequests(let message, _): message
-        case .unavailable: "the database is unavailable; try again later"
+        case .tooManyRequests(let message, _), .unavailable(let message, _): message
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: "internal error"
         }
     }

@@ -11,9 +11,7 @@ import MeTubeAPI
 /// each in the shape of the API the path falls under. Anything else is unexpected: it is logged
 /// with the request id, method and path, and the client gets 500 with the request id and no
 /// detail: `{"error":"internal error","requestId":"…"}` on the hub, `INTERNAL_ERROR` with the
-/// id as `uuid` on the status routes (`/database/…`). A database that did not answer in time
-/// (``ServerError/unavailable(_:retryAfter:)``) is 503 with `Retry-After`: `TRY_AGAIN_LATER`
-/// with `retryAfter` on the status routes; it is logged as a warning and counted.
+/// id as `uuid` on the status routes (`/database/…`).
 ///
 /// Paths are exact: one with a trailing slash (other than `/`) is not found.
 public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -43,13 +41,7 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let error as StatusErrorBody where isStatus:
             return StatusResponses.error(error)
-        case let error as ServerError where error.isClientError:
-            failure = error
-        case let error as ServerError where error.status == .serviceUnavailable:
-            logger.warning("database unavailable", metadata: [
-                "requestId": "\(requestID)", "method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)",
-            ])
-            StorageAvailabilityMetrics.refused.increment()
+        case let error as ServerError where error.isClientError || error.status == .serviceUnavailable:
             failure = error
         case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed:
             failure = .notFound

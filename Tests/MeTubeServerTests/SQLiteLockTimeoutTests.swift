@@ -58,7 +58,7 @@ private final class LockHolder: Sendable {
             connection = sqlite3.connect(sys.argv[1], isolation_level=None)
             connection.execute("BEGIN EXCLUSIVE")
             print("locked", flush=True)
-            sys.stdin.read()
+            sys.stdin.readline()
             connection.execute("ROLLBACK")
             """, path]
         let stdin = Pipe()
@@ -72,9 +72,10 @@ private final class LockHolder: Sendable {
         input = stdin.fileHandleForWriting
     }
 
-    /// Ends the transaction and waits for the process to exit.
+    /// Ends the transaction and waits for the process to exit. It is told with a line rather than
+    /// by closing its input: a process the other tests start meanwhile may hold the pipe open too.
     func release() {
-        try? input.close()
+        input.write(Data("release\n".utf8))
         process.waitUntilExit()
     }
 }

@@ -1,11 +1,12 @@
 import Metrics
 
 /// The database's availability, exported once ``ServerMetrics/bootstrap(port:onListening:)`` has
-/// run: `metube_db_unavailable_total`, the requests answered 503 because the database did not
-/// answer (or a turn or lock was not free) within its deadline; `metube_db_outages_total`, the
+/// run: `metube_db_unavailable_total`, the database calls and turns that failed for want of the
+/// database (it did not answer, or a lock or turn was not free, in time; each fails its request
+/// with 503); `metube_db_outages_total`, the
 /// times the database was found unreachable; and the gauge `metube_db_reachable` (1 or 0).
 enum StorageAvailabilityMetrics {
-    /// Requests answered 503 for want of the database.
+    /// Database calls and turns that failed for want of the database.
     static let refused = Counter(label: "metube_db_unavailable_total")
     /// Times the database went from reachable to unreachable.
     static let outages = Counter(label: "metube_db_outages_total")

@@ -21,15 +21,14 @@ enum StatusResponses {
     }
 
     /// The CloudKit-shaped answer to a ``ServerError``; a server failure says only
-    /// `internal error`, an unavailable database `TRY_AGAIN_LATER` (503) with `retryAfter`, each
-    /// with the request id as its `uuid`.
+    /// `internal error`, with the request id as its `uuid`.
     static func error(_ failure: ServerError, requestID: String) -> Response {
         var body: StatusErrorBody = switch failure {
         case .notFound: StatusErrorBody(.notFound, "No such operation; see the status API's routes")
         case .badRequest(let message): StatusErrorBody(.badRequest, message)
         case .payloadTooLarge: .limitExceeded(failure.clientMessage)
         case .tooManyRequests(let message, let retryAfter): StatusErrorBody(.throttled, message, retryAfter: Double(retryAfter))
-        case .unavailable(_, let retryAfter): StatusErrorBody(.tryAgainLater, failure.clientMessage, retryAfter: Double(retryAfter))
+        case .unavailable(let message, let retryAfter): StatusErrorBody(.tryAgainLater, message, retryAfter: Double(retryAfter))
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: StatusErrorBody(.internalError, failure.clientMessage)
         }
         body.uuid = requestID

@@ -49,7 +49,7 @@ final class StatusZoneTurns: Sendable {
         let timer = Task {
             try? await Task.sleep(for: deadline)
             guard !Task.isCancelled else { return }
-            giveUp(waiter: id, of: zone, error: StorageDeadline.expired("the turn of zone \(zone.zoneName)", after: deadline))
+            giveUp(waiter: id, of: zone, error: StorageDeadline.unavailable("zone '\(zone.zoneName)' stayed busy for \(deadline)"))
         }
         defer { timer.cancel() }
         try await withTaskCancellationHandler {

@@ -153,7 +153,7 @@ public final class PostgresServerDatabase: Sendable {
         _ what: String, within timeout: Duration? = StorageDeadline.call, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         if let reason = reachability.unreachableReason {
-            throw ServerError.unavailable(reason, retryAfter: StorageDeadline.retryAfter)
+            throw StorageDeadline.unavailable(reason)
         }
         let client = pool.withLock { $0.client }
         let leased = LeasedConnection()
@@ -176,9 +176,9 @@ public final class PostgresServerDatabase: Sendable {
             if let reason = Self.unavailability(error) {
                 // A statement that ran out of time on a live connection (a lock, a slow query)
                 // says the database is slow, not gone: it fails the call only.
-                let isSlowStatement = error is ServerError && leased.connection != nil
-                if !isSlowStatement { reachability.failed(reason) }
-                throw ServerError.unavailable(reason, retryAfter: StorageDeadline.retryAfter)
+                let isTimeout = error is ServerError
+                if !(isTimeout && leased.connection != nil) { reachability.failed(reason) }
+                throw isTimeout ? error : StorageDeadline.unavailable(reason)
             }
             reachability.answered()
             throw error
@@ -197,18 +197,21 @@ public final class PostgresServerDatabase: Sendable {
     }
 
     /// Why `error` means the database is unavailable (unreachable, shutting down or starting up,
-    /// or too slow), or nil when it is another failure.
+    /// or too slow), in words fit for a client (no host, no secret), or nil when it is another
+    /// failure.
     static func unavailability(_ error: any Error) -> String? {
         if case .unavailable(let reason, _) = error as? ServerError { return reason }
         guard let error = error as? PSQLError else { return nil }
         switch error.code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .queryCancelled:
-            return describe(error)
+        case .connectionError: return "cannot connect to the database"
+        case .serverClosedConnection, .uncleanShutdown: return "the database closed the connection"
+        case .clientClosedConnection, .poolClosed, .queryCancelled: return "the connection to the database was closed"
         case .server:
             // Class 08: connection exceptions; class 57: operator intervention (shutting down,
             // starting up, terminated); 53300: too many connections.
             let state = sqlState(of: error) ?? ""
-            return state.hasPrefix("08") || state.hasPrefix("57") || state == "53300" ? describe(error) : nil
+            guard state.hasPrefix("08") || state.hasPrefix("57") || state == "53300" else { return nil }
+            return "the database refused: \(error.serverInfo?[.message] ?? "?") (SQLSTATE \(state))"
         default:
             return nil
         }

@@ -34,7 +34,7 @@ extension ServerDatabase {
         do {
             return try await body()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw ServerError.unavailable("the database stayed locked: \(error.message ?? "busy")", retryAfter: StorageDeadline.retryAfter)
+            throw StorageDeadline.unavailable("the database stayed locked")
         }
     }
 }

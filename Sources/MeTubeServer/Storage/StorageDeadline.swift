@@ -33,7 +33,14 @@ enum StorageDeadline {
 
     /// The error of a database that did not answer `what` within `timeout`.
     static func expired(_ what: String, after timeout: Duration) -> ServerError {
-        .unavailable("no answer to \(what) within \(timeout)", retryAfter: retryAfter)
+        unavailable("the database did not answer \(what) within \(timeout)")
+    }
+
+    /// The error of a database that is unavailable for `reason` (told to the client, so it names
+    /// no host or secret), counted in ``StorageAvailabilityMetrics/refused``.
+    static func unavailable(_ reason: String) -> ServerError {
+        StorageAvailabilityMetrics.refused.increment()
+        return .unavailable(reason, retryAfter: retryAfter)
     }
 
     /// Runs `body` and returns what it returns, or throws ``expired(_:after:)`` once `timeout` (cut
