@@ -83,7 +83,7 @@ import TestSupport
         defer { server.kill() }
         let base = "http://127.0.0.1:\(try await server.listening(within: .seconds(60)))"
         let write = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"r","recordType":"Mark","fields":{"n":{"value":1}}}}]}"#
-        #expect(try await Self.modify(base, token: token, body: write).status == 200)
+        #expect(try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
         let parsed = try PostgresDatabaseURL(parsing: url)
         let locker = try await PostgresConnection.connect(
             configuration: .init(host: parsed.host, port: parsed.port, username: parsed.user, password: nil, database: parsed.database, tls: .disable),
@@ -92,7 +92,7 @@ import TestSupport
         try await locker.query("LOCK TABLE status_records IN ACCESS EXCLUSIVE MODE", logger: locker.logger)
 
         // When the user writes
-        let stalled = try await Self.modify(base, token: token, body: write)
+        let stalled = try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write)
 
         // Then the write is answered TRY_AGAIN_LATER (503) with a retryAfter, not cut off
         #expect(stalled.status == 503, "\(stalled.body)")
@@ -102,17 +102,7 @@ import TestSupport
         // And once the lock is released the same write goes through
         try await locker.query("COMMIT", logger: locker.logger)
         try await locker.close()
-        #expect(try await Self.modify(base, token: token, body: write).status == 200)
-    }
-
-    /// POSTs `body` to the status service's `records/modify` as the user with `token`.
-    private static func modify(_ base: String, token: String, body: String) async throws -> (status: UInt, body: String) {
-        var request = HTTPClientRequest(url: base + "/database/1/\(StatusConfiguration.defaultContainer)/development/private/records/modify"
-            + "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)")
-        request.method = .POST
-        request.body = .bytes(ByteBuffer(string: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        return (response.status.code, String(buffer: try await response.body.collect(upTo: 1 << 20)))
+        #expect(try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
     }
 
     private enum Outage { case fastStop, killOfThePostmaster }

@@ -66,7 +66,7 @@ public final class StatusWriteLoad: Sendable {
             sequence += 1
             let name = "\(user)-\(writer)-\(sequence)"
             let body = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"\#(name)","recordType":"Mark","fields":{"n":{"value":\#(sequence)}}}}]}"#
-            let answer = try? await post("records/modify", body: body, token: token, client: client)
+            let answer = try? await Self.post("records/modify", to: base, token: token, body: body, client: client)
             guard !Task.isCancelled else { return }
             let isAcknowledged = answer.map { $0.status == 200 && $0.body.contains("\"recordChangeTag\"") } ?? false
             state.withLock { state in
@@ -104,7 +104,7 @@ public final class StatusWriteLoad: Sendable {
         for start in stride(from: 0, to: all.count, by: 200) {
             let chunk = all[start..<min(start + 200, all.count)]
             let body = #"{"records":["# + chunk.map { #"{"recordName":"\#($0)"}"# }.joined(separator: ",") + "]}"
-            let answer = try await post("records/lookup", body: body, token: token, client: .shared)
+            let answer = try await Self.post("records/lookup", to: base, token: token, body: body)
             let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
             for record in object?["records"] as? [[String: Any]] ?? [] where record["recordChangeTag"] != nil {
                 if let name = record["recordName"] as? String { stored.insert(name) }
@@ -122,7 +122,12 @@ public final class StatusWriteLoad: Sendable {
         }
     }
 
-    private func post(_ operation: String, body: String, token: String, client: HTTPClient) async throws -> (status: UInt, body: String) {
+    /// POSTs `body` to the status `operation` (e.g. `records/modify`) of the server at `base`, in
+    /// the default container's development database, as the user with `token`; returns the status
+    /// and the body.
+    public static func post(
+        _ operation: String, to base: String, token: String, body: String, client: HTTPClient = .shared
+    ) async throws -> (status: UInt, body: String) {
         var request = HTTPClientRequest(url: base + "/database/1/\(StatusConfiguration.defaultContainer)/development/private/\(operation)"
             + "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)")
         request.method = .POST

@@ -96,7 +96,7 @@ final class PostgresReachability: Sendable {
                 return
             } catch {
                 failures += 1
-                state.withLock { $0.reason = PostgresServerDatabase.unavailability(error) ?? "the database did not answer" }
+                state.withLock { $0.reason = PostgresServerDatabase.unavailability(error)?.reason ?? "the database did not answer" }
                 interval = min(interval * 2, Self.longestProbeInterval)
             }
         }

@@ -146,9 +146,9 @@ public final class PostgresServerDatabase: Sendable {
     /// Runs `body` on a pooled connection, the wait for the connection included, within `timeout`
     /// (nil: no deadline). When the deadline passes the connection is closed, so that a statement
     /// stuck on it ends and the pool replaces it. A failure for want of the database is thrown as
-    /// ``ServerError/unavailable(_:retryAfter:)``; unless it was a statement that ran out of time
-    /// on a live connection, it marks the database unreachable, and while it is, calls fail so at
-    /// once, until the probe finds it again.
+    /// ``ServerError/unavailable(_:retryAfter:)``; when it shows the database gone (no connection,
+    /// a connection refused or closed by the server), it marks the database unreachable, and while
+    /// it is, calls fail so at once, until the probe finds it again.
     func withConnection<T: Sendable>(
         _ what: String, within timeout: Duration? = StorageDeadline.call, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
@@ -173,11 +173,12 @@ public final class PostgresServerDatabase: Sendable {
             reachability.answered()
             return value
         } catch {
-            if let reason = Self.unavailability(error) {
-                // A statement that ran out of time on a live connection (a lock, a slow query)
-                // says the database is slow, not gone: it fails the call only.
+            if let (reason, isOutage) = Self.unavailability(error) {
+                // No connection within the deadline says the database is gone; a statement that
+                // ran out of time on a live connection (a lock, a slow query) says it is slow, and
+                // a call its caller gave up (the client hung up) says nothing: they fail the call only.
                 let isTimeout = error is ServerError
-                if !(isTimeout && leased.connection != nil) { reachability.failed(reason) }
+                if isOutage || (isTimeout && leased.connection == nil), !Task.isCancelled { reachability.failed(reason) }
                 throw isTimeout ? error : StorageDeadline.unavailable(reason)
             }
             reachability.answered()
@@ -197,21 +198,21 @@ public final class PostgresServerDatabase: Sendable {
     }
 
     /// Why `error` means the database is unavailable (unreachable, shutting down or starting up,
-    /// or too slow), in words fit for a client (no host, no secret), or nil when it is another
-    /// failure.
-    static func unavailability(_ error: any Error) -> String? {
-        if case .unavailable(let reason, _) = error as? ServerError { return reason }
+    /// too slow, or the connection closed on this side), in words fit for a client (no host, no
+    /// secret), and whether it shows the database itself gone; nil when it is another failure.
+    static func unavailability(_ error: any Error) -> (reason: String, isOutage: Bool)? {
+        if case .unavailable(let reason, _) = error as? ServerError { return (reason, false) }
         guard let error = error as? PSQLError else { return nil }
         switch error.code {
-        case .connectionError: return "cannot connect to the database"
-        case .serverClosedConnection, .uncleanShutdown: return "the database closed the connection"
-        case .clientClosedConnection, .poolClosed, .queryCancelled: return "the connection to the database was closed"
+        case .connectionError: return ("cannot connect to the database", true)
+        case .serverClosedConnection, .uncleanShutdown: return ("the database closed the connection", true)
+        case .clientClosedConnection, .poolClosed, .queryCancelled: return ("the connection to the database was closed", false)
         case .server:
             // Class 08: connection exceptions; class 57: operator intervention (shutting down,
             // starting up, terminated); 53300: too many connections.
             let state = sqlState(of: error) ?? ""
             guard state.hasPrefix("08") || state.hasPrefix("57") || state == "53300" else { return nil }
-            return "the database refused: \(error.serverInfo?[.message] ?? "?") (SQLSTATE \(state))"
+            return ("the database refused: \(error.serverInfo?[.message] ?? "?") (SQLSTATE \(state))", true)
         default:
             return nil
         }
