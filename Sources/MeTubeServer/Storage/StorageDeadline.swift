@@ -44,9 +44,10 @@ enum StorageDeadline {
     }
 
     /// Runs `body` and returns what it returns, or throws ``expired(_:after:)`` once `timeout` (cut
-    /// to what is left of the request's time) has passed without an answer: then it cancels `body` and calls `onTimeout` (which may close a
-    /// connection `body` waits on). The caller is answered at the deadline even when `body`
-    /// ignores its cancellation; a cancelled caller cancels `body`.
+    /// to what is left of the request's time) has passed without an answer: then it cancels
+    /// `body` and calls `onTimeout` (which may close a connection `body` waits on). The caller is
+    /// answered at the deadline even when `body` ignores its cancellation; what `body` still does
+    /// after that is not waited for. A cancelled caller cancels `body`.
     static func run<T: Sendable>(
         _ what: String, within timeout: Duration, onTimeout: @escaping @Sendable () -> Void = {}, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
