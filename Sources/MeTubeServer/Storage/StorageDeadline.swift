@@ -15,8 +15,10 @@ enum StorageDeadline {
     /// The longest one database call may take: a statement, or a PostgreSQL connection from the
     /// pool.
     static let call: Duration = .seconds(5)
-    /// The longest a whole transaction may take, statements and commit included.
-    static let transaction: Duration = .seconds(8)
+    /// The longest a whole transaction may take, the wait for its connection, its statements and
+    /// its commit included. This is for background work (ingestion, enrichment, leases), which a
+    /// loaded machine may slow; within a request, the request's end comes first.
+    static let transaction: Duration = .seconds(60)
     /// The longest a request waits for its zone's turn (``StatusZoneTurns``).
     static let zoneTurn: Duration = .seconds(8)
     /// The seconds a refused client is told to wait before it retries.
