@@ -1,6 +1,11 @@
 # metube — make targets. `make run` and `make test` work from a clean clone on Debian with Swift.
 SWIFT ?= swift
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev tmux pkg-config man-db groff-base mpv python3 postgresql wrk nginx-light
+# What building and running need (ncurses for the TUI, SQLite for the server, pkg-config to find
+# them), and what only the tests and the benchmarks need on top (tmux drives the TUI, mpv plays,
+# man renders the pages, PostgreSQL, wrk and nginx serve the server tests and figures).
+BUILD_PACKAGES := libncursesw5-dev libsqlite3-dev pkg-config
+TEST_PACKAGES := tmux man-db groff-base mpv python3 postgresql wrk nginx-light
+APT_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 RELEASE_BIN := .build/release
 # Release builds link the Swift runtime and Foundation statically: a process starts in a few ms
 # instead of 20–30 ms of dynamic linking, which is most of `metube list --limit 100`'s time.
@@ -12,18 +17,22 @@ MAN_OUT := .build/man
 COMPLETIONS_OUT := .build/completions
 MANUAL_PLUGIN_OUT := .build/plugins/GenerateManual/outputs
 
-.PHONY: deps build release test run bench man completions install uninstall clean
+.PHONY: deps build-deps build release test run bench man completions install uninstall clean
 
-## deps: install the Debian packages the build and the tests need, only those missing.
+## deps: install the Debian packages the build, the tests and the benchmarks need, only those missing.
 deps:
 	@scripts/install-deps $(APT_PACKAGES)
 
+## build-deps: install only the Debian packages building and running need.
+build-deps:
+	@scripts/install-deps $(BUILD_PACKAGES)
+
 ## build: debug build of every product.
-build: deps
+build: build-deps
 	$(SWIFT) build
 
 ## release: release build of the two programs.
-release: deps
+release: build-deps
 	$(SWIFT) build $(RELEASE) --product metube
 	$(SWIFT) build $(RELEASE) --product metube-server
 
@@ -54,8 +63,8 @@ man: release
 completions: release
 	scripts/generate-docs completions $(RELEASE_BIN) $(COMPLETIONS_OUT)
 
-## install: binaries, man pages, completions, the example config and the systemd units under
-## $(DESTDIR)$(PREFIX); the list of installed files goes to share/doc/metube/MANIFEST.
+## install: stripped binaries, man pages, completions, the example config and the systemd units
+## under $(DESTDIR)$(PREFIX); the list of installed files goes to share/doc/metube/MANIFEST.
 install: man completions
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install $(RELEASE_BIN) $(MAN_OUT) $(COMPLETIONS_OUT)
 

@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
@@ -38,6 +42,8 @@ let package = Package(
                 "MeTubeCore", "MeTubeStore", "MeTubeAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
@@ -47,6 +53,7 @@ let package = Package(
             dependencies: [
                 "MeTubeCore", "MeTubeAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -54,13 +61,20 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer",
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -68,18 +82,29 @@ let package = Package(
             dependencies: [
                 "MeTubeCore", "MeTubeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "metube-bench",
-            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "TestSupport"]
+            dependencies: [
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .target(
             name: "TestSupport",
             dependencies: [
                 "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/TestSupport"
         ),
@@ -88,21 +113,38 @@ let package = Package(
             dependencies: ["MeTubeCore", "TestSupport", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
-                "MeTubeServer", "TestSupport",
+                "MeTubeCore", "MeTubeAPI", "MeTubeServer", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
-        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "MeTubePlayer", "TestSupport"]),
-        .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
-        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubePlayer", "MeTubeStore", "TestSupport"]),
+        .testTarget(
+            name: "MeTubeSyncTests",
+            dependencies: [
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeServer", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "TestSupport"]),
+        .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,7 @@ public func buildApplication(configuration: ServerConfiguration) async throws ->
         return try await buildApplication(
             configuration: configuration, hub: repository, status: PostgresStatusRepository(database: database),
             push: PushServices(configuration: configuration, database: database, repository: repository),
-            counts: { try await database.counts() })
+            counts: { try await database.counts() }, databaseUnavailableReason: { database.reachability.unreachableReason })
     }
     let database: ServerDatabase
     if let path = configuration.databasePath {
@@ -63,10 +63,12 @@ private struct SQLiteParts {
 }
 
 /// Builds the whole server over the given repositories and push services; `counts` answers the
-/// number of users and channels for `/metrics`.
+/// number of users and channels for `/metrics`, `databaseUnavailableReason` why the database
+/// does not answer (for `/health`).
 private func buildApplication(
     configuration: ServerConfiguration, hub repository: any HubRepository, status statusRepository: any StatusRepository,
-    push: PushServices, counts: @escaping @Sendable () async throws -> (users: Int, channels: Int)
+    push: PushServices, counts: @escaping @Sendable () async throws -> (users: Int, channels: Int),
+    databaseUnavailableReason: @escaping @Sendable () -> String? = { nil }
 ) async throws -> some ApplicationProtocol {
     try configuration.validate()
     let status = StatusRoutes(repository: statusRepository, configuration: configuration.status)
@@ -81,7 +83,7 @@ private func buildApplication(
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     let hub = HubService(
         repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
-        onNewChannels: push.onNewChannels)
+        onNewChannels: push.onNewChannels, databaseUnavailableReason: databaseUnavailableReason)
     addRoutes(to: router, hub: hub, status: status)
     push.webSubRoutes?.add(to: router)
     var services: [any Service] = []
@@ -131,6 +133,7 @@ public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? 
 private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: StatusRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
     router.add(middleware: ServerErrorMiddleware())
+    router.add(middleware: StorageDeadlineMiddleware())
     HubAPIRoutes(service: hub).add(to: router)
     status?.register(on: router)
 }

@@ -41,7 +41,7 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let error as StatusErrorBody where isStatus:
             return StatusResponses.error(error)
-        case let error as ServerError where error.isClientError:
+        case let error as ServerError where error.isClientError || error.status == .serviceUnavailable:
             failure = error
         case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed:
             failure = .notFound

@@ -11,8 +11,8 @@ import TestSupport
 /// PostgreSQL figures, next to SQLite ones of the same run: real `metube-server` child
 /// processes (the release binary beside this one) on a throw-away loopback cluster, loaded by
 /// `wrk` — `videos/query` as `metube sync` sends it against one and two instances,
-/// `records/modify` with 200 records for 50 users, and 2,000 channels ingested by two instances
-/// sharing the feed leases.
+/// `records/modify` with 200 records for 50 users, 2,000 channels ingested by two instances
+/// sharing the feed leases, and a 20-second outage under a write load (``postgresOutageFigures()``).
 func postgresFigures() async throws -> [Figure] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-pg-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,6 +21,7 @@ func postgresFigures() async throws -> [Figure] {
     figures += try await queryFigures(folder: folder)
     figures += try await modifyFigures(folder: folder)
     figures += try await ingestionFigures()
+    figures += try await postgresOutageFigures()
     return figures
 }
 

@@ -68,13 +68,16 @@ import TestSupport
         #expect(!unit.contains("@BINDIR@"))
     }
 
-    @Test func bothInstalledBinariesPrintTheOneVersion() throws {
+    @Test func bothInstalledBinariesAreStrippedAndPrintTheOneVersion() throws {
         let installation = try Self.install()
         defer { installation.work.remove() }
         for program in ["metube", "metube-server"] {
             let outcome = try runProcess(URL(fileURLWithPath: installation.path("bin/\(program)")), ["--version"])
             #expect(outcome.status == 0)
             #expect(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == MeTubeVersion.current)
+            let sections = try runProcess(URL(fileURLWithPath: "/usr/bin/readelf"), ["--section-headers", installation.path("bin/\(program)")])
+            #expect(sections.status == 0, "\(sections.stderr)")
+            #expect(!sections.stdout.contains(".symtab"), "bin/\(program) still has its symbol table")
         }
     }
 

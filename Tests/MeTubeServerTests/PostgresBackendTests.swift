@@ -78,6 +78,24 @@ struct PostgresBackendTests {
         }
     }
 
+    @Test("every step name says PostgreSQL; a database migrated under the former names still opens, its steps renamed and none run again")
+    func formerStepNames() async throws {
+        // Given a database migrated before the step names started with postgres-
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        let first = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
+        #expect(PostgresMigrations.steps.allSatisfy { $0.name.hasPrefix("postgres-") })
+        _ = try await first.query("UPDATE metube_migrations SET name = substr(name, length('postgres-') + 1)")
+        _ = try await PostgresHubRepository(database: first).register(channelIDs: [DemoCatalog.channelID(2)])
+
+        // When a server opens it (a step run again would fail: its tables exist)
+        let reopened = try await PostgresServerDatabase.forTests(url: url, poolSize: 1)
+
+        // Then the steps carry their new names, and the data is there
+        let names = try await reopened.query("SELECT name FROM metube_migrations ORDER BY name").map { try $0.decode(String.self) }
+        #expect(names == PostgresMigrations.steps.map(\.name).sorted())
+        #expect(try await PostgresHubRepository(database: reopened).registeredChannelIDs() == [DemoCatalog.channelID(2)])
+    }
+
     @Test("4 instances ingest at once while readers page with small limits: every reader sees every video exactly once, in seq order")
     func concurrentIngestAndPaging() async throws {
         // Given one database shared by 4 writing instances and 3 reading ones

@@ -4,6 +4,9 @@ import Testing
 
 @Suite("Status zone turns", .timeLimit(.minutes(1)))
 struct StatusZoneTurnsTests {
+    /// Turns whose deadline never ends a test of their order, however loaded the machine.
+    private static func patientTurns() -> StatusZoneTurns { StatusZoneTurns(deadline: .seconds(600)) }
+
     private static func zone(_ name: String) -> StatusZoneKey {
         StatusZoneKey(database: StatusDatabaseKey(userID: 1, container: "c", environment: "development"), zoneName: name)
     }
@@ -11,7 +14,7 @@ struct StatusZoneTurnsTests {
     @Test("callers of one zone never run at the same time, and all of them run")
     func oneAtATimePerZone() async throws {
         // Given 40 callers of one zone that each stay inside over several suspensions
-        let turns = StatusZoneTurns()
+        let turns = Self.patientTurns()
         let inside = Occupancy()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<40 {
@@ -32,7 +35,7 @@ struct StatusZoneTurnsTests {
 
     @Test("another zone's caller runs while one zone's turn is held; a caller that throws passes the turn on")
     func zonesAreIndependent() async throws {
-        let turns = StatusZoneTurns()
+        let turns = Self.patientTurns()
         let (entered, enteredFeed) = AsyncStream<Void>.makeStream()
         let (gate, opener) = AsyncStream<Void>.makeStream()
         struct Refused: Error {}
@@ -51,6 +54,29 @@ struct StatusZoneTurnsTests {
         #expect(other == "y ran")
         opener.yield()
         await #expect(throws: Refused.self) { try await holder.value }
+        #expect(try await turns.inTurn(for: Self.zone("z")) { "z ran" } == "z ran")
+    }
+
+    @Test("a caller whose turn is not free within the deadline fails with 503 and leaves the line; the next one still gets the turn")
+    func aTurnHeldTooLongFailsTheWaiter() async throws {
+        let turns = StatusZoneTurns(deadline: .milliseconds(200))
+        let (entered, enteredFeed) = AsyncStream<Void>.makeStream()
+        let (gate, opener) = AsyncStream<Void>.makeStream()
+        // Given a caller holding zone z's turn until the gate opens, as one stuck on the database would
+        let holder = Task {
+            try await turns.inTurn(for: Self.zone("z")) {
+                enteredFeed.yield()
+                for await _ in gate { break }
+            }
+        }
+        for await _ in entered { break }
+        // When another caller of z waits for its turn
+        let waiter = await #expect(throws: ServerError.self) { try await turns.inTurn(for: Self.zone("z")) {} }
+        // Then it fails as unavailable with a retryAfter; and once the holder is done, z's next caller runs
+        guard case .unavailable(_, let retryAfter) = waiter else { Issue.record("not unavailable: \(String(describing: waiter))"); return }
+        #expect(retryAfter > 0)
+        opener.yield()
+        try await holder.value
         #expect(try await turns.inTurn(for: Self.zone("z")) { "z ran" } == "z ran")
     }
 }

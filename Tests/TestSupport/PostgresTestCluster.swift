@@ -37,6 +37,56 @@ public enum PostgresTestCluster {
     }
 }
 
+/// A throw-away PostgreSQL cluster of one test's own, which it may stop, kill and start again
+/// (outage tests) without disturbing the tests that share ``PostgresTestCluster``. Started as
+/// that one is, and stopped and removed at exit in the same way.
+public final class PostgresScratchCluster: Sendable {
+    private let cluster: RunningCluster
+
+    /// Starts a new cluster.
+    public init() throws {
+        cluster = try RunningCluster.start()
+    }
+
+    /// A new, empty database in the cluster, as a `postgres://…?sslmode=disable` URL.
+    public func database(named name: String) throws -> String {
+        try cluster.run("createdb", ["-h", "127.0.0.1", "-p", String(cluster.port), "-U", PostgresTestCluster.user, name])
+        return "postgres://\(PostgresTestCluster.user)@127.0.0.1:\(cluster.port)/\(name)?sslmode=disable"
+    }
+
+    /// `pg_ctl stop -m fast`: ends every session and stops the server; returns once it is down.
+    public func stop() throws {
+        try cluster.run("pg_ctl", ["stop", "-w", "-t", "60", "-m", "fast", "-D", cluster.dataDirectory])
+    }
+
+    /// Kills the postmaster with SIGKILL, as a crash would, and returns once it is gone.
+    public func killPostmaster() throws {
+        let pidFile = cluster.dataDirectory + "/postmaster.pid"
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+              let pid = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw PostgresTestClusterError.failed("no postmaster pid in \(pidFile)")
+        }
+        guard kill(pid, SIGKILL) == 0 else { throw PostgresTestClusterError.failed("kill -9 \(pid): \(String(cString: strerror(errno)))") }
+        while kill(pid, 0) == 0 { usleep(10_000) }
+    }
+
+    /// Starts the stopped (or killed) server again on the same port and returns once it accepts
+    /// connections. After a kill it retries while the old server's sessions are still going away.
+    public func start() throws {
+        var lastError: (any Error)?
+        for _ in 0..<50 {
+            do {
+                try cluster.startServer()
+                return
+            } catch {
+                lastError = error
+                usleep(100_000)
+            }
+        }
+        throw lastError ?? PostgresTestClusterError.failed("pg_ctl start")
+    }
+}
+
 /// Why the test cluster could not be started or used.
 public enum PostgresTestClusterError: Error, CustomStringConvertible, Sendable {
     /// A PostgreSQL program failed; the message holds its output.
@@ -74,10 +124,7 @@ private struct RunningCluster: Sendable {
             for _ in 0..<3 {
                 cluster = RunningCluster(folder: folder, port: try freePort(), asPostgresUser: asPostgresUser)
                 do {
-                    try cluster.run("pg_ctl", [
-                        "start", "-w", "-t", "60", "-D", cluster.dataDirectory, "-l", cluster.logFile, "-o",
-                        "-p \(cluster.port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400 -c full_page_writes=off",
-                    ])
+                    try cluster.startServer()
                     lastError = nil
                     break
                 } catch {
@@ -92,6 +139,14 @@ private struct RunningCluster: Sendable {
         }
         cluster.stopWhenTheProcessEnds()
         return cluster
+    }
+
+    /// `pg_ctl start` on the cluster's port; returns once the server accepts connections.
+    func startServer() throws {
+        try run("pg_ctl", [
+            "start", "-w", "-t", "60", "-D", dataDirectory, "-l", logFile, "-o",
+            "-p \(port) -k \(folder.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400 -c full_page_writes=off",
+        ])
     }
 
     /// Runs the PostgreSQL program `name` (as `postgres` when root); throws with its output when it fails.
@@ -132,15 +187,19 @@ private struct RunningCluster: Sendable {
         watchdog.standardOutput = FileHandle.nullDevice
         watchdog.standardError = FileHandle.nullDevice
         try? watchdog.run()
-        RunningCluster.exitCleanup.withLock { $0 = cleanup }
+        let isFirst = RunningCluster.exitCleanups.withLock { cleanups in
+            cleanups.append(cleanup)
+            return cleanups.count == 1
+        }
+        guard isFirst else { return }
         atexit {
-            if let command = RunningCluster.exitCleanup.withLock({ $0 }) {
+            for command in RunningCluster.exitCleanups.withLock({ $0 }) {
                 _ = try? spawnAndWait(["/bin/sh", "-c", command], outputPath: "/dev/null")
             }
         }
     }
 
-    private static let exitCleanup = Mutex<String?>(nil)
+    private static let exitCleanups = Mutex<[String]>([])
 }
 
 /// A TCP port of 127.0.0.1 that was free a moment ago.

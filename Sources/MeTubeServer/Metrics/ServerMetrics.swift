@@ -8,7 +8,8 @@ import Prometheus
 ///
 /// Exported: `hb_requests_total` and the `http_server_request_duration` histogram per route, method
 /// and status (Hummingbird's `MetricsMiddleware`), ``IngestionMetrics``, the database pool's wait
-/// (``PoolWaitMetrics``), and the gauges `metube_users` and `metube_channels`, counted at each scrape.
+/// (``PoolWaitMetrics``), the database's availability (``StorageAvailabilityMetrics``), and the
+/// gauges `metube_users` and `metube_channels`, counted at each scrape.
 public struct ServerMetrics: Sendable {
     /// The registry every metric of the process is kept in.
     public let registry: PrometheusCollectorRegistry
@@ -24,6 +25,7 @@ public struct ServerMetrics: Sendable {
         factory.durationHistogramBuckets[PoolWaitMetrics.label] = PoolWaitMetrics.buckets
         MetricsSystem.bootstrap(factory)
         IngestionMetrics.all.forEach { $0.increment(by: 0) }
+        StorageAvailabilityMetrics.exportInitialValues()
         return ServerMetrics(registry: registry, port: port, onListening: onListening)
     }
 

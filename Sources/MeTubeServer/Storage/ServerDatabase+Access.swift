@@ -3,22 +3,38 @@ import Metrics
 
 extension ServerDatabase {
     /// Runs `body` in a read transaction on one of the pool's readers, recording how long it
-    /// waited for one in ``PoolWaitMetrics/read``.
+    /// waited for one in ``PoolWaitMetrics/read``. A lock that stays taken past the busy timeout
+    /// (5 s) throws ``ServerError/unavailable(_:retryAfter:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        return try await writer.read { db in
-            PoolWaitMetrics.read.record(duration: ContinuousClock.now - asked)
-            return try body(db)
+        return try await Self.lockTimeouts {
+            try await writer.read { db in
+                PoolWaitMetrics.read.record(duration: ContinuousClock.now - asked)
+                return try body(db)
+            }
         }
     }
 
     /// Runs `body` in a write transaction on the pool's one writer, recording how long it waited
-    /// for it in ``PoolWaitMetrics/write``.
+    /// for it in ``PoolWaitMetrics/write``. A lock that stays taken past the busy timeout (5 s)
+    /// throws ``ServerError/unavailable(_:retryAfter:)``.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let asked = ContinuousClock.now
-        return try await writer.write { db in
-            PoolWaitMetrics.write.record(duration: ContinuousClock.now - asked)
-            return try body(db)
+        return try await Self.lockTimeouts {
+            try await writer.write { db in
+                PoolWaitMetrics.write.record(duration: ContinuousClock.now - asked)
+                return try body(db)
+            }
+        }
+    }
+
+    /// `body`, with SQLite's "busy" and "locked" (a lock not free within the busy timeout) as
+    /// ``ServerError/unavailable(_:retryAfter:)``.
+    private static func lockTimeouts<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StorageDeadline.unavailable("the database stayed locked")
         }
     }
 }

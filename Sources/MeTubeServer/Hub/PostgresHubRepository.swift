@@ -16,7 +16,7 @@ import PostgresNIO
 /// ``videos(matching:)`` is one statement, so it reads one snapshot.
 ///
 /// **Why a cached page is never stale.** A trigger on `hub_videos` (``PostgresMigrations``,
-/// `hub-004-videos-version`) counts up the `videos_version` row in every transaction that writes
+/// `postgres-hub-004-videos-version`) counts up the `videos_version` row in every transaction that writes
 /// videos, whichever instance or command runs it, and the count commits with the change. A page
 /// is read with the version in one statement, and ``HubService`` serves it again only while
 /// ``videosVersion()`` still reads that version. Writers lock `last_seq` before they write

@@ -25,7 +25,7 @@ public enum PostgresImport {
         let data = try await source.read { db in try Snapshot(db) }
         let target = try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger)
         do {
-            return try await target.transaction { connection in try await data.copy(into: connection, logger: logger) }
+            return try await target.transaction(within: nil) { connection in try await data.copy(into: connection, logger: logger) }
         } catch let error as ServerError {
             throw error
         } catch {

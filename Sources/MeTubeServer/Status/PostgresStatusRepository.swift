@@ -3,6 +3,7 @@ import Logging
 import MeTubeAPI
 import PostgresNIO
 import Synchronization
+import Dispatch
 
 /// A ``StatusRepository`` in PostgreSQL, correct with any number of server instances writing.
 ///
@@ -16,7 +17,10 @@ import Synchronization
 /// deadlock or a serialization failure is run again, up to three times.
 ///
 /// The transaction's body is synchronous (``StatusTransaction``), so it runs on one of the
-/// database's own threads, which waits for each statement's answer.
+/// database's own threads, which waits for each statement's answer at most
+/// ``StorageDeadline/call``; the whole transaction has ``StorageDeadline/transaction``. A
+/// statement that gets no answer in time closes its connection, so that the pool replaces it
+/// and the transaction's advisory lock goes with it.
 public struct PostgresStatusRepository: StatusRepository {
     private let database: PostgresServerDatabase
 
@@ -50,24 +54,18 @@ public struct PostgresStatusRepository: StatusRepository {
         while true {
             attempt += 1
             do {
-                return try await withoutActuallyEscaping(body) { body in
-                    // The thread pool may keep its work item a moment after running it: it gets
-                    // the body through a slot that is emptied before this block ends.
-                    let slot = BodySlot(body)
-                    defer { slot.empty() }
-                    return try await database.client.withConnection { connection in
-                        try await database.blockingThreads.runIfActive {
-                            guard let body = slot.body else { throw ServerError.storage("the transaction ended before it ran") }
-                            let transaction = PostgresStatusTransaction(connection: connection, logger: logger)
-                            try transaction.execute("BEGIN")
-                            do {
-                                let value = try body(transaction)
-                                try transaction.execute("COMMIT")
-                                return value
-                            } catch {
-                                _ = try? transaction.execute("ROLLBACK")
-                                throw error
-                            }
+                let end = ContinuousClock.now + StorageDeadline.limit(StorageDeadline.transaction)
+                return try await database.withConnection("a status transaction", within: end - .now) { connection in
+                    try await database.blockingThreads.runIfActive {
+                        let transaction = PostgresStatusTransaction(connection: connection, end: end, logger: logger)
+                        try transaction.execute("BEGIN")
+                        do {
+                            let value = try body(transaction)
+                            try transaction.execute("COMMIT")
+                            return value
+                        } catch {
+                            _ = try? transaction.execute("ROLLBACK")
+                            throw error
                         }
                     }
                 }
@@ -80,38 +78,35 @@ public struct PostgresStatusRepository: StatusRepository {
     }
 }
 
-/// Hands a transaction body to the thread that runs it, and lets it go when emptied.
-private final class BodySlot<T: Sendable>: Sendable {
-    private let content: Mutex<(@Sendable (any StatusTransaction) throws -> T)?>
-
-    init(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) {
-        content = Mutex(body)
-    }
-
-    /// The body, until ``empty()``.
-    var body: (@Sendable (any StatusTransaction) throws -> T)? { content.withLock { $0 } }
-
-    /// Lets the body go.
-    func empty() { content.withLock { $0 = nil } }
-}
-
 /// The reads and writes of one PostgreSQL transaction over the status tables, on a thread that
 /// may wait (see ``PostgresStatusRepository``).
 final class PostgresStatusTransaction: StatusTransaction {
     private let connection: PostgresConnection
+    private let end: ContinuousClock.Instant
     private let logger: Logger
     private var zoneIDs: [StatusZoneKey: Int64] = [:]
     private var lockedDatabases: Set<StatusDatabaseKey> = []
 
-    init(connection: PostgresConnection, logger: Logger) {
+    /// A transaction on `connection` whose statements must all be answered by `end`.
+    init(connection: PostgresConnection, end: ContinuousClock.Instant, logger: Logger) {
         self.connection = connection
+        self.end = end
         self.logger = logger
     }
 
-    /// Runs `query` and waits for its rows.
+    /// Runs `query` and waits for its rows at most ``StorageDeadline/call`` and not past the
+    /// transaction's end; then closes the connection and throws
+    /// ``ServerError/unavailable(_:retryAfter:)``.
     @discardableResult
     func execute(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try connection.query(query, logger: logger).wait().rows
+        let answer = StatementAnswer()
+        connection.query(query, logger: logger).whenComplete(answer.receive)
+        let timeout = max(.zero, min(StorageDeadline.call, end - .now))
+        guard let result = answer.result(within: timeout) else {
+            let _: EventLoopFuture<Void> = connection.close()
+            throw StorageDeadline.expired("a statement", after: timeout)
+        }
+        return try result.get().rows
     }
 
     /// Takes the transaction's advisory lock on `database` once; see ``PostgresStatusRepository``.
@@ -283,5 +278,24 @@ final class PostgresStatusTransaction: StatusTransaction {
         guard readsFields(record) else { return record }
         record.fields = try StatusFieldsCodec.fields(stored: data, of: name)
         return record
+    }
+}
+
+/// The answer to one statement, handed from the event loop to the thread that waits for it.
+private final class StatementAnswer: Sendable {
+    private let received = DispatchSemaphore(value: 0)
+    private let slot = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+
+    /// Keeps the answer and wakes the waiting thread.
+    func receive(_ result: Result<PostgresQueryResult, any Error>) {
+        slot.withLock { $0 = result }
+        received.signal()
+    }
+
+    /// The answer, or nil when none came within `timeout`.
+    func result(within timeout: Duration) -> Result<PostgresQueryResult, any Error>? {
+        let nanoseconds = Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000)
+        guard received.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+        return slot.withLock { $0 }
     }
 }

@@ -16,15 +16,19 @@ public struct HubService: Sendable {
     private let ingester: FeedIngester?
     private let pages = HubPageCache()
     private let onNewChannels: (@Sendable () -> Void)?
+    /// Why the database is unavailable, or nil while it answers (for `/health`).
+    let databaseUnavailableReason: @Sendable () -> String?
 
     /// Creates the service over `repository`, allowing each client address
     /// `registrationsPerHour` new channels per hour (nil: no limit); registered channels that
     /// `ingester` has not fetched yet are queued for it at once, and `onNewChannels` runs (it must
-    /// return at once) after a registration that added channels.
+    /// return at once) after a registration that added channels; `databaseUnavailableReason`
+    /// says why the database does not answer, or nil while it does.
     public init(
         repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour, ingester: FeedIngester? = nil,
-        onNewChannels: (@Sendable () -> Void)? = nil
+        onNewChannels: (@Sendable () -> Void)? = nil, databaseUnavailableReason: @escaping @Sendable () -> String? = { nil }
     ) {
+        self.databaseUnavailableReason = databaseUnavailableReason
         self.repository = repository
         self.registrations = RegistrationLimiter(channelsPerHour: registrationsPerHour)
         self.ingester = ingester
