@@ -10,7 +10,7 @@ enum SnapshotDecoding {
     /// leaves its channel or video out, and is counted in `notes`; malformed JSON throws.
     static func library(_ data: Data, notes: inout FieldNotes) throws(Failure) -> LibraryFile {
         try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
-            var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [])
+            var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [], subscriptions: nil)
             file.videos.reserveCapacity(data.count / 220)
             var channelIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
@@ -29,6 +29,7 @@ enum SnapshotDecoding {
                         if let shared = channelIDs[video.channelID] { video.channelID = shared }
                         file.videos.append(video)
                     }
+                case "subscriptions": file.subscriptions = try subscriptions(&scanner, data, &notes)
                 default: try scanner.skipValue()
                 }
             }
@@ -110,6 +111,7 @@ enum SnapshotDecoding {
                 case "removedChannelIDs": change.removedChannelIDs = try stringList(&scanner, "removedChannelIDs", &notes)
                 case "removedMarkIDs": change.removedMarkIDs = try stringList(&scanner, "removedMarkIDs", &notes)
                 case "positions": try positions(&scanner, &notes) { change.positions.append($0) }
+                case "subscriptions": change.subscriptions = try subscriptions(&scanner, data, &notes) ?? []
                 case "sync": syncRange = try scanner.skipValueRange()
                 default: try scanner.skipValue()
                 }

@@ -16,6 +16,7 @@ struct StoreLoader {
     func load(holdingLock: Bool) throws(StoreError) -> StoreState {
         var state = StoreState(sync: SyncSnapshot(deviceID: ""))
         var channels: [Channel] = []
+        var subscriptions: [Subscription] = []
         var videos: [Video] = []
         var marks = MarkTable()
         var positions: [PlaybackPosition] = []
@@ -27,6 +28,7 @@ struct StoreLoader {
             return try Self.decodeFast(path: "library.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.library(data, notes: &libraryNotes) }
         }) {
             channels = file.channels
+            subscriptions = file.subscriptions ?? []
             videos = file.videos
             note(file.schemaVersion, file.generation, .library, identity, &state)
         }
@@ -57,6 +59,10 @@ struct StoreLoader {
         note(syncNotes, in: .sync, &state)
 
         state.library = Library(channels: channels, videos: videos, markTable: marks)
+        for subscription in subscriptions {
+            state.library.apply(subscription)
+            state.clock.observe(subscription.hlc)
+        }
         if let sync { state.sync = sync }
         for mark in marks { state.observeClocks(of: mark) }
         for position in positions {
