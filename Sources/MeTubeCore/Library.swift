@@ -12,6 +12,9 @@ public struct Library: Sendable, Equatable {
     public private(set) var marks = MarkTable()
     /// Where playback stopped, by video id (the newest saved position of each video).
     public private(set) var playbackPositions: [String: PlaybackPosition] = [:]
+    /// What status sync knows of each channel followed or unfollowed, by channel id (unfollows
+    /// included, so they travel); a followed channel without one has not been recorded yet.
+    public private(set) var subscriptions: [String: Subscription] = [:]
     private var positions = VideoPositions()
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
@@ -152,6 +155,17 @@ public struct Library: Sendable, Equatable {
         playbackPositions[position.videoID] = position
     }
 
+    /// Records what status sync knows of a channel's subscription, replacing the earlier record.
+    public mutating func apply(_ subscription: Subscription) {
+        subscriptions[subscription.channelID] = subscription
+    }
+
+    /// The subscription of `channelID`: the recorded one, else, for a followed channel, the
+    /// implicit pending follow of ``Subscription/init(implicit:deviceID:)``.
+    public func subscription(of channelID: String, deviceID: String) -> Subscription? {
+        subscriptions[channelID] ?? channels[channelID].map { Subscription(implicit: $0, deviceID: deviceID) }
+    }
+
     /// Forgets the mark of `videoID`.
     public mutating func removeMark(_ videoID: String) {
         marks[videoID] = nil
@@ -164,5 +178,6 @@ public struct Library: Sendable, Equatable {
     public static func == (lhs: Library, rhs: Library) -> Bool {
         // `positions` is derived from `videos`.
         lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks && lhs.playbackPositions == rhs.playbackPositions
+            && lhs.subscriptions == rhs.subscriptions
     }
 }

@@ -17,6 +17,7 @@ extension SnapshotDecoding {
                 }
             case "lastHubSync": sync.lastHubSync = try field(&scanner, "sync.lastHubSync", &notes, default: nil, optionalDate)
             case "statusSyncToken": sync.statusSyncToken = try field(&scanner, "sync.statusSyncToken", &notes, default: nil, optionalString)
+            case "subscriptionsSyncToken": sync.subscriptionsSyncToken = try field(&scanner, "sync.subscriptionsSyncToken", &notes, default: nil, optionalString)
             case "statusZoneReady": sync.statusZoneReady = try field(&scanner, "sync.statusZoneReady", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
             case "lastStatusSync": sync.lastStatusSync = try field(&scanner, "sync.lastStatusSync", &notes, default: nil, optionalDate)
             case "statusOfflineSince": sync.statusOfflineSince = try field(&scanner, "sync.statusOfflineSince", &notes, default: nil, optionalDate)

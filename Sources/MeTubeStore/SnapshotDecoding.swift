@@ -29,7 +29,7 @@ enum SnapshotDecoding {
         _ bytes: UnsafeBufferPointer<UInt8>, notes: inout FieldNotes, descriptions: DescriptionHandling, release: (Int) -> Void
     ) throws(Failure) -> LibraryFile {
         try scan(bytes) { (scanner: inout JSONScanner) throws(Failure) in
-            var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [])
+            var file = LibraryFile(schemaVersion: 0, generation: 0, channels: [], videos: [], subscriptions: nil)
             file.videos.reserveCapacity(bytes.count / (descriptions.isText ? 220 : 1_200))
             var channelIDs: [String: String] = [:]
             try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
@@ -49,6 +49,7 @@ enum SnapshotDecoding {
                         file.videos.append(video)
                         if file.videos.count % 4_096 == 0 { release(scanner.offset) }
                     }
+                case "subscriptions": file.subscriptions = try subscriptions(&scanner, { Data(UnsafeBufferPointer(rebasing: bytes[$0])) }, &notes)
                 default: try scanner.skipValue()
                 }
             }
@@ -132,6 +133,7 @@ enum SnapshotDecoding {
                 case "removedChannelIDs": change.removedChannelIDs = try stringList(&scanner, "removedChannelIDs", &notes)
                 case "removedMarkIDs": change.removedMarkIDs = try stringList(&scanner, "removedMarkIDs", &notes)
                 case "positions": try positions(&scanner, &notes) { change.positions.append($0) }
+                case "subscriptions": change.subscriptions = try subscriptions(&scanner, { data[(data.startIndex + $0.lowerBound)..<(data.startIndex + $0.upperBound)] }, &notes) ?? []
                 case "sync": syncRange = try scanner.skipValueRange()
                 default: try scanner.skipValue()
                 }

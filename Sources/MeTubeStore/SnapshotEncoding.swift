@@ -12,7 +12,7 @@ enum SnapshotEncoding {
         _ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int, descriptions: DescriptionLiterals = .none, to writer: inout JSONWriter
     ) throws(StoreError) {
         switch part {
-        case .library: writeLibrary(library, generation: generation, descriptions: descriptions, to: &writer)
+        case .library: try writeLibrary(library, generation: generation, descriptions: descriptions, to: &writer)
         case .marks: writeMarks(library.marks, positions: library.playbackPositions, generation: generation, to: &writer)
         case .sync:
             do {
@@ -51,7 +51,8 @@ enum SnapshotEncoding {
         return (object, ranges)
     }
 
-    private static func writeLibrary(_ library: Library, generation: Int, descriptions: DescriptionLiterals, to writer: inout JSONWriter) {
+    private static func writeLibrary(_ library: Library, generation: Int, descriptions: DescriptionLiterals, to writer: inout JSONWriter) throws(StoreError) {
+        let subscriptions = try subscriptionsJSON(library)
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
@@ -59,6 +60,21 @@ enum SnapshotEncoding {
             $0.array(library.channels.values.sorted { $0.id < $1.id }, channel)
             $0.key("videos")
             $0.array(library.videos) { writer, video in Self.video(&writer, video, descriptions) }
+            if let subscriptions {
+                $0.key("subscriptions")
+                $0.encoded(subscriptions)
+            }
+        }
+    }
+
+    /// The library's subscriptions as `JSONEncoder` writes them (a few thousand small values),
+    /// `nil` when there are none.
+    private static func subscriptionsJSON(_ library: Library) throws(StoreError) -> Data? {
+        guard !library.subscriptions.isEmpty else { return nil }
+        do {
+            return try StoreCoding.encoder().encode(library.subscriptions.values.sorted { $0.channelID < $1.channelID })
+        } catch {
+            throw .writeFailed(path: StorePart.library.fileName, reason: "could not encode the subscriptions: \(error)")
         }
     }
 

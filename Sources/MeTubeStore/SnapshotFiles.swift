@@ -14,12 +14,14 @@ enum StorePart: String, CaseIterable, Sendable {
     var fileName: String { "\(rawValue).json" }
 }
 
-/// `library.json`: channels and videos.
+/// `library.json`: channels and videos, and the channels' subscriptions (a key added later;
+/// absent when none).
 struct LibraryFile: Codable {
     var schemaVersion: Int
     var generation: Int
     var channels: [Channel]
     var videos: [Video]
+    var subscriptions: [Subscription]?
 }
 
 /// `marks.json`: every mark, and every playback position (a key added later; absent when none).

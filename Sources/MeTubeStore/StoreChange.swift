@@ -18,6 +18,8 @@ public struct StoreChange: Codable, Sendable, Equatable {
     public var sync: SyncSnapshot?
     /// Playback positions to record (a newer one of the same video already known is kept).
     public var positions: [PlaybackPosition]
+    /// Subscriptions to record (replacing earlier ones for the same channels).
+    public var subscriptions: [Subscription] = []
 
     /// Creates a change.
     public init(
@@ -36,10 +38,11 @@ public struct StoreChange: Codable, Sendable, Equatable {
     /// Whether the change changes nothing.
     public var isEmpty: Bool {
         marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil && positions.isEmpty
+            && subscriptions.isEmpty
     }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, positions
+        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, positions, subscriptions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -51,6 +54,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         removedChannelIDs = try container.decodeIfPresent([String].self, forKey: .removedChannelIDs) ?? []
         sync = try container.decodeIfPresent(SyncSnapshot.self, forKey: .sync)
         positions = try container.decodeIfPresent([PlaybackPosition].self, forKey: .positions) ?? []
+        subscriptions = try container.decodeIfPresent([Subscription].self, forKey: .subscriptions) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,6 +67,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         if !removedChannelIDs.isEmpty { try container.encode(removedChannelIDs, forKey: .removedChannelIDs) }
         try container.encodeIfPresent(sync, forKey: .sync)
         if !positions.isEmpty { try container.encode(positions, forKey: .positions) }
+        if !subscriptions.isEmpty { try container.encode(subscriptions, forKey: .subscriptions) }
     }
 }
 

@@ -16,6 +16,7 @@ struct StoreLoader {
     func load(holdingLock: Bool) throws(StoreError) -> StoreState {
         var state = StoreState(sync: SyncSnapshot(deviceID: ""))
         var channels: [Channel] = []
+        var subscriptions: [Subscription] = []
         var videos: [Video] = []
         var marks = MarkTable()
         var positions: [PlaybackPosition] = []
@@ -32,6 +33,7 @@ struct StoreLoader {
             return (file, source)
         }) {
             channels = file.channels
+            subscriptions = file.subscriptions ?? []
             videos = file.videos
             state.descriptionFiles[source.number] = source
             note(file.schemaVersion, file.generation, .library, identity, &state)
@@ -66,6 +68,10 @@ struct StoreLoader {
         note(syncNotes, in: .sync, &state)
 
         state.library = Library(channels: channels, videos: videos, markTable: marks)
+        for subscription in subscriptions {
+            state.library.apply(subscription)
+            state.clock.observe(subscription.hlc)
+        }
         if let sync { state.sync = sync }
         for mark in marks { state.observeClocks(of: mark) }
         for position in positions {

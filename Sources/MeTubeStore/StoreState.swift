@@ -59,6 +59,10 @@ struct StoreState: Sendable {
         for change in changes {
             if parts.contains(.library) {
                 for channel in change.channels { library.upsert(channel) }
+                for subscription in change.subscriptions {
+                    library.apply(subscription)
+                    clock.observe(subscription.hlc)
+                }
                 pendingVideos += change.videos
                 if !change.removedChannelIDs.isEmpty {
                     library.upsert(pendingVideos)

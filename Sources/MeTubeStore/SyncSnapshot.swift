@@ -14,6 +14,8 @@ public struct SyncSnapshot: Codable, Sendable, Equatable {
     public var lastHubSync: Date?
     /// The status service's sync token for `changes/zone`, once a pull has completed a page.
     public var statusSyncToken: String?
+    /// The status service's sync token for `changes/zone` of the subscriptions' zone.
+    public var subscriptionsSyncToken: String?
     /// Whether the status zone is known to exist.
     public var statusZoneReady: Bool
     /// When the last status sync finished successfully; statuses are known after the first.
@@ -39,6 +41,7 @@ public struct SyncSnapshot: Codable, Sendable, Equatable {
         hubRegisteredChannelIDs = try container.decodeIfPresent([String].self, forKey: .hubRegisteredChannelIDs) ?? []
         lastHubSync = try container.decodeIfPresent(Date.self, forKey: .lastHubSync)
         statusSyncToken = try container.decodeIfPresent(String.self, forKey: .statusSyncToken)
+        subscriptionsSyncToken = try container.decodeIfPresent(String.self, forKey: .subscriptionsSyncToken)
         statusZoneReady = try container.decodeIfPresent(Bool.self, forKey: .statusZoneReady) ?? false
         lastStatusSync = try container.decodeIfPresent(Date.self, forKey: .lastStatusSync)
         statusOfflineSince = try container.decodeIfPresent(Date.self, forKey: .statusOfflineSince)

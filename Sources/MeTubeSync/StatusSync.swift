@@ -23,6 +23,13 @@ public struct StatusSync: Sendable {
         /// Pulled records dropped at the boundary: an invalid record name, or no readable
         /// watched-status version (see ``PeerInput``).
         public var dropped = 0
+        /// Follows, unfollows and tag changes of this device the server took.
+        public var subscriptionsPushed = 0
+        /// Subscription records pulled and applied.
+        public var subscriptionsPulled = 0
+        /// Subscriptions changed both here and on another device, merged (see
+        /// ``Subscription/merged(onto:)``).
+        public var subscriptionsMerged = 0
 
         /// An empty report.
         public init() {}
@@ -35,6 +42,9 @@ public struct StatusSync: Sendable {
             deferred += other.deferred
             rebased += other.rebased
             dropped += other.dropped
+            subscriptionsPushed += other.subscriptionsPushed
+            subscriptionsPulled += other.subscriptionsPulled
+            subscriptionsMerged += other.subscriptionsMerged
         }
     }
 
@@ -63,13 +73,17 @@ public struct StatusSync: Sendable {
     /// The longest one ``run()`` may take; no request outlives it.
     public static let runLimit = Duration.seconds(900)
 
-    /// Pushes, then pulls, within ``runLimit``. Throws the first failure that stops the run;
-    /// whatever was applied before it stays applied, and a retry resumes from there.
+    /// Pushes, then pulls, within ``runLimit``; then, for a store that keeps subscriptions, syncs
+    /// the followed channels and their tags (``SubscriptionSync``). Throws the first failure that
+    /// stops the run; whatever was applied before it stays applied, and a retry resumes from there.
     public func run() async throws -> Report {
         var sync = self
         sync.client = client.bounded(by: .now + Self.runLimit)
         var report = try await sync.pushPending()
         report.add(try await sync.pullChanges())
+        if let subscriptions = store as? any SubscriptionStore {
+            report.add(try await SubscriptionSync(client: sync.client, store: subscriptions, batchSize: batchSize, logger: logger).run())
+        }
         return report
     }
 
@@ -103,10 +117,7 @@ public struct StatusSync: Sendable {
 
     /// Creates the zone (idempotently on the server).
     public func ensureZone() async throws {
-        let response = try await client.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))
-        if case .failure(let error) = response.zones.first {
-            throw StatusRequestFailure.server(StatusErrorBody(error.serverErrorCode, error.reason, retryAfter: error.retryAfter), httpStatus: 200)
-        }
+        try await client.ensureZone(zoneID)
     }
 
     /// Pushes every pending mark in batches, a few requests in flight at once (batches hold
@@ -186,12 +197,7 @@ public struct StatusSync: Sendable {
 
     /// Sends `request`, creating the zone and retrying once when the server does not have it.
     func modifyEnsuringZone(_ request: StatusRecordsModifyRequest) async throws -> StatusRecordsResponse {
-        do {
-            return try await client.modifyRecords(request)
-        } catch .server(let body, _) where body.serverErrorCode == .zoneNotFound {
-            try await ensureZone()
-            return try await client.modifyRecords(request)
-        }
+        try await client.modifyEnsuringZone(request)
     }
 
     /// Pulls changes since the saved token page by page; each page and its token are saved
@@ -219,7 +225,7 @@ public struct StatusSync: Sendable {
             switch response.zones.first {
             case .success(let changes)?:
                 pages += 1
-                try checkBounds(changes, after: token, pages: pages, seen: &seen)
+                try Self.checkBounds(changes, after: token, pages: pages, seen: &seen)
                 if changes.moreComing {
                     let next = changes.syncToken
                     prefetch = Task { try await fetchChanges(after: next) }
@@ -249,8 +255,8 @@ public struct StatusSync: Sendable {
     static let maxPullPages = 10_000
 
     /// Throws when a page of changes breaks a bound of ``pull(into:)``; `seen` collects the
-    /// versions (record name and change tag) pulled so far.
-    private func checkBounds(_ changes: StatusZoneChanges, after token: String?, pages: Int, seen: inout Set<String>) throws {
+    /// versions (record name and change tag) pulled so far. Subscription sync's pull shares it.
+    static func checkBounds(_ changes: StatusZoneChanges, after token: String?, pages: Int, seen: inout Set<String>) throws {
         guard changes.syncToken.utf8.count <= PeerInput.maxSyncTokenBytes else {
             throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone sent a sync token of \(changes.syncToken.utf8.count) bytes (at most \(PeerInput.maxSyncTokenBytes))")
         }

@@ -12,7 +12,7 @@ extension Store {
 
     /// Forgets where the syncs stopped, so the next sync fetches and merges everything again (a
     /// force full resync): the hub watermark and the channels the hub acknowledged, the status
-    /// sync token, and direct mode's conditional-GET validators. Videos, channels and marks stay;
+    /// sync tokens (marks and subscriptions), and direct mode's conditional-GET validators. Videos, channels and marks stay;
     /// merging is idempotent (videos and marks are keyed by id), and pending and conflicting
     /// marks are kept and pushed.
     public func forgetSyncPositions() throws(SyncError) {
@@ -20,6 +20,7 @@ extension Store {
             transaction.sync.hubWatermark = 0
             transaction.sync.hubRegisteredChannelIDs = []
             transaction.sync.statusSyncToken = nil
+            transaction.sync.subscriptionsSyncToken = nil
             for (channelID, var fetch) in transaction.sync.channelFetches {
                 fetch.etag = nil
                 fetch.lastModified = nil

@@ -95,7 +95,8 @@ extension ScreenModel {
             }
         }
         channelList = library.channels.values
-            .map { ChannelSummary(id: $0.id, name: $0.displayName, unseen: unseen[$0.id] ?? 0, total: total[$0.id] ?? 0, fetch: channelFetches[$0.id]) }
+            .map { ChannelSummary(id: $0.id, name: $0.displayName, unseen: unseen[$0.id] ?? 0, total: total[$0.id] ?? 0, fetch: channelFetches[$0.id],
+                                  tags: $0.tags ?? [], syncState: library.subscriptions[$0.id]?.syncState) }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         channelCursor.clamp(count: channelList.count, visible: listHeight)
     }

@@ -48,6 +48,11 @@ public struct ChannelSummary: Sendable, Equatable {
     public var total: Int
     /// The last fetch of the channel's feed, `nil` when it was never fetched directly.
     public var fetch: ChannelFetchResult? = nil
+    /// The user's tags of the channel.
+    public var tags: [String] = []
+    /// Where the channel's follow and tags stand with the status service; `nil` while it was
+    /// never recorded (a channel followed before subscriptions synced).
+    public var syncState: SyncState? = nil
 
     /// Whether the channel's last fetch failed.
     public var isFailing: Bool { fetch?.failingSince != nil }

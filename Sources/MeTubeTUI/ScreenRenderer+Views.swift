@@ -52,9 +52,18 @@ extension ScreenRenderer {
             let channel = model.channelList[position]
             field(Formatting.count(channel.unseen), into: &grid, row: row, column: 0, width: 7, style: channel.unseen > 0 ? .accent : .dim, alignRight: true)
             field(Formatting.count(channel.total), into: &grid, row: row, column: 8, width: 7, style: .dim, alignRight: true)
+            if let syncState = channel.syncState {
+                let state = syncState.displayed(serviceReachable: model.services[.status]?.isReachable ?? true)
+                grid.put(state.badge(unicode: model.unicode), row: row, column: 15, style: Self.style(of: state))
+            }
             let fetch = fetchText(of: channel)
             let fetchWidth = min(TextWidth.of(fetch), grid.width / 2)
-            field(channel.name, into: &grid, row: row, column: 17, width: grid.width - 17 - fetchWidth - 1)
+            let nameWidth = grid.width - 17 - fetchWidth - 1
+            field(channel.name, into: &grid, row: row, column: 17, width: nameWidth)
+            if !channel.tags.isEmpty, TextWidth.of(channel.name) + 2 < nameWidth {
+                let tagsColumn = 17 + TextWidth.of(channel.name) + 2
+                field(channel.tags.map { "#\($0)" }.joined(separator: " "), into: &grid, row: row, column: tagsColumn, width: 17 + nameWidth - tagsColumn, style: .dim)
+            }
             field(fetch, into: &grid, row: row, column: grid.width - fetchWidth, width: fetchWidth, style: channel.isFailing ? .conflict : .dim)
             if position == cursor.selection { grid.invert(row: row) }
         }

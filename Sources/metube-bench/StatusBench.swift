@@ -8,7 +8,8 @@ import MeTubeSync
 import MeTubeTUI
 
 /// Status figures from a device's view, against a loopback server on an SQLite file: pushing
-/// and pulling 10,000 marks, and a key press to the badge showing synced. The server's own
+/// and pulling 10,000 marks, a key press to the badge showing synced, and pushing and pulling
+/// 2,000 subscriptions. The server's own
 /// throughput is in the `server` suite.
 func statusFigures() async throws -> [Figure] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-bench-\(UUID().uuidString)")
@@ -23,9 +24,10 @@ func statusFigures() async throws -> [Figure] {
     let endpoint = StatusEndpoint(serverURL: server.baseURL, environment: "development")
     let device = try await deviceFigures(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
     let keyToSynced = try await keyToSyncedFigure(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
+    let subscriptions = try await subscriptionFigures(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
     try await httpClient.shutdown()
     await server.stop()
-    return device + [keyToSynced]
+    return device + [keyToSynced] + subscriptions
 }
 
 /// From a key press (the store makes the mark durable) to the badge showing synced: the TUI's

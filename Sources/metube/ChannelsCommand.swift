@@ -7,8 +7,13 @@ import MeTubeStore
 struct ChannelsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "channels",
-        abstract: "List, add or remove followed channels.",
-        subcommands: [List.self, Add.self, Remove.self],
+        abstract: "List, add, remove or tag followed channels.",
+        discussion: """
+            Follows, unfollows and tags travel to your other devices through the status service \
+            (`metube sync`): of a follow and an unfollow the later wins, and tags added on different \
+            devices are all kept.
+            """,
+        subcommands: [List.self, Add.self, Remove.self, Tag.self, Untag.self],
         defaultSubcommand: List.self
     )
 
@@ -33,15 +38,18 @@ struct ChannelsCommand: ParsableCommand {
             }
             let channels = library.channels.values.sorted { $0.displayName.localizedCaseInsensitiveCompare($1.displayName) == .orderedAscending }
             let fetches = opened.syncSnapshot().channelFetches
+            let deviceID = opened.syncSnapshot().deviceID
             let output = channels.map { channel in
                 ChannelOutput(channelId: channel.id, title: channel.title, videoCount: totals[channel.id]?.videos ?? 0,
-                              unseenCount: totals[channel.id]?.unseen ?? 0, lastFetchError: fetches[channel.id]?.lastError)
+                              unseenCount: totals[channel.id]?.unseen ?? 0, lastFetchError: fetches[channel.id]?.lastError,
+                              tags: channel.tags ?? [], syncState: library.subscription(of: channel.id, deviceID: deviceID)?.syncState.rawValue)
             }
             if json { return try printJSON(ChannelsOutput(count: output.count, channels: output)) }
             for channel in output {
                 let failing = channel.lastFetchError.map { "  (failing: \(DisplayText.line($0, limit: 200)))" } ?? ""
                 let title = DisplayText.line(channel.title ?? channel.channelId)
-                print("\(DisplayText.line(channel.channelId, limit: 30))  \(String(channel.unseenCount).padding(toLength: 5, withPad: " ", startingAt: 0)) unseen  \(title)\(failing)")
+                let tags = channel.tags.isEmpty ? "" : "  [\(DisplayText.line(channel.tags.joined(separator: ", "), limit: 200))]"
+                print("\(DisplayText.line(channel.channelId, limit: 30))  \(String(channel.unseenCount).padding(toLength: 5, withPad: " ", startingAt: 0)) unseen  \(title)\(tags)\(failing)")
             }
         }
     }
@@ -67,7 +75,7 @@ struct ChannelsCommand: ParsableCommand {
             let added = try withStoreErrors { () throws(StoreError) in
                 try opened.transaction { transaction in
                     let new = ids.filter { transaction.library.channels[$0] == nil }
-                    transaction.change.channels = new.map { Channel(id: $0) }
+                    for id in new { transaction.follow(Channel(id: id)) }
                     return new.count
                 }
             }
@@ -97,10 +105,70 @@ struct ChannelsCommand: ParsableCommand {
             guard unknown.isEmpty else {
                 throw fail("not followed: \(unknown.joined(separator: ", ")); nothing was removed", code: ExitStatus.notFound)
             }
-            try withStoreErrors { () throws(StoreError) in try opened.apply(StoreChange(removedChannelIDs: ids)) }
+            try withStoreErrors { () throws(StoreError) in
+                try opened.transaction { transaction in
+                    for id in ids { transaction.unfollow(id) }
+                }
+            }
             print("removed \(ids.count) channel(s)")
         }
     }
+
+    /// `metube channels tag`.
+    struct Tag: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add tags to a followed channel.")
+
+        @OptionGroup var store: StoreAccess
+
+        @Argument(help: ArgumentHelp("A channel id (UC…) or /channel/UC… URL.", valueName: "channel"))
+        var channel: String
+
+        @Argument(help: ArgumentHelp("Tags to add (at most \(ChannelTags.maxCount) a channel, \(ChannelTags.maxCharacters) characters each).", valueName: "tag"))
+        var tags: [String]
+
+        func run() throws {
+            try retag(store, channel, tags, verb: "tagged") { known, given in known + given }
+        }
+    }
+
+    /// `metube channels untag`.
+    struct Untag: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove tags from a followed channel.")
+
+        @OptionGroup var store: StoreAccess
+
+        @Argument(help: ArgumentHelp("A channel id (UC…) or /channel/UC… URL.", valueName: "channel"))
+        var channel: String
+
+        @Argument(help: ArgumentHelp("Tags to remove.", valueName: "tag"))
+        var tags: [String]
+
+        func run() throws {
+            try retag(store, channel, tags, verb: "untagged") { known, given in known.filter { !given.contains($0) } }
+        }
+    }
+}
+
+/// Sets the tags of `text`'s channel to what `combine` makes of its tags and the `given` ones,
+/// and prints the result; a bad id or tag, or a channel not followed, exits with a message.
+private func retag(_ store: StoreAccess, _ text: String, _ given: [String], verb: String, _ combine: ([String], [String]) -> [String]) throws {
+    guard let id = ChannelID.extract(from: text) else {
+        throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was changed", code: ExitStatus.badInput)
+    }
+    if let bad = given.first(where: { ChannelTags.checked($0) == nil }) {
+        throw fail("\(DisplayText.line(bad, limit: 60)) is not a tag (1 to \(ChannelTags.maxCharacters) characters, no control characters); nothing was changed", code: ExitStatus.badInput)
+    }
+    let opened = try store.openStore()
+    let tags = try withStoreErrors { () throws(StoreError) -> [String]? in
+        try opened.transaction { transaction -> [String]? in
+            guard let known = transaction.subscription(of: id), known.followed else { return nil }
+            let tags = ChannelTags.bounded(combine(known.tags, given))
+            transaction.setTags(tags, of: id)
+            return tags
+        }
+    }
+    guard let tags else { throw fail("not followed: \(id); nothing was changed", code: ExitStatus.notFound) }
+    print("\(verb) \(id): \(tags.isEmpty ? "no tags" : DisplayText.line(tags.joined(separator: ", "), limit: 300))")
 }
 
 /// `metube channels list --json`.
@@ -116,4 +184,8 @@ struct ChannelOutput: Encodable {
     var videoCount: Int
     var unseenCount: Int
     var lastFetchError: String?
+    var tags: [String]
+    /// Where the channel's follow and tags stand with the status service: synced, pending,
+    /// conflict or offline.
+    var syncState: String?
 }

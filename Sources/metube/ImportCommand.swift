@@ -11,7 +11,8 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Detects the format from the content: Google Takeout subscriptions.csv, YouTube or newsboat OPML, \
             NewPipe subscriptions.json, FreeTube profiles.db, a newsboat urls file, or a plain list of channel \
-            ids or /channel/ URLs. Entries that cannot be used are reported with their line or field and a \
+            ids or /channel/ URLs. Folders (OPML outlines, FreeTube profiles, newsboat tags) become the channels' \
+            tags, added to the tags of channels already followed. Entries that cannot be used are reported with their line or field and a \
             reason; the good ones are imported. Exits 65 when the file matches no format or yields no channel.
             """
     )
@@ -47,7 +48,14 @@ struct ImportCommand: ParsableCommand {
         let added = try withStoreErrors { () throws(StoreError) in
             try opened.transaction { transaction in
                 let new = result.channels.filter { transaction.library.channels[$0.id] == nil }
-                if !dryRun { transaction.change.channels = new }
+                guard !dryRun else { return new.count }
+                for channel in result.channels {
+                    if transaction.library.channels[channel.id] == nil {
+                        transaction.follow(channel)
+                    } else if let tags = channel.tags, let known = transaction.subscription(of: channel.id) {
+                        transaction.setTags(known.tags + tags, of: channel.id)
+                    }
+                }
                 return new.count
             }
         }

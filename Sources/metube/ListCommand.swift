@@ -15,6 +15,9 @@ struct ListCommand: ParsableCommand {
     @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel's videos.", valueName: "channel-id"))
     var channelID: String?
 
+    @Option(help: ArgumentHelp("Only videos of channels with this tag (see `metube channels tag`).", valueName: "tag"))
+    var tag: String?
+
     @Option(help: "Only videos whose title or channel contains this text (case-insensitive).")
     var search: String = ""
 
@@ -32,13 +35,22 @@ struct ListCommand: ParsableCommand {
         if let channelID, ChannelID.extract(from: channelID) == nil {
             throw ValidationError("--channel takes a channel id (UC followed by 22 characters) or a /channel/ URL, not \(DisplayText.line(channelID, limit: 60))")
         }
+        if let tag, ChannelTags.checked(tag) == nil {
+            throw ValidationError("--tag takes a tag of 1 to \(ChannelTags.maxCharacters) characters without control characters, not \(DisplayText.line(tag, limit: 60))")
+        }
     }
 
     func run() throws {
         let query = FeedQuery(filter: filter, channelID: channelID.flatMap(ChannelID.extract), search: search, hideShorts: hideShorts)
-        let rows = try headRows(query) ?? {
+        let rows = try (tag == nil ? headRows(query) : nil) ?? {
             let opened = try store.openStore()
-            return query.rows(in: opened.library(), statusesKnown: store.statusesKnown(opened.syncSnapshot()), limit: limit)
+            let library = opened.library()
+            guard let tag = tag.flatMap(ChannelTags.checked) else {
+                return query.rows(in: library, statusesKnown: store.statusesKnown(opened.syncSnapshot()), limit: limit)
+            }
+            let tagged = Set(library.channels.values.filter { $0.tags?.contains(tag) == true }.map(\.id))
+            let rows = query.rows(in: library, statusesKnown: store.statusesKnown(opened.syncSnapshot()), limit: .max)
+            return Array(rows.lazy.filter { tagged.contains($0.video.channelID) }.prefix(limit))
         }()
         if json {
             try printJSON(ListOutput(count: rows.count, videos: rows.map(VideoOutput.init)))

@@ -93,6 +93,10 @@ struct SyncCommand: AsyncParsableCommand {
         if let status = report.status {
             text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
             if status.dropped > 0 { text += ", \(status.dropped) records dropped (invalid name or unreadable status)" }
+            if status.subscriptionsPushed + status.subscriptionsPulled > 0 {
+                text += "\nsubscriptions: \(status.subscriptionsPushed) pushed, \(status.subscriptionsPulled) pulled"
+                if status.subscriptionsMerged > 0 { text += ", \(status.subscriptionsMerged) merged with another device's changes" }
+            }
         }
         if let error = report.statusError { text += "\nstatus error: \(DisplayText.line(String(describing: error), limit: 500))" }
         return text

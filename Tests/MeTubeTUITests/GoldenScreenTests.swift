@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeCore
 import Testing
+import TestSupport
 @testable import MeTubeTUI
 
 /// Golden screens: the fixture drawn at 72×12 (and smaller), compared as text, cell by cell.
@@ -47,6 +48,23 @@ struct GoldenScreenTests {
         var model = Fixture.model()
         model.press(.character("c"))
         expectScreen(model, GoldenScreens.channels)
+    }
+
+    @Test("the channels view shows each channel's tags and, once recorded, its subscription's sync badge")
+    func channelsWithTagsAndSyncBadges() {
+        var library = Fixture.library
+        let tagged = SyntheticLibrary.channelID(1)
+        library.upsert(Channel(id: tagged, tags: ["tech", "\u{1b}[31mred"]))
+        library.apply(Subscription(channelID: tagged, followed: true, tags: ["tech"], hlc: HybridTimestamp(millis: 1), deviceID: "d", syncState: .pending))
+        library.apply(Subscription(channelID: SyntheticLibrary.channelID(3), followed: true, hlc: HybridTimestamp(millis: 1), deviceID: "d", syncState: .synced))
+        var model = Fixture.model()
+        _ = model.apply(.libraryChanged(library))
+        model.press(.character("c"))
+        let grid = ScreenRenderer.render(model)
+        let rows = (1...3).map { grid.text(ofRow: $0) }
+        #expect(rows.contains { $0.contains("↻ Digital Foundry") })
+        #expect(rows.contains { $0.contains("✓ Kitchen Synth") })
+        #expect(rows.contains { $0.contains("#tech") && !$0.contains("\u{1b}") })
     }
 
     @Test("the channels view shows each channel's last fetch: ok, or failing since when and why")

@@ -11,9 +11,7 @@ extension Store {
             if video.descriptionReference != nil { video.description = try description(of: video.id) }
             return video
         }
-        var described = Library(channels: Array(library.channels.values), videos: videos, markTable: library.marks)
-        for position in library.playbackPositions.values { described.apply(position) }
-        return described
+        return library.replacingVideos(videos)
     }
 }
 
@@ -21,12 +19,18 @@ extension Library {
     /// The library without its videos' descriptions (text or where they lie), to compare what a
     /// first screen shows.
     public var withoutDescriptions: Library {
-        var library = Library(channels: Array(channels.values), videos: videos.map { video in
+        replacingVideos(videos.map { video in
             var video = video
             video.description = nil
             return video
-        }, markTable: marks)
+        })
+    }
+
+    /// This library with `videos` instead of its own, everything else kept.
+    func replacingVideos(_ videos: [Video]) -> Library {
+        var library = Library(channels: Array(channels.values), videos: videos, markTable: marks)
         for position in playbackPositions.values { library.apply(position) }
+        for subscription in subscriptions.values { library.apply(subscription) }
         return library
     }
 }

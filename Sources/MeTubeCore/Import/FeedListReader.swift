@@ -3,7 +3,8 @@
 /// Each line is split as newsboat splits it: tokens separated by spaces or tabs, double quotes
 /// grouping a token (with `\"`, `\\`, `\n`, `\r`, `\t` escapes inside), and an unquoted token that
 /// starts with `#` opening a comment to the end of the line. The first token names the feed; a later
-/// token starting with `~` is its title. Lines that name no YouTube channel are rejected.
+/// token starting with `~` is its title, one starting with `!` hides the feed, and the others are
+/// its tags. Lines that name no YouTube channel are rejected.
 enum FeedListReader {
     /// Reads every line of `text` into `collector`.
     static func read(_ text: SubscriptionText, into collector: inout ImportCollector) {
@@ -16,7 +17,8 @@ enum FeedListReader {
                 continue
             }
             let title = tokens.dropFirst().last { $0.hasPrefix("~") }.map { String($0.dropFirst()) }
-            collector.offer(feed, title: title, at: location)
+            let tags = tokens.dropFirst().filter { !$0.hasPrefix("~") && !$0.hasPrefix("!") }
+            collector.offer(feed, title: title, tags: tags, at: location)
         }
     }
 

@@ -1,7 +1,8 @@
 /// Reads FreeTube's `profiles.db`, a NeDB append log: one JSON document per line, the last copy of an `_id` wins.
 ///
-/// The built-in `allChannels` profile holds every subscription, so when it exists it alone is read;
-/// otherwise every profile is, in the order they first appear. Unreadable lines are rejected.
+/// The built-in `allChannels` profile holds every subscription, so when it exists its channels are
+/// read and the other profiles only tag them with their names; otherwise every profile is read, in
+/// the order they first appear, and tags its channels likewise. Unreadable lines are rejected.
 enum FreeTubeReader {
     /// The winning copy of a profile document.
     private struct Profile {
@@ -11,6 +12,8 @@ enum FreeTubeReader {
         let line: Int
         /// The document's `subscriptions` member.
         let subscriptions: JSONValue
+        /// The profile's name, when it has one.
+        let name: String?
     }
 
     /// The `_id` of FreeTube's built-in profile.
@@ -27,6 +30,12 @@ enum FreeTubeReader {
         let chosen = profiles.first { $0.id == allChannelsID }.map { [$0] } ?? profiles
         for profile in chosen {
             read(profile, into: &collector)
+        }
+        for profile in profiles where profile.id != allChannelsID {
+            guard let name = profile.name, case let .array(items) = profile.subscriptions else { continue }
+            for item in items {
+                if let id = item["id"]?.string { collector.tag(id, with: name) }
+            }
         }
     }
 
@@ -52,7 +61,7 @@ enum FreeTubeReader {
                 latest[key] = nil
             } else if let subscriptions = document["subscriptions"] {
                 if !order.contains(key) { order.append(key) }
-                latest[key] = Profile(id: id, line: number, subscriptions: subscriptions)
+                latest[key] = Profile(id: id, line: number, subscriptions: subscriptions, name: document["name"]?.string)
             }
         }
         return order.compactMap { latest[$0] }

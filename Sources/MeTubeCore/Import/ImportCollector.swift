@@ -12,6 +12,8 @@ struct ImportCollector {
     static let thumbnailURLLimit = 2_048
     /// Where each accepted channel id was first seen.
     private var firstLocations: [String: String] = [:]
+    /// The place of each accepted channel in ``channels``.
+    private var places: [String: Int] = [:]
 
     /// Creates an empty collector stamping channels with `importedAt`.
     init(importedAt: Date) {
@@ -22,8 +24,9 @@ struct ImportCollector {
     ///
     /// A title or thumbnail that is empty, and a title that merely repeats the id, count as absent;
     /// a title is cut to ``DisplayText/titleLimit`` characters, and a thumbnail URL longer than
-    /// ``thumbnailURLLimit`` bytes is dropped.
-    mutating func offer(_ reference: some StringProtocol, title: String?, thumbnailURL: String? = nil, at location: String) {
+    /// ``thumbnailURLLimit`` bytes is dropped. `tags` (a folder, profile or newsboat tags) are
+    /// bounded by ``ChannelTags``; none given leaves the channel's tags unsaid.
+    mutating func offer(_ reference: some StringProtocol, title: String?, thumbnailURL: String? = nil, tags: [String] = [], at location: String) {
         switch ChannelReference.resolve(reference) {
         case let .unusable(reason):
             reject(reference, at: location, reason: reason)
@@ -33,10 +36,19 @@ struct ImportCollector {
                 return
             }
             firstLocations[id] = location
+            places[id] = channels.count
+            let tags = ChannelTags.bounded(tags)
             let title = title.flatMap { $0.isEmpty || $0 == id ? nil : DisplayText.capped($0) }
             let thumbnailURL = thumbnailURL.flatMap { $0.isEmpty || $0.utf8.count > Self.thumbnailURLLimit ? nil : $0 }
-            channels.append(Channel(id: id, title: title, thumbnailURL: thumbnailURL, addedAt: importedAt))
+            channels.append(Channel(id: id, title: title, thumbnailURL: thumbnailURL, addedAt: importedAt, tags: tags.isEmpty ? nil : tags))
         }
+    }
+
+    /// Adds `tag` to the channel `reference` names, when it was accepted already (a FreeTube
+    /// profile naming a channel of the full list).
+    mutating func tag(_ reference: some StringProtocol, with tag: String) {
+        guard case let .channel(id) = ChannelReference.resolve(reference), let place = places[id] else { return }
+        channels[place].tags = ChannelTags.bounded((channels[place].tags ?? []) + [tag])
     }
 
     /// Records the entry at `location` holding `text` as rejected for `reason`.

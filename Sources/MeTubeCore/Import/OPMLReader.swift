@@ -21,8 +21,11 @@ enum OPMLReader {
         let parser = XMLParser(data: document)
         parser.delegate = scan
         _ = parser.parse()
+        let sharedFolder = scan.outlines.first?.folders.first.flatMap { first in scan.outlines.allSatisfy { $0.folders.first == first } ? first : nil }
         for (index, outline) in scan.outlines.enumerated() {
-            collector.offer(outline.feedURL, title: outline.title, at: "outline \(index + 1) (line \(outline.line + skippedLines))")
+            // One folder around every feed (YouTube's "YouTube Subscriptions") says nothing: no tag.
+            let tags = sharedFolder == nil ? outline.folders : Array(outline.folders.dropFirst())
+            collector.offer(outline.feedURL, title: outline.title, tags: tags, at: "outline \(index + 1) (line \(outline.line + skippedLines))")
         }
         guard let failure = scan.failure else { return }
         let line = failure.line + skippedLines
@@ -66,6 +69,8 @@ private final class OutlineScan: NSObject, XMLParserDelegate {
         let title: String?
         /// The line of the outline's tag.
         let line: Int
+        /// The titles of the folders (outlines without `xmlUrl`) it is nested in, outermost first.
+        let folders: [String]
     }
 
     /// Where and how the XML first broke.
@@ -82,6 +87,8 @@ private final class OutlineScan: NSObject, XMLParserDelegate {
     private(set) var outlines: [Outline] = []
     /// The first error, if any.
     private(set) var failure: Failure?
+    /// For each open `<outline>`, its folder title: `nil` for a feed or an untitled folder.
+    private var openOutlines: [String?] = []
 
     /// Records an `<outline>` that has an `xmlUrl`, while no error has occurred.
     func parser(
@@ -90,8 +97,19 @@ private final class OutlineScan: NSObject, XMLParserDelegate {
     ) {
         guard failure == nil, elementName.lowercased() == "outline" else { return }
         let byName = Dictionary(attributes.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
-        guard let feedURL = byName["xmlurl"] else { return }
-        outlines.append(Outline(feedURL: feedURL, title: byName["title"] ?? byName["text"], line: parser.lineNumber))
+        guard let feedURL = byName["xmlurl"] else {
+            openOutlines.append((byName["title"] ?? byName["text"]).flatMap { $0.isEmpty ? nil : $0 })
+            return
+        }
+        openOutlines.append(nil)
+        outlines.append(Outline(feedURL: feedURL, title: byName["title"] ?? byName["text"], line: parser.lineNumber,
+                                folders: openOutlines.dropLast().compactMap { $0 }))
+    }
+
+    /// Closes an `<outline>`, leaving its folder.
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard failure == nil, elementName.lowercased() == "outline", !openOutlines.isEmpty else { return }
+        openOutlines.removeLast()
     }
 
     /// Records the first error and where it occurred.

@@ -1,0 +1,105 @@
+import Logging
+import MeTubeAPI
+import MeTubeCore
+
+/// One device's subscription sync, run by ``StatusSync`` after the marks: pushes pending follows,
+/// unfollows and tags as `Subscription` records of their own zone, merging each one the server
+/// already holds (``Subscription/merged(onto:)``) and pushing the merge again, then pulls the
+/// zone's changes page by page, saving each page with its token.
+struct SubscriptionSync: Sendable {
+    let client: StatusClient
+    let store: any SubscriptionStore
+    let batchSize: Int
+    let logger: Logger
+    let zoneID = StatusZoneID(zoneName: SubscriptionRecord.zoneName)
+
+    /// How many times one run pushes subscriptions that a merge left pending again.
+    private static let pushRounds = 3
+
+    /// Pushes, then pulls; throws the first failure that stops the run (what was saved stays).
+    func run() async throws -> StatusSync.Report {
+        var report = StatusSync.Report()
+        for _ in 0..<Self.pushRounds {
+            let round = try await push()
+            report.add(round)
+            if round.rebased == 0 { break }
+        }
+        report.rebased = 0
+        try await pull(into: &report)
+        return report
+    }
+
+    /// Pushes every pending subscription once, in batches; counts in `rebased` those a merge left
+    /// pending for another round.
+    private func push() async throws -> StatusSync.Report {
+        let pending = try store.pendingSubscriptions()
+        var report = StatusSync.Report()
+        for start in stride(from: 0, to: pending.count, by: batchSize) {
+            report.add(try await push(Array(pending[start..<min(start + batchSize, pending.count)])))
+        }
+        return report
+    }
+
+    /// Pushes one batch, halving it while the server says it is too large, and saves the outcome.
+    private func push(_ batch: [Subscription]) async throws -> StatusSync.Report {
+        let request = StatusRecordsModifyRequest(operations: batch.map(Self.operation), zoneID: zoneID, atomic: false)
+        let response: StatusRecordsResponse
+        do {
+            response = try await client.modifyEnsuringZone(request)
+        } catch let failure as StatusRequestFailure {
+            guard case .server(let body, _) = failure, body.isLimitExceeded || body.serverErrorCode == .quotaExceeded, batch.count > 1 else { throw failure }
+            var halves = try await push(Array(batch[..<(batch.count / 2)]))
+            halves.add(try await push(Array(batch[(batch.count / 2)...])))
+            return halves
+        }
+        var notes: [String] = []
+        var outcome = StatusSync.Report()
+        let observed = response.records.compactMap { result -> HybridTimestamp? in
+            guard case .failure(let error) = result, let record = error.serverRecord else { return nil }
+            return PeerSubscription.version(of: record, notes: &notes)?.hlc
+        }.max()
+        try store.reconcileSubscriptions(channelIDs: batch.map(\.channelID), syncToken: nil, observed: observed) { current in
+            outcome = StatusSync.Report()
+            var notes: [String] = []
+            return zip(batch, response.records).compactMap { pushed, result in
+                guard let now = current[pushed.channelID] else { return nil }
+                switch result {
+                case .success(let record):
+                    guard let tag = record.recordChangeTag, (1...PeerInput.maxNameBytes).contains(tag.utf8.count) else { return nil }
+                    var saved = now
+                    saved.base = SubscriptionVersion(changeTag: tag, followed: pushed.followed, tags: pushed.tags, title: pushed.title,
+                                                     hlc: pushed.hlc, deviceID: pushed.deviceID)
+                    saved.syncState = saved.holds(saved.base!) ? .synced : .pending
+                    outcome.subscriptionsPushed += 1
+                    return saved
+                case .failure(let error) where error.serverErrorCode == .conflict || error.serverErrorCode == .exists:
+                    guard let server = error.serverRecord.flatMap({ PeerSubscription.version(of: $0, notes: &notes) }) else {
+                        outcome.deferred += 1
+                        return nil
+                    }
+                    let merged = now.merged(onto: server)
+                    outcome.subscriptionsMerged += 1
+                    if merged.syncState == .pending { outcome.rebased += 1 }
+                    return merged
+                case .failure:
+                    outcome.deferred += 1
+                    return nil
+                }
+            }
+        }
+        for case .failure(let error) in response.records where error.serverErrorCode != .conflict && error.serverErrorCode != .exists {
+            logger.warning("subscription push of \(error.recordName ?? "?") deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
+        }
+        return outcome
+    }
+
+    /// The `records/modify` operation that pushes `subscription`: an `update` on the version it
+    /// was based on, or a `create`.
+    static func operation(for subscription: Subscription) -> StatusRecordsModifyRequest.Operation {
+        let record = SubscriptionRecord(channelID: subscription.channelID, title: subscription.title, followed: subscription.followed,
+                                        tags: subscription.tags, lastModified: subscription.hlc.millis,
+                                        hlc: subscription.hlc.description, deviceID: subscription.deviceID)
+        guard let tag = subscription.base?.changeTag else { return .init(.create, record: record.record()) }
+        return .init(.update, record: record.record(changeTag: tag))
+    }
+}
