@@ -13,6 +13,9 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The client has sent too many requests of a kind; it may try again after `retryAfter`
     /// seconds: 429 with `Retry-After`.
     case tooManyRequests(String, retryAfter: Int)
+    /// The server cannot answer now (e.g. a handler missed its deadline); the client may try again
+    /// after `retryAfter` seconds: 503 with `Retry-After` and the reason.
+    case unavailable(String, retryAfter: Int)
     /// The storage failed: 500 (the detail is logged, never sent).
     case storage(String)
     /// The server could not start with the given settings.
@@ -36,6 +39,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _): "too many requests: \(message)"
+        case .unavailable(let message, _): "unavailable: \(message)"
         case .storage(let detail): "storage failure: \(detail)"
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
         case .databaseMissing(let path): "no database at \(path)"
@@ -50,7 +54,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
+        case .unavailable, .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
         }
     }
 
@@ -61,6 +65,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge: .contentTooLarge
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
+        case .unavailable: .serviceUnavailable
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: .internalServerError
         }
     }
@@ -71,13 +76,16 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badRequest(let message): message
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
-        case .tooManyRequests(let message, _): message
+        case .tooManyRequests(let message, _), .unavailable(let message, _): message
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: "internal error"
         }
     }
 
     /// The seconds to wait before retrying, when waiting helps.
     var retryAfter: Int? {
-        if case .tooManyRequests(_, let seconds) = self { seconds } else { nil }
+        switch self {
+        case .tooManyRequests(_, let seconds), .unavailable(_, let seconds): seconds
+        default: nil
+        }
     }
 }

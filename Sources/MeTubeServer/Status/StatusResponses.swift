@@ -28,6 +28,7 @@ enum StatusResponses {
         case .badRequest(let message): StatusErrorBody(.badRequest, message)
         case .payloadTooLarge: .limitExceeded(failure.clientMessage)
         case .tooManyRequests(let message, let retryAfter): StatusErrorBody(.throttled, message, retryAfter: Double(retryAfter))
+        case .unavailable(let message, let retryAfter): StatusErrorBody(.tryAgainLater, message, retryAfter: Double(retryAfter))
         case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: StatusErrorBody(.internalError, failure.clientMessage)
         }
         body.uuid = requestID
