@@ -8,9 +8,10 @@ import NIOCore
 /// a request's head and end have arrived and when the answer starts and ends. A connection is
 /// *idle* from its start and after each answer: a new one must send a request head within
 /// `headerTimeout`, a used one is closed when idle for `idleTimeout`, and while idle it is listed
-/// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may close it to make room. The first byte starts a request: its
-/// head must arrive within `headerTimeout`, and the bytes must keep up with
-/// `minimumBytesPerSecond × (elapsed − requestGrace)` until the request has arrived. While the
+/// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may close it to make
+/// room. The first byte starts a request: its head must arrive within `headerTimeout`, and the
+/// bytes must keep up with `minimumBytesPerSecond × (elapsed − requestGrace)` until the request
+/// has arrived. While the
 /// server works on the request nothing is timed here (the handler has its own deadline); while
 /// it answers, each write must follow the last within `idleTimeout`. One timer per connection,
 /// set for the moment the current rule would next be broken.
