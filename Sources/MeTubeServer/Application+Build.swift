@@ -3,6 +3,7 @@ import GRDB
 import Hummingbird
 import HummingbirdCore
 import Logging
+import MeTubeAPI
 import ServiceLifecycle
 
 /// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
@@ -100,8 +101,9 @@ private func buildApplication(
     let host = configuration.host
     let onListening = configuration.onListening
     let limits = configuration.connectionLimits
+    let maxBodyBytes = max(configuration.status.maxBodyBytes, HubAPI.maxBodyBytes, WebSubService.maxNotificationBytes)
     return Application(
-        router: router,
+        responder: HandlerDeadlineResponder(inner: router.buildResponder(), deadline: limits.handlerDeadline, maxBodyBytes: maxBodyBytes),
         server: GuardedHTTP1Channel.server(limits: limits),
         configuration: .init(
             address: .hostname(host, port: configuration.port), serverName: "metube-server",

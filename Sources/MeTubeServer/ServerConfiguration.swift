@@ -83,8 +83,12 @@ public struct ServerConfiguration: Sendable {
         if let registrationsPerHour, registrationsPerHour < 1 { throw .invalidConfiguration("the registration limit must be at least 1 channel an hour") }
         let limits = connectionLimits
         guard limits.maxConnections >= 1 else { throw .invalidConfiguration("the connection cap must be at least 1") }
-        guard limits.idleTimeout > .zero, limits.requestGrace > .zero, limits.minimumBytesPerSecond >= 0 else {
-            throw .invalidConfiguration("connection timeouts must be positive and the minimum rate not negative")
+        guard limits.idleTimeout > .zero, limits.headerTimeout > .zero, limits.requestGrace > .zero, limits.handlerDeadline > .zero,
+              limits.minimumBytesPerSecond >= 0 else {
+            throw .invalidConfiguration("connection timeouts and deadlines must be positive and the minimum rate not negative")
+        }
+        guard limits.maxIdleConnections >= 1, limits.maxIdleConnectionsPerAddress >= 1 else {
+            throw .invalidConfiguration("the idle connection caps must be at least 1")
         }
         guard (1...PostgresServerDatabase.maximumPoolSize).contains(databasePoolSize) else {
             throw .invalidConfiguration("the database pool size must be 1…\(PostgresServerDatabase.maximumPoolSize), got \(databasePoolSize)")

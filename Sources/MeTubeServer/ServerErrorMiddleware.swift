@@ -54,6 +54,21 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             ])
             failure = .storage("unexpected")
         }
-        return isStatus ? StatusResponses.error(failure, requestID: requestID) : HubResponses.error(failure, requestID: requestID)
+        return Self.answer(failure, path: request.uri.path, requestID: requestID)
+    }
+
+    /// The answer to `failure` in the shape of the API `path` falls under.
+    static func answer(_ failure: ServerError, path: String, requestID: String) -> Response {
+        path.hasPrefix("/database/") ? StatusResponses.error(failure, requestID: requestID) : HubResponses.error(failure, requestID: requestID)
+    }
+
+    /// The answer to `failure` made outside the router: in the shape of the API `path` falls
+    /// under, with a fresh request id and the hub's CORS headers, as the router would give it.
+    static func answerOutsideRouter(_ failure: ServerError, path: String) -> Response {
+        let requestID = StatusIdentifier.random()
+        var response = answer(failure, path: path, requestID: requestID)
+        response.headers[requestIDHeader] = requestID
+        response.headers.append(contentsOf: HubHTTPMiddleware<Context>.corsHeaders)
+        return response
     }
 }

@@ -91,9 +91,10 @@ enum PeerInput {
         }))
     }
 
-    /// `text` with every secret (as given and percent-encoded), every `ckWebAuthToken=` query
-    /// value and every bearer credential replaced by `<redacted>`: a proxy or server that echoes
-    /// the request must not put a token into a message, a log or a report.
+    /// `text` with every secret (as given and percent-encoded), every `ckWebAuthToken=` and
+    /// `ckAPIToken=` query value and every bearer credential replaced by `<redacted>`, as the log
+    /// file does: a proxy or server that echoes the request must not put a token into a message,
+    /// a log or a report.
     static func redact(_ text: String, hiding secrets: [String]) -> String {
         var text = text
         for secret in secrets where !secret.isEmpty {
@@ -101,7 +102,7 @@ enum PeerInput {
                 text = text.replacingOccurrences(of: form, with: "<redacted>")
             }
         }
-        text = text.replacing(/(?i)(ckWebAuthToken=)[^&\s"'<>]+/) { "\($0.output.1)<redacted>" }
+        text = text.replacing(/(?i)(ck(?:WebAuth|API)Token=)[^&\s"'<>]+/) { "\($0.output.1)<redacted>" }
         return text.replacing(/(?i)(bearer\s+)[A-Za-z0-9._~+\/=-]+/) { "\($0.output.1)<redacted>" }
     }
 }

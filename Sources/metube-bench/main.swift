@@ -5,6 +5,7 @@ import Foundation
 let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
     ("server", serverFigures),
+    ("flood", connectionFloodFigures),
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),

@@ -64,8 +64,20 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The most connections open at once.")
     var maxConnections = ConnectionLimits().maxConnections
 
-    @Option(help: "Seconds a connection may sit without a request.")
+    @Option(help: "Seconds a connection may sit without a request between two requests.")
     var idleTimeout = 60.0
+
+    @Option(help: "Seconds a new connection may take to send a whole request head (a silent one is closed then).")
+    var headerTimeout = 5.0
+
+    @Option(help: "Idle connections kept open at once; beyond it the one idle longest is closed (default: half of --max-connections).")
+    var maxIdleConnections: Int?
+
+    @Option(help: "Idle connections kept open for one client address (default: 100, at most --max-idle-connections).")
+    var maxIdlePerAddress: Int?
+
+    @Option(help: "Seconds a request's handler may take once the request has arrived; past it the client gets 503 with Retry-After.")
+    var handlerDeadline = 10.0
 
     @Option(help: "Seconds a request may take to arrive before it must keep up 1 KiB/s.")
     var requestGrace = 10.0
@@ -113,7 +125,11 @@ struct Serve: AsyncParsableCommand {
         guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
-        for (name, value) in [("--idle-timeout", idleTimeout), ("--request-grace", requestGrace), ("--shutdown-grace", shutdownGrace)] {
+        for (name, value) in [("--max-idle-connections", maxIdleConnections), ("--max-idle-per-address", maxIdlePerAddress)] {
+            if let value, !(1...1_000_000).contains(value) { throw ValidationError("\(name) must be 1…1000000") }
+        }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--request-grace", requestGrace),
+                              ("--handler-deadline", handlerDeadline), ("--shutdown-grace", shutdownGrace)] {
             guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
         }
         guard websubPollInterval.isFinite, (1...2_592_000).contains(websubPollInterval) else {
@@ -161,7 +177,9 @@ struct Serve: AsyncParsableCommand {
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            requestGrace: .milliseconds(Int64(requestGrace * 1000)))
+            headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), requestGrace: .milliseconds(Int64(requestGrace * 1000)),
+            maxIdleConnections: maxIdleConnections, maxIdleConnectionsPerAddress: maxIdlePerAddress,
+            handlerDeadline: .milliseconds(Int64(handlerDeadline * 1000)))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         configuration.webSub = webSubConfiguration
         configuration.metrics = metricsPort.map { port in

@@ -68,14 +68,27 @@ struct SyncCommand: AsyncParsableCommand {
                 printError("note: the store was not compacted: \(error)")
             }
         }
+        Self.log(report)
         if json {
             try printJSON(report)
         } else {
-            print(Self.summary(report))
+            print(MeTubeLog.file.redacted(Self.summary(report)))
         }
         let everyChannelFailed = report.includesVideos && !report.cancelled && !report.sourceAnswered
         if report.error != nil || report.statusError != nil || everyChannelFailed { throw ExitCode(ExitStatus.failure) }
         if !report.isComplete { throw ExitCode(ExitStatus.partial) }
+    }
+
+    /// Writes the run's errors, notes and failing channels to the log file (which redacts them),
+    /// so that a failed run from cron can be read afterwards.
+    static func log(_ report: SyncReport) {
+        let logger = MeTubeLog.command
+        if let error = report.error { logger.error("sync error: \(error)") }
+        if let error = report.statusError { logger.error("status sync error: \(error)") }
+        for note in report.notes { logger.notice("sync note: \(note)") }
+        for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
+            logger.warning("channel \(channel) failed: \(reason)")
+        }
     }
 
     static func summary(_ report: SyncReport) -> String {

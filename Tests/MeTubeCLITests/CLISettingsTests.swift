@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import MeTubeStore
 import Testing
 import TestSupport
@@ -111,5 +112,37 @@ import TestSupport
         let outcome = try run(["sync"], config: config, in: directory)
         #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
         #expect(outcome.stdout.contains("youtube sync: 0 new videos") && outcome.stdout.contains("2 of 2 channels failing"), "\(outcome.stdout) \(outcome.stderr)")
+    }
+
+    @Test func aStatusErrorIsLoggedAndNeverShowsTheTokens() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a status server whose error reasons quote the request, API token included
+        let router = Router()
+        let echo: @Sendable (Request, BasicRequestContext) -> Response = { request, _ in
+            let body = #"{"serverErrorCode":"BAD_REQUEST","reason":"cannot serve \#(request.uri.description)"}"#
+            return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.post("**", use: echo)
+        router.get("**", use: echo)
+        let (server, url) = await BackgroundService.serve(router, label: "echoing-status")
+        defer { server.stop() }
+        let account = directory.url.appendingPathComponent("xdg-config/metube")
+        try FileManager.default.createDirectory(at: account, withIntermediateDirectories: true)
+        let endpoint = #"{"serverURL":"\#(url)","container":"iCloud.com.metube.app","environment":"production","apiToken":"api-s3cret"}"#
+        try Data(endpoint.utf8).write(to: account.appendingPathComponent("status.json"))
+        try Data("user-s3cret\n".utf8).write(to: account.appendingPathComponent("status-token"))
+
+        // When syncing marks
+        let outcome = try run(["sync"], config: nil, in: directory)
+
+        // Then the run fails, its error is in the log file, and no output names either token
+        #expect(outcome.status == 1, "\(outcome.stdout) \(outcome.stderr)")
+        #expect(outcome.stdout.contains("status error:") && outcome.stdout.contains("ckAPIToken=<redacted>"), "\(outcome.stdout)")
+        let log = try String(contentsOfFile: directory.path("state/metube/metube.log"), encoding: .utf8)
+        #expect(log.contains("status sync error:") && log.contains("ckAPIToken=<redacted>"), "\(log)")
+        for text in [outcome.stdout, outcome.stderr, log] {
+            #expect(!text.contains("api-s3cret") && !text.contains("user-s3cret"))
+        }
     }
 }

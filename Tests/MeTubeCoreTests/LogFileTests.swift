@@ -22,6 +22,26 @@ import TestSupport
         #expect(mode == 0o600)
     }
 
+    @Test func aWiderFileAndFolderThatExistAreNarrowedAtTheFirstWrite() throws {
+        // Given a log folder of mode 0755 holding a log file of mode 0644
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url.appendingPathComponent("metube")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let url = folder.appendingPathComponent("metube.log")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data("old line\n".utf8), attributes: [.posixPermissions: 0o644]))
+
+        // When metube logs a line
+        RotatingLogFile(url: url).append("new line")
+
+        // Then both are private to the user, and the old lines are kept
+        let fileMode = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(fileMode == 0o600)
+        #expect(folderMode == 0o700)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "old line\nnew line\n")
+    }
+
     @Test func theFileRotatesBySizeAndKeepsAFew() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -40,5 +60,8 @@ import TestSupport
         #expect(LogRedaction.redact("Authorization: Bearer abc.def") == "Authorization: <redacted> <redacted>")
         #expect(LogRedaction.redact("url?token=t1&x=2") == "url?token=<redacted>&x=2")
         #expect(LogRedaction.redact("no secrets here") == "no secrets here")
+        let once = LogRedaction.redact("GET /x?ckAPIToken=abc&token=def")
+        #expect(once == "GET /x?ckAPIToken=<redacted>&token=<redacted>")
+        #expect(LogRedaction.redact(once) == once, "masking twice keeps the mask")
     }
 }

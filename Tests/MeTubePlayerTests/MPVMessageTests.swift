@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeCore
 @testable import MeTubePlayer
+import TestSupport
 import Testing
 
 /// What comes over mpv's socket is hostile until checked: only finite seconds in range and real
@@ -54,5 +55,20 @@ import Testing
         #expect(PlayerSocketDirectory.url(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]).path == "/run/user/7/metube")
         #expect(PlayerSocketDirectory.url(environment: ["XDG_STATE_HOME": "/s"]).path == "/s/metube")
         #expect(PlayerSocketDirectory.url(environment: ["XDG_RUNTIME_DIR": "relative", "XDG_STATE_HOME": "/s"]).path == "/s/metube")
+    }
+
+    @Test func anExistingWiderSocketFolderIsNarrowedWhenAPlayerStarts() throws {
+        // Given a socket folder that exists with mode 0755
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.url.appendingPathComponent("metube")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+
+        // When a player's socket path is made there
+        let path = try PlayerSocketDirectory.newSocketPath(in: folder)
+
+        // Then the folder is private to the user again
+        #expect(path.hasPrefix(folder.path + "/mpv-"))
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int == 0o700)
     }
 }

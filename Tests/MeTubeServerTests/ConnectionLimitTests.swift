@@ -127,4 +127,75 @@ import Testing
         #expect(response.status == .ok)
         _ = holders
     }
+
+    /// Whether `/health` answers a new client (on a connection of its own) within `limit`.
+    static func healthAnswers(port: Int, within limit: Int64) async -> Bool {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(HubAPI.healthPath)")
+        request.headers.add(name: "Connection", value: "close")
+        return (try? await HTTPClient.shared.execute(request, timeout: .seconds(limit)).status) == .ok
+    }
+
+    @Test func aSilentNewConnectionIsClosedAfterTheHeaderTimeout() async throws {
+        // Given a server that gives a new connection 1 s to send a request head (idle ones 60 s)
+        let server = try await RunningServer.start(ConnectionLimits(idleTimeout: .seconds(60), headerTimeout: .seconds(1), requestGrace: .seconds(30)))
+        defer { server.stop() }
+
+        // When a client connects and sends nothing, and another sends half a request line
+        let silent = try await RawConnection.open(port: server.port)
+        let partial = try await RawConnection.open(port: server.port)
+        try await partial.send("GET /hea")
+
+        // Then the server closes both long before the idle timeout or the request grace
+        #expect(await silent.isClosed(within: .seconds(10)))
+        #expect(await partial.isClosed(within: .seconds(10)))
+    }
+
+    @Test func silentConnectionsBeyondThePerAddressCapAreClosedOldestFirst() async throws {
+        // Given a server that keeps at most 10 idle connections of one address
+        let server = try await RunningServer.start(ConnectionLimits(headerTimeout: .seconds(60), maxIdleConnectionsPerAddress: 10))
+        defer { server.stop() }
+
+        // When 30 clients connect and stay silent
+        var connections: [RawConnection] = []
+        for _ in 0..<30 { connections.append(try await RawConnection.open(port: server.port)) }
+
+        // Then 20 are closed, the newest stays, and a new client is still answered
+        let (closes, sink) = AsyncStream.makeStream(of: Void.self)
+        for connection in connections { connection.channel.closeFuture.whenComplete { _ in sink.yield() } }
+        let closed = try await withDeadline(.seconds(10), "fewer than 20 silent connections were closed") {
+            var closed = 0
+            for await _ in closes {
+                closed += 1
+                if closed == 20 { break }
+            }
+            return closed
+        }
+        #expect(closed == 20)
+        #expect(connections.last?.channel.isActive == true)
+        #expect(await Self.healthAnswers(port: server.port, within: 10))
+    }
+
+    @Test func aSilentFloodPastTheConnectionCapLeavesRoomForNewClients() async throws {
+        // Given a server capped at 200 connections (so at most 100 idle ones), and 300 silent
+        // connections, reopened as the server closes them
+        let server = try await RunningServer.start(ConnectionLimits(maxConnections: 200, headerTimeout: .seconds(60)))
+        defer { server.stop() }
+        let flood = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<300 {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            guard let connection = try? await RawConnection.open(port: server.port) else { return }
+                            try? await connection.channel.closeFuture.get()
+                        }
+                    }
+                }
+            }
+        }
+        defer { flood.cancel() }
+
+        // When new clients ask for /health, Then each is answered
+        for _ in 0..<20 { #expect(await Self.healthAnswers(port: server.port, within: 10)) }
+        flood.cancel()
+    }
 }

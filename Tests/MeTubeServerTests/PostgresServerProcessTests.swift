@@ -267,6 +267,54 @@ import TestSupport
         #expect(Set(leases.map(Set.init)) == Set(byInstance.values.map(Set.init)))
     }
 
+    @Test(.timeLimit(.minutes(1))) func aChannelFetchedByOneInstanceIsNotFetchedAgainWhenRegisteredAtAnother() async throws {
+        // Given two instances on one database (polling far off), and a loopback feed server that
+        // records each GET by instance and channel
+        let url = try PostgresTestCluster.database()
+        let database = try await PostgresServerDatabase.forTests(url: PostgresDatabaseURL(parsing: url), poolSize: 1)
+        let (log, sink) = AsyncStream.makeStream(of: (instance: String, channel: String).self)
+        let router = Router()
+        router.get("/feeds/:instance/:channelId") { _, context -> Response in
+            sink.yield((try context.parameters.require("instance"), try context.parameters.require("channelId")))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>T</title></feed>")))
+        }
+        let (feeds, feedURL) = await BackgroundService.serve(router, label: "fetched-once-feeds")
+        defer { feeds.stop() }
+        var servers: [ServerProcess] = []
+        defer { servers.forEach { $0.kill() } }
+        var baseURLs: [String: String] = [:]
+        for instance in ["a", "b"] {
+            let server = try ServerProcess(arguments: [
+                "serve", "--port", "0", "--database", url, "--poll-interval", "600", "--register-limit", "0",
+                "--feed-url-template", "\(feedURL)/feeds/\(instance)/{channelId}",
+            ])
+            servers.append(server)
+            baseURLs[instance] = "http://127.0.0.1:\(try await server.listening(within: .seconds(30)))"
+        }
+        let channels = (0..<10).map { DemoCatalog.channelID(3_000 + $0) }
+        let newChannel = DemoCatalog.channelID(3_100)
+        var requests = log.makeAsyncIterator()
+
+        // When a client registers 10 channels at instance a, which fetches each of them
+        let atA = try await Self.post(try #require(baseURLs["a"]) + HubAPI.registerPath, HubRegisterRequest(channelIDs: channels))
+        #expect(atA.status == .ok)
+        var fetchedByA: [String] = []
+        while fetchedByA.count < channels.count, let request = await requests.next() { fetchedByA.append(request.channel) }
+        try await withDeadline(.seconds(30), "a did not record its fetches") {
+            while try await database.query("SELECT count(*) FROM hub_channels WHERE last_fetch_millis IS NOT NULL").map({ try $0.decode(Int.self) }).first != channels.count {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        // and another device registers them, and one new channel, at instance b
+        let atB = try await Self.post(try #require(baseURLs["b"]) + HubAPI.registerPath, HubRegisterRequest(channelIDs: channels + [newChannel]))
+        let next = try #require(await requests.next())
+
+        // Then b fetches only the new channel, and says only it is pending
+        #expect(Set(fetchedByA) == Set(channels))
+        #expect(next.instance == "b" && next.channel == newChannel, "\(next)")
+        #expect(try JSONDecoder().decode(HubRegisterResponse.self, from: atB.body).pendingChannels == 1)
+    }
+
     @Test(.timeLimit(.minutes(1))) func webSubCallbacksAreAcceptedByAnyInstance() async throws {
         // Given two servers with WebSub on, on one database, and a loopback hub
         let hub = LoopbackWebSubHub()

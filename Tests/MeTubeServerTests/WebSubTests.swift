@@ -215,6 +215,49 @@ final class LoopbackWebSubHub: Sendable {
         }
     }
 
+    /// Every video the hub serves, as (id, title, seq).
+    static func videos(_ client: any TestClientProtocol) async throws -> [(id: String, title: String?, seq: Int64)] {
+        try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
+            try Support.decode(HubVideoPage.self, $0.body)
+        }.videos.map { ($0.videoID, $0.title, $0.seq) }
+    }
+
+    @Test(arguments: PushStorage.allCases)
+    func anOlderPushChangesNothingAndAnOlderDeletionIsIgnored(storage: PushStorage) async throws {
+        try await withSubscribedServer(storage) { client, request, _, _, log, _ in
+            #expect(try await Self.verify(client, request, challenge: "ok", leaseSeconds: 3600).0 == .ok)
+            let sign = { (body: Data) in LoopbackWebSubHub.signature(body, secret: request.secret) }
+            // Given the real push (updated 2017-12-15), then a newer one retitling the video (2017-12-16)
+            let first = try Self.fixture("gearplug_push_notification_real_2017.xml")
+            let newer = Data(String(decoding: first, as: UTF8.self).replacingOccurrences(of: "<title>vid</title>", with: "<title>vid, retitled</title>")
+                .replacingOccurrences(of: "2017-12-15T14:28:16", with: "2017-12-16T14:28:16").utf8)
+            #expect(try await Self.deliver(client, request, first, signature: sign(first)).code / 100 == 2)
+            #expect(try await Self.deliver(client, request, newer, signature: sign(newer)).code / 100 == 2)
+            let current = try await Self.videos(client)
+            #expect(current.map(\.title) == ["vid, retitled"])
+
+            // When the hub replays the first push, validly signed
+            let replayed = try await Self.deliver(client, request, first, signature: sign(first))
+
+            // Then it is acknowledged, the title stays, and the video keeps its seq
+            #expect(replayed.code / 100 == 2)
+            let afterReplay = try await Self.videos(client)
+            #expect(afterReplay.map(\.title) == ["vid, retitled"])
+            #expect(afterReplay.map(\.seq) == current.map(\.seq))
+            #expect(log.entries.contains { $0.message.contains("older than what is stored") })
+
+            // When a deletion older than the video's last update arrives, Then the video stays
+            let tombstone = try Self.fixture("ytnoti_deleted_entry_tombstone_redacted_2024.xml")
+            let olderDeletion = Data(String(decoding: tombstone, as: UTF8.self).replacingOccurrences(of: "2024-09-09T22:34:19", with: "2017-12-15T20:00:00").utf8)
+            #expect(try await Self.deliver(client, request, olderDeletion, signature: sign(olderDeletion)).code / 100 == 2)
+            #expect(try await Self.videos(client).map(\.seq) == current.map(\.seq))
+
+            // And a newer deletion removes it
+            #expect(try await Self.deliver(client, request, tombstone, signature: sign(tombstone)).code / 100 == 2)
+            #expect(try await Self.videos(client).isEmpty)
+        }
+    }
+
     @Test(arguments: PushStorage.allCases)
     func aShortLeaseIsRenewedBeforeItExpiresWithTheSameSecret(storage: PushStorage) async throws {
         try await withSubscribedServer(storage) { client, request, _, iterator, _, subscriptions in

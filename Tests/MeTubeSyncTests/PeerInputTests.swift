@@ -40,8 +40,8 @@ import Testing
         let text = "GET /x?ckAPIToken=metube&ckWebAuthToken=other-token&y=1 Authorization: Bearer xyz.123 raw ab+/=cd escaped ab%2B%2F%3Dcd"
         let redacted = PeerInput.redact(text, hiding: [token])
         #expect(!redacted.contains("ab+/=cd") && !redacted.contains("ab%2B%2F%3Dcd"))
-        #expect(!redacted.contains("other-token") && !redacted.contains("xyz.123"))
-        #expect(redacted.contains("ckAPIToken=metube") && redacted.contains("&y=1"))
+        #expect(!redacted.contains("other-token") && !redacted.contains("xyz.123") && !redacted.contains("metube"))
+        #expect(redacted.contains("ckAPIToken=<redacted>&") && redacted.contains("&y=1"))
     }
 
     @Test func errorTextIsOneShortLine() {

@@ -15,11 +15,13 @@ public struct AtomFeed: Sendable, Equatable {
     public var entries: [AtomEntry]
     /// Video ids announced as deleted (`at:deleted-entry` in WebSub pushes).
     public var deletedVideoIDs: [String]
+    /// When each deletion happened (`at:deleted-entry`'s `when`), for those that say so readably.
+    public var deletionTimes: [String: Date]
 
     /// Creates a feed from its parts.
     public init(
         channelID: String? = nil, playlistID: String? = nil, title: String? = nil, authorName: String? = nil,
-        entries: [AtomEntry] = [], deletedVideoIDs: [String] = []
+        entries: [AtomEntry] = [], deletedVideoIDs: [String] = [], deletionTimes: [String: Date] = [:]
     ) {
         self.channelID = channelID
         self.playlistID = playlistID
@@ -27,6 +29,7 @@ public struct AtomFeed: Sendable, Equatable {
         self.authorName = authorName
         self.entries = entries
         self.deletedVideoIDs = deletedVideoIDs
+        self.deletionTimes = deletionTimes
     }
 
     /// Whether this is a playlist feed rather than a channel feed.

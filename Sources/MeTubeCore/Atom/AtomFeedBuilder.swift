@@ -1,3 +1,5 @@
+import Foundation
+
 /// Collects the feed and entry fields of a YouTube Atom document from its elements as they
 /// stream by, and builds the ``AtomFeed``. Both readers drive it (``AtomScanner``, and `XMLParser`
 /// through ``AtomFeedParser``), so what a document means does not depend on which read it.
@@ -30,6 +32,7 @@ struct AtomFeedBuilder {
     private var entries: [EntryFields] = []
     private var entry: EntryFields?
     private var deleted: [String] = []
+    private var deletionTimes: [String: Date] = [:]
 
     /// The innermost element still open, if any (when the document has ended: it was cut short).
     var unclosedElement: String? { path.last }
@@ -64,7 +67,11 @@ struct AtomFeedBuilder {
             if rel == "self" { selfLink = attribute("href") }
             if rel == "alternate" { alternateLink = attribute("href") }
         case (2, "at:deleted-entry"):
-            if let ref = attribute("ref") { deleted.append(Self.videoID(fromTag: ref) ?? ref) }
+            if let ref = attribute("ref") {
+                let videoID = Self.videoID(fromTag: ref) ?? ref
+                deleted.append(videoID)
+                if let when = attribute("when").flatMap(ISO8601Timestamp.parse) { deletionTimes[videoID] = when }
+            }
         case (3, "link") where entry != nil:
             let rel = attribute("rel")
             if rel == nil || rel == "alternate" { entry?.link = attribute("href") }
@@ -142,7 +149,8 @@ struct AtomFeedBuilder {
         return AtomFeed(
             channelID: fallbackChannel, playlistID: playlistID ?? AtomFeedParser.queryValue("playlist_id", in: selfLink),
             title: title.map { DisplayText.capped($0.trimmingWhitespace()) },
-            authorName: authorName.map { DisplayText.capped($0) }, entries: parsedEntries, deletedVideoIDs: deleted
+            authorName: authorName.map { DisplayText.capped($0) }, entries: parsedEntries, deletedVideoIDs: deleted,
+            deletionTimes: deletionTimes
         )
     }
 

@@ -30,7 +30,7 @@ public enum LogRedaction {
             result += rest[..<range.upperBound]
             rest = rest[range.upperBound...]
             let value = rest.prefix { !" &\"',;)}\n\t".contains($0) }
-            if !value.isEmpty, value != mask { result += mask }
+            if !value.isEmpty { result += mask }
             rest = rest[value.endIndex...]
         }
         return result + rest

@@ -3,7 +3,8 @@ import Synchronization
 
 /// An append-only log file that rotates by size: when a write would take it past
 /// ``maximumBytes`` it becomes `NAME.1` (the older ones `NAME.2` … `NAME.<keep>`, the oldest
-/// dropped) and a new file starts. Created with mode 0600 in a directory of mode 0700. Writes that
+/// dropped) and a new file starts. Created with mode 0600 in a directory of mode 0700; a file or
+/// directory that already exists wider is narrowed to those modes at the first write. Writes that
 /// fail (full disk, read-only home) are dropped: logging never stops metube.
 public final class RotatingLogFile: Sendable {
     /// The log file.
@@ -14,7 +15,8 @@ public final class RotatingLogFile: Sendable {
     public let keep: Int
     /// Secrets never written, e.g. the user's token.
     private let secrets = Mutex<[String]>([])
-    private let lock = Mutex<Void>(())
+    /// Whether the file and its directory have been narrowed to 0600 / 0700 by this instance.
+    private let narrowed = Mutex<Bool>(false)
 
     /// A log file at `url`.
     public init(url: URL, maximumBytes: Int = 1 << 20, keep: Int = 3) {
@@ -49,12 +51,16 @@ public final class RotatingLogFile: Sendable {
     public func append(_ line: String) {
         let text = redacted(line) + "\n"
         let data = Data(text.utf8)
-        lock.withLock { _ in
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        narrowed.withLock { narrowed in
+            let directory = url.deletingLastPathComponent()
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             if size() + data.count > maximumBytes { rotate() }
             let descriptor = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { return }
             defer { close(descriptor) }
+            if !narrowed {
+                narrowed = chmod(directory.path, 0o700) == 0 && fchmod(descriptor, 0o600) == 0
+            }
             _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         }
     }

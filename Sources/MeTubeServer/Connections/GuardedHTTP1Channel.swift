@@ -3,28 +3,35 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// Hummingbird's HTTP/1 connection with a ``SlowClientGuard`` in front of its decoder.
+/// Hummingbird's HTTP/1 connection with a ``SlowClientGuard`` in front of its decoder and a
+/// ``RequestProgressObserver`` behind it; all connections of a server share one list of
+/// ``IdleConnections``.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
-    let http: HTTP1Channel
+    let responder: HTTPChannelHandler.Responder
     let limits: ConnectionLimits
+    let idleConnections: IdleConnections
 
     /// A server builder whose connections are guarded by `limits`.
     static func server(limits: ConnectionLimits) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(http: HTTP1Channel(responder: responder), limits: limits)
+        let idleConnections = IdleConnections(maxIdle: limits.maxIdleConnections, maxIdlePerAddress: limits.maxIdleConnectionsPerAddress)
+        return HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(responder: responder, limits: limits, idleConnections: idleConnections)
         }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let limits = limits
+        let slowClientGuard = SlowClientGuard(limits: limits, idleConnections: idleConnections)
+        // The observer is made and added on the channel's event loop, in `HTTP1Channel.setup`.
+        let observer = NIOLoopBound(slowClientGuard, eventLoop: channel.eventLoop)
+        let http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [RequestProgressObserver(reportingTo: observer.value)]))
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(SlowClientGuard(limits: limits))
+            try channel.pipeline.syncOperations.addHandler(slowClientGuard)
         }.flatMap { http.setup(channel: channel, logger: logger) }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await http.handle(value: value, logger: logger)
+        await HTTP1Channel(responder: responder).handle(value: value, logger: logger)
     }
 }

@@ -1,13 +1,20 @@
 import NIOCore
 
-/// Closes a connection that holds the server without using it (see ``ConnectionLimits``).
+/// Closes a connection that holds the server without using it (see ``ConnectionLimits``), and
+/// charges the client only for its own time.
 ///
 /// It sits first in the pipeline, before the HTTP decoder, so it counts raw bytes, a half-sent
-/// request line or header included. A connection is *idle* from its start and from each answer
-/// the server begins to write, and is closed when idle for `idleTimeout`. The first byte after
-/// that starts a request; from then on the bytes that arrived must keep up with
-/// `minimumBytesPerSecond × (elapsed − requestGrace)` until the server begins its answer. One
-/// timer per connection, set for the moment the rule would next be broken.
+/// request line or header included; a ``RequestProgressObserver`` behind the decoder tells it when
+/// a request's head and end have arrived and when the answer starts and ends. A connection is
+/// *idle* from its start and after each answer: a new one must send a request head within
+/// `headerTimeout`, a used one is closed when idle for `idleTimeout`, and while idle it is listed
+/// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may close it to make
+/// room. The first byte starts a request: its head must arrive within `headerTimeout`, and the
+/// bytes must keep up with `minimumBytesPerSecond × (elapsed − requestGrace)` until the request
+/// has arrived. While the
+/// server works on the request nothing is timed here (the handler has its own deadline); while
+/// it answers, each write must follow the last within `idleTimeout`. One timer per connection,
+/// set for the moment the current rule would next be broken.
 final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -15,94 +22,205 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = IOData
 
     private enum State {
-        case idle(since: NIODeadline)
-        case receiving(since: NIODeadline, bytes: Int)
+        /// No request in progress; `fresh` until the connection's first request.
+        case idle(since: NIODeadline, fresh: Bool, ticket: IdleConnections.Ticket?)
+        /// A request is arriving; its head is due by `headDue` (nil once it has arrived).
+        case receiving(since: NIODeadline, bytes: Int, headDue: NIODeadline?)
+        /// The request has arrived and the server is working on it.
+        case handling
+        /// The server is writing its answer; the last write was at `since`.
+        case answering(since: NIODeadline)
     }
 
     private let limits: ConnectionLimits
-    private var state = State.idle(since: .now())
+    private let idleConnections: IdleConnections
+    private let connectedAt = NIODeadline.now()
+    private var state: State
     private var timer: Scheduled<Void>?
+    private var listing: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
 
-    init(limits: ConnectionLimits) {
+    /// How long a new connection stays off the idle list: a client sends its request right after
+    /// connecting, so it is reading it, not waiting, when connections flood in and the list
+    /// closes the oldest.
+    static let firstRequestGrace = TimeAmount.milliseconds(20)
+
+    init(limits: ConnectionLimits, idleConnections: IdleConnections) {
         self.limits = limits
+        self.idleConnections = idleConnections
+        state = .idle(since: connectedAt, fresh: true, ticket: nil)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { becomeIdle(context: context) }
+        self.context = context
+        if context.channel.isActive { becomeIdle(fresh: true) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        becomeIdle(context: context)
+        if case .idle(_, true, nil) = state { becomeIdle(fresh: true) }
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        stop()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
+        stop()
+        self.context = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let count = unwrapInboundIn(data).readableBytes
         switch state {
-        case .idle:
-            state = .receiving(since: .now(), bytes: count)
-            schedule(context: context)
-        case .receiving(let since, let bytes):
-            state = .receiving(since: since, bytes: bytes + count)
+        case .idle(_, let fresh, let ticket):
+            leaveIdle(ticket)
+            let now = NIODeadline.now()
+            let headDue = (fresh ? connectedAt : now) + TimeAmount(limits.headerTimeout)
+            state = .receiving(since: now, bytes: count, headDue: headDue)
+            schedule()
+        case .receiving(let since, let bytes, let headDue):
+            state = .receiving(since: since, bytes: bytes + count, headDue: headDue)
+        case .handling, .answering:
+            break
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch state {
-        case .receiving: becomeIdle(context: context)
-        case .idle: state = .idle(since: .now())
+        case .answering: state = .answering(since: .now())
+        case .idle(_, let fresh, let ticket): state = .idle(since: .now(), fresh: fresh, ticket: ticket)
+        case .receiving, .handling: break
         }
         context.write(data, promise: promise)
     }
 
-    private func becomeIdle(context: ChannelHandlerContext) {
-        state = .idle(since: .now())
-        schedule(context: context)
+    /// The request's head has been decoded.
+    func headReceived() {
+        guard case .receiving(let since, let bytes, _) = state else { return }
+        state = .receiving(since: since, bytes: bytes, headDue: nil)
+        schedule()
+    }
+
+    /// The whole request has arrived: from now on the server's time is not the client's.
+    func requestReceived() {
+        guard case .receiving = state else { return }
+        state = .handling
+        timer?.cancel()
+        timer = nil
+    }
+
+    /// The server has begun to write its answer.
+    func answerStarted() {
+        switch state {
+        case .idle(_, _, let ticket): leaveIdle(ticket)
+        case .receiving, .handling, .answering: break
+        }
+        state = .answering(since: .now())
+        schedule()
+    }
+
+    /// The server has written the end of its answer.
+    func answerEnded() {
+        becomeIdle(fresh: false)
+    }
+
+    private func becomeIdle(fresh: Bool) {
+        if case .idle(_, _, let ticket) = state { leaveIdle(ticket) }
+        state = .idle(since: .now(), fresh: fresh, ticket: nil)
+        if let context {
+            if fresh {
+                listing = context.eventLoop.assumeIsolated().scheduleTask(in: Self.firstRequestGrace) { [weak self] in
+                    self?.list()
+                }
+            } else {
+                list()
+            }
+        }
+        schedule()
+    }
+
+    /// Puts the connection, idle, on the idle list.
+    private func list() {
+        listing = nil
+        guard let context, case .idle(let since, let fresh, nil) = state else { return }
+        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        let ticket = idleConnections.add(address: address) { ticket in
+            eventLoop.execute { loopBound.value.evict(ticket) }
+        }
+        state = .idle(since: since, fresh: fresh, ticket: ticket)
+    }
+
+    private func leaveIdle(_ ticket: IdleConnections.Ticket?) {
+        listing?.cancel()
+        listing = nil
+        if let ticket { idleConnections.remove(ticket) }
+    }
+
+    /// Closes the connection if it is still idle under `ticket` (the idle list needs room).
+    private func evict(_ ticket: IdleConnections.Ticket) {
+        guard case .idle(_, _, let current) = state, current == ticket else { return }
+        state = .idle(since: .now(), fresh: false, ticket: nil)
+        close()
+    }
+
+    private func stop() {
+        timer?.cancel()
+        timer = nil
+        if case .idle(let since, let fresh, let ticket) = state {
+            leaveIdle(ticket)
+            state = .idle(since: since, fresh: fresh, ticket: nil)
+        }
+    }
+
+    /// When the current state's rule would be broken, if it has one.
+    private var deadline: NIODeadline? {
+        switch state {
+        case .idle(let since, let fresh, _):
+            return since + TimeAmount(fresh ? limits.headerTimeout : limits.idleTimeout)
+        case .receiving(let since, let bytes, let headDue):
+            let allowed = Double(bytes) / Double(max(limits.minimumBytesPerSecond, 1))
+            let rateDue = since + TimeAmount(limits.requestGrace) + .nanoseconds(Int64(min(allowed, 86_400) * 1e9)) + .milliseconds(1)
+            return headDue.map { min($0, rateDue) } ?? rateDue
+        case .handling:
+            return nil
+        case .answering(let since):
+            return since + TimeAmount(limits.idleTimeout)
+        }
     }
 
     /// Sets the timer for the moment the current state's rule would be broken.
-    private func schedule(context: ChannelHandlerContext) {
+    private func schedule() {
         timer?.cancel()
-        let deadline: NIODeadline
-        switch state {
-        case .idle(let since):
-            deadline = since + TimeAmount(limits.idleTimeout)
-        case .receiving(let since, let bytes):
-            let allowed = Double(bytes) / Double(max(limits.minimumBytesPerSecond, 1))
-            deadline = since + TimeAmount(limits.requestGrace) + .nanoseconds(Int64(min(allowed, 86_400) * 1e9)) + .milliseconds(1)
-        }
+        timer = nil
+        guard let context, let deadline else { return }
         timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in
-            self?.check(context: context)
+            self?.check()
         }
     }
 
-    private func check(context: ChannelHandlerContext) {
+    private func check() {
         let now = NIODeadline.now()
         switch state {
-        case .idle(let since):
-            guard now - since < TimeAmount(limits.idleTimeout) else { return close(context: context) }
-        case .receiving(let since, let bytes):
+        case .idle, .answering:
+            if let deadline, now >= deadline { return close() }
+        case .receiving(let since, let bytes, let headDue):
+            if let headDue, now >= headDue { return close() }
             let elapsed = Double((now - since - TimeAmount(limits.requestGrace)).nanoseconds) / 1e9
-            guard Double(bytes) >= elapsed * Double(limits.minimumBytesPerSecond) else { return close(context: context) }
+            guard Double(bytes) >= elapsed * Double(limits.minimumBytesPerSecond) else { return close() }
+        case .handling:
+            return
         }
-        schedule(context: context)
+        schedule()
     }
 
-    private func close(context: ChannelHandlerContext) {
+    private func close() {
         timer = nil
-        context.close(promise: nil)
+        context?.close(promise: nil)
     }
 }
 

@@ -29,6 +29,9 @@ public protocol HubRepository: Sendable {
     func videosVersion() async throws -> Int64?
     /// `videos(matching:)`, with the ``videosVersion()`` of the very state the page was read from.
     func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?)
+    /// Those of `channelIDs` whose feed no fetch has been recorded for (``recordFetches(_:)``),
+    /// by any server sharing the storage.
+    func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String>
 }
 
 extension HubRepository {
@@ -38,6 +41,11 @@ extension HubRepository {
     /// The page without a version.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
         (try await videos(matching: query), nil)
+    }
+
+    /// Every channel, when the repository keeps no fetch records.
+    public func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String> {
+        Set(channelIDs)
     }
 }
 

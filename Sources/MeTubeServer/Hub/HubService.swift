@@ -37,7 +37,9 @@ public struct HubService: Sendable {
 
     /// `channels/register`: stores the plausible channel ids of `body` for the client at `client`
     /// (its address), within its hourly allowance, and queues the ones never fetched for an
-    /// immediate fetch, answering how many are pending as `pendingChannels`.
+    /// immediate fetch, answering how many are pending as `pendingChannels`. "Never fetched" is
+    /// what the storage says, so a channel another instance on the same database fetched is not
+    /// fetched again here.
     func register(body: some DataProtocol, client: String) async throws -> HubRegisterResponse {
         let ids = try HubRequestValidation.registerChannelIDs(body: body)
         if let wait = registrations.wait(for: client) {
@@ -46,7 +48,10 @@ public struct HubService: Sendable {
         var response = try await repository.register(channelIDs: ids)
         registrations.record(response.inserted, for: client)
         if response.inserted > 0 { onNewChannels?() }
-        if let ingester { response.pendingChannels = await ingester.fetchSoon(ids) }
+        if let ingester {
+            let neverFetched = try await repository.neverFetchedChannelIDs(among: ids)
+            response.pendingChannels = await ingester.fetchSoon(ids.filter(neverFetched.contains))
+        }
         return response
     }
 

@@ -35,6 +35,10 @@ struct ObservedHubRepository: HubRepository {
         try await base.recordFetches(records)
     }
 
+    func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String> {
+        try await base.neverFetchedChannelIDs(among: channelIDs)
+    }
+
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
         let outcome = try await base.ingest(ingestion)
         if outcome.inserted + outcome.updated > 0 { ingested() }

@@ -159,6 +159,14 @@ public struct PostgresHubRepository: HubRepository {
         }
     }
 
+    public func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String> {
+        guard !channelIDs.isEmpty else { return [] }
+        let fetched = Set(try await database.query("""
+            SELECT channel_id FROM hub_channels WHERE channel_id = ANY(\(channelIDs)::text[]) AND last_fetch_millis IS NOT NULL
+            """).map { try $0.decode(String.self) })
+        return Set(channelIDs).subtracting(fetched)
+    }
+
     public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
         guard !records.isEmpty else { return }
         let ids = records.map(\.channelID)

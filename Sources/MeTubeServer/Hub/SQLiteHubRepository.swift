@@ -115,6 +115,17 @@ public final class SQLiteHubRepository: HubRepository {
         )
     }
 
+    public func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String> {
+        guard !channelIDs.isEmpty else { return [] }
+        let list = String(decoding: try JSONEncoder().encode(channelIDs), as: UTF8.self)
+        return try await database.read { db in
+            let fetched = Set(try String.fetchAll(db, sql: """
+                SELECT channel_id FROM hub_channels WHERE channel_id IN (SELECT value FROM json_each(?)) AND last_fetch_millis IS NOT NULL
+                """, arguments: [list]))
+            return Set(channelIDs).subtracting(fetched)
+        }
+    }
+
     public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
         guard !records.isEmpty else { return }
         try await database.write { db in

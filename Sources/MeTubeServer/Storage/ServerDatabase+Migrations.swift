@@ -175,6 +175,13 @@ extension ServerDatabase {
                 END;
                 """)
         }
+        migrator.registerMigration("websub-002-video-updates") { db in
+            // When a push last said each video changed (ms since 1970), so an older push, replayed
+            // or overtaken, changes nothing.
+            try db.execute(sql: """
+                CREATE TABLE websub_video_updates (video_id TEXT PRIMARY KEY, updated_at INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

@@ -127,6 +127,19 @@ struct PostgresWebSubRepository: WebSubRepository {
         Set(try await database.query("SELECT channel_id FROM websub_subscriptions WHERE lease_expires_at > \(now)").map { try $0.decode(String.self) })
     }
 
+    func claimPushedUpdates(_ updates: [String: Int64]) async throws -> Set<String> {
+        guard !updates.isEmpty else { return [] }
+        let videoIDs = Array(updates.keys)
+        let times = videoIDs.map { updates[$0] ?? 0 }
+        return Set(try await database.query("""
+            INSERT INTO websub_video_updates (video_id, updated_at)
+            SELECT * FROM unnest(\(videoIDs)::text[], \(times)::bigint[])
+            ON CONFLICT (video_id) DO UPDATE SET updated_at = excluded.updated_at
+            WHERE websub_video_updates.updated_at <= excluded.updated_at
+            RETURNING video_id
+            """).map { try $0.decode(String.self) })
+    }
+
     func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
         return try await database.query("""

@@ -75,6 +75,11 @@ protocol WebSubRepository: Sendable {
     /// Removes the videos `videoIDs` of `channelID` (those of other channels are left alone);
     /// returns how many were removed.
     func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int
+    /// Records, for each video, the time a push says it last changed (its `updated`, or a
+    /// deletion's `when`), where that is no older than the time recorded before; returns the
+    /// videos it was recorded for, whose push may be applied. One statement, so of two racing
+    /// pushes of one video, the older loses.
+    func claimPushedUpdates(_ updates: [String: Int64]) async throws -> Set<String>
 }
 
 extension WebSubRepository {
@@ -172,6 +177,22 @@ struct SQLiteWebSubRepository: WebSubRepository {
     func liveChannelIDs(now: Int64) async throws -> Set<String> {
         try await database.read { db in
             Set(try String.fetchAll(db, sql: "SELECT channel_id FROM websub_subscriptions WHERE lease_expires_at > ?", arguments: [now]))
+        }
+    }
+
+    func claimPushedUpdates(_ updates: [String: Int64]) async throws -> Set<String> {
+        guard !updates.isEmpty else { return [] }
+        return try await database.write { db in
+            var claimed: Set<String> = []
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO websub_video_updates (video_id, updated_at) VALUES (?1, ?2)
+                ON CONFLICT (video_id) DO UPDATE SET updated_at = excluded.updated_at WHERE updated_at <= excluded.updated_at
+                RETURNING video_id
+                """)
+            for (videoID, updatedAt) in updates {
+                if let id = try String.fetchOne(statement, arguments: [videoID, updatedAt]) { claimed.insert(id) }
+            }
+            return claimed
         }
     }
 

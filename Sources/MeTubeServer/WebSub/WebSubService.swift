@@ -13,6 +13,8 @@ struct WebSubService: Sendable {
     static let maxLeaseSeconds = 366 * 86_400
     /// How long a channel whose subscription the hub denied waits before it is asked again.
     static let retryAfterDenial: Duration = .seconds(86_400)
+    /// How far in the future a push's time may lie (the hub's clock may run ahead of ours).
+    static let clockSkewMilliseconds: Int64 = 5 * 60_000
 
     /// The answer to a verification request.
     enum Verification: Sendable, Equatable {
@@ -92,12 +94,21 @@ struct WebSubService: Sendable {
             return .dropped
         }
         let now = Date()
-        let videos = feed.entries.filter { $0.channelID == channelID }.map { $0.video(fallbackDate: now) }
+        let entries = feed.entries.filter { $0.channelID == channelID }
+        let deletions = feed.deletedVideoIDs.filter(VideoID.isValid)
+        let current = try await currentPushes(entries: entries, deletions: deletions, deletionTimes: feed.deletionTimes)
+        let videos = entries.filter { current.contains($0.videoID) }.map { $0.video(fallbackDate: now) }
         var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
         if !videos.isEmpty {
             outcome = try await hub.ingest(FeedIngestion(channelID: channelID, channelTitle: feed.channelTitle, videos: videos))
         }
-        let removed = try await subscriptions.removeVideos(feed.deletedVideoIDs.filter(VideoID.isValid), of: channelID)
+        let removed = try await subscriptions.removeVideos(deletions.filter(current.contains), of: channelID)
+        let stale = entries.count + deletions.count - videos.count - deletions.filter(current.contains).count
+        if stale > 0 {
+            logger.notice("WebSub delivery older than what is stored; its stale entries changed nothing", metadata: [
+                "channel": "\(channelID)", "stale": "\(stale)",
+            ])
+        }
         IngestionMetrics.webSubDeliveries.increment()
         logger.info("WebSub delivery", metadata: [
             "channel": "\(channelID)", "entries": "\(feed.entries.count)", "inserted": "\(outcome.inserted)",
@@ -106,8 +117,37 @@ struct WebSubService: Sendable {
         return .ingested(inserted: outcome.inserted, updated: outcome.updated, removed: removed)
     }
 
+    /// The video ids among `entries` and `deletions` whose push is current: those whose time (an
+    /// entry's `updated`, a deletion's `when`) is no older than the last pushed time of that
+    /// video, which is then recorded, and those that carry no time. A replayed or overtaken push
+    /// is not current: it would roll the video back and hand it a new `seq`. A time in the future
+    /// counts as now (plus a few minutes of clock skew), so one push cannot freeze a video.
+    private func currentPushes(entries: [AtomEntry], deletions: [String], deletionTimes: [String: Date]) async throws -> Set<String> {
+        let latest = Self.millisecondsNow() + Self.clockSkewMilliseconds
+        var times: [String: Int64] = [:]
+        var untimed: Set<String> = []
+        for entry in entries {
+            guard let updated = entry.updated else {
+                untimed.insert(entry.videoID)
+                continue
+            }
+            times[entry.videoID] = max(times[entry.videoID] ?? .min, min(Self.milliseconds(updated), latest))
+        }
+        for videoID in deletions {
+            guard let when = deletionTimes[videoID] else {
+                untimed.insert(videoID)
+                continue
+            }
+            times[videoID] = max(times[videoID] ?? .min, min(Self.milliseconds(when), latest))
+        }
+        return untimed.union(try await subscriptions.claimPushedUpdates(times))
+    }
+
+    /// `date` in milliseconds since 1970.
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
     /// Milliseconds since 1970, the unit of the subscription table.
-    static func millisecondsNow() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    static func millisecondsNow() -> Int64 { milliseconds(Date()) }
 }
 
 extension Duration {
