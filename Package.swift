@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
@@ -65,6 +66,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -143,7 +145,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "TestSupport"]),
-        .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
+        .testTarget(
+            name: "MeTubeCLITests",
+            dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

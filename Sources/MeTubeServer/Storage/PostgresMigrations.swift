@@ -192,8 +192,8 @@ enum PostgresMigrations {
             FOR EACH STATEMENT EXECUTE FUNCTION hub_videos_changed()
             """,
         ]),
-        // As SQLite's websub-002: when a push last said each video changed.
-        Step(name: "websub-002-video-updates", statements: [
+        // When a push last said each video changed (SQLite's websub-002).
+        Step(name: "postgres-websub-002-video-updates", statements: [
             "CREATE TABLE websub_video_updates (video_id TEXT COLLATE \"C\" PRIMARY KEY, updated_at BIGINT NOT NULL)",
         ]),
     ]
