@@ -63,9 +63,11 @@ public indirect enum QueryShape: Sendable, CustomStringConvertible {
     case and(QueryShape, QueryShape)
     case or(QueryShape, QueryShape)
 
-    /// A random query at most `depth` operators deep.
-    public static func random(depth: Int, channelCount: Int, random: inout SplitMix64) -> QueryShape {
-        let pick = random.next() % (depth > 0 ? 14 : 10)
+    /// A random query at most `depth` operators deep; `age` terms only when `withAge` (they
+    /// depend on the time of evaluation, which another process does not share).
+    public static func random(depth: Int, channelCount: Int, withAge: Bool = true, random: inout SplitMix64) -> QueryShape {
+        var pick = random.next() % (depth > 0 ? 14 : 10)
+        if !withAge, pick == 8 || pick == 9 { pick = 0 }
         let comparisons = ["<", "<=", ">", ">=", "="]
         switch pick {
         case 0: return .status(WatchStatus.allCases[Int(random.next() % 3)])
@@ -76,9 +78,9 @@ public indirect enum QueryShape: Sendable, CustomStringConvertible {
         case 5: return .title(["trailer", "^live", "part\\.2", "\\(remix\\)$", "(?-i)VLOG", "o.*i"][Int(random.next() % 6)])
         case 6, 7: return .duration(comparisons[Int(random.next() % 5)], Int(random.next() % 120))
         case 8, 9: return .age(comparisons[Int(random.next() % 5)], Int(random.next() % 60))
-        case 10, 11: return .not(Self.random(depth: depth - 1, channelCount: channelCount, random: &random))
-        case 12: return .and(Self.random(depth: depth - 1, channelCount: channelCount, random: &random), Self.random(depth: depth - 1, channelCount: channelCount, random: &random))
-        default: return .or(Self.random(depth: depth - 1, channelCount: channelCount, random: &random), Self.random(depth: depth - 1, channelCount: channelCount, random: &random))
+        case 10, 11: return .not(Self.random(depth: depth - 1, channelCount: channelCount, withAge: withAge, random: &random))
+        case 12: return .and(Self.random(depth: depth - 1, channelCount: channelCount, withAge: withAge, random: &random), Self.random(depth: depth - 1, channelCount: channelCount, withAge: withAge, random: &random))
+        default: return .or(Self.random(depth: depth - 1, channelCount: channelCount, withAge: withAge, random: &random), Self.random(depth: depth - 1, channelCount: channelCount, withAge: withAge, random: &random))
         }
     }
 

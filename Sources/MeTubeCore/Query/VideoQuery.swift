@@ -23,6 +23,16 @@ public struct VideoQuery: Sendable, Equatable, CustomStringConvertible {
         root = try parser.parseQuery()
     }
 
+    private init(text: String, root: QueryNode) {
+        self.text = text
+        self.root = root
+    }
+
+    /// The query both this one and `other` must satisfy.
+    public func and(_ other: VideoQuery) -> VideoQuery {
+        VideoQuery(text: "(\(text)) and (\(other.text))", root: .and([root, other.root]))
+    }
+
     /// Whether `video` satisfies the query; title regexes stopped by their limit are counted in
     /// `context` and count as not matching.
     public func matches(_ video: Video, in context: inout QueryContext) -> Bool {
