@@ -119,6 +119,8 @@ struct VideoOutput: Encodable {
     var syncState: SyncState?
     /// Where playback stopped, in seconds; absent when the video was never played in mpv.
     var positionSeconds: Double?
+    /// The config file's rule that made the mark, when a rule did.
+    var rule: String?
 
     init(_ row: FeedRow) {
         videoId = row.video.id
@@ -132,5 +134,6 @@ struct VideoOutput: Encodable {
         status = row.status
         syncState = row.mark?.syncState
         positionSeconds = row.position?.seconds
+        rule = row.mark?.rule
     }
 }

@@ -124,4 +124,70 @@ import TestSupport
         #expect(try listedIDs(run(["list", "--view", "everything", "--json"], config: config, in: directory)).count == 300)
         #expect(try listedIDs(run(["list", "--view", "nothing", "--json"], config: config, in: directory)).isEmpty)
     }
+
+    @Test func markQueryMarksEverySelectedVideoInOneWrite() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        var random = SplitMix64(seed: 3)
+        let sample = RandomQueryLibrary(videoCount: 150, channelCount: 4, random: &random)
+        try seed(sample.library, in: directory)
+        let journal = directory.path("store/journal.jsonl")
+        let linesBefore = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count
+        // When every Short that is not skipped yet is marked skipped
+        let outcome = try run(["mark", "--query", "short", "skipped", "--json"], in: directory)
+        // Then each is skipped, in one journal line, and the count says how many changed
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let shorts = sample.library.videos.filter(\.isShort)
+        let already = shorts.filter { sample.library.marks[$0.id]?.status == .skipped }.count
+        let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+        #expect(object?["marked"] as? Int == shorts.count - already)
+        #expect(object?["unchanged"] as? Int == already)
+        let marks = try Store.open(at: URL(fileURLWithPath: directory.path("store"))).library().marks
+        #expect(shorts.allSatisfy { marks[$0.id]?.status == .skipped })
+        #expect(try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count == linesBefore + 1)
+        // And a bad query exits 65 and changes nothing
+        #expect(try run(["mark", "--query", "shrt", "skipped"], in: directory).status == 65)
+        #expect(try run(["mark", "--query", "short"], in: directory).status == 64)
+    }
+
+    @Test func rulesTestExplainsConflictsAndApplyAllSkipsUnmarkedVideosNamingTheRule() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given three videos, one marked by the user, and a hide rule written before a skip rule
+        let now = Date()
+        let channel = Channel(id: DemoCatalog.channelID(1), title: "Studio")
+        let videos = (1...3).map { Video(id: DemoCatalog.videoID($0), channelID: channel.id, title: "Trailer \($0)", published: now.addingTimeInterval(-Double($0) * 60)) }
+        let userMark = Mark(videoID: videos[2].id, status: .watched, hlc: HybridTimestamp(millis: 1), deviceID: "me")
+        try seed(Library(channels: [channel], videos: videos + [Video(id: DemoCatalog.videoID(9), channelID: channel.id, title: "Other", published: now)], marks: [userMark]), in: directory)
+        let config = """
+            [[rules]]
+            name = "hide the first"
+            query = 'title~"trailer 1"'
+            action = "hide"
+
+            [[rules]]
+            name = "no trailers"
+            query = 'title~"trailer"'
+            action = "skip"
+            """
+        // When the rules are tested
+        let test = try run(["rules", "test"], config: config, in: directory)
+        // Then each rule's matches, the earlier rule that takes one, and the marked one are shown
+        #expect(test.status == 0, "\(test.stderr)")
+        #expect(test.stdout.contains("1. hide the first (hide): title~\"trailer 1\""), "\(test.stdout)")
+        #expect(test.stdout.contains("matches 3 videos; decides 2: new ones get skipped; 1 already marked (left alone), 1 unmarked"), "\(test.stdout)")
+        #expect(test.stdout.contains("1 taken by rule 1, hide the first (hide), written earlier"), "\(test.stdout)")
+        // When they are applied to the whole library
+        let apply = try run(["rules", "apply", "--all", "--yes"], config: config, in: directory)
+        #expect(apply.stdout.contains("skipped 1 video"), "\(apply.stdout) \(apply.stderr)")
+        // Then only the unmarked trailer no earlier rule hides is skipped, saying by which rule
+        let listed = try run(["list", "--view", "all", "--json"], config: config, in: directory)
+        let rows = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])?["videos"] as? [[String: Any]] ?? []
+        let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0["videoId"] as? String ?? "", $0) })
+        #expect(byID[videos[1].id]?["status"] as? String == "skipped")
+        #expect(byID[videos[1].id]?["rule"] as? String == "no trailers")
+        #expect(byID[videos[0].id]?["status"] as? String == "unwatched")
+        #expect(byID[videos[2].id]?["status"] as? String == "watched")
+        #expect(byID[videos[2].id]?["rule"] == nil)
+    }
 }
