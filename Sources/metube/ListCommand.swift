@@ -12,7 +12,7 @@ struct ListCommand: ParsableCommand {
     @Option(help: "Which videos: unwatched, watched, skipped, in-progress (partly watched in mpv) or all. Videos whose status is not known yet show under every filter. Default: unwatched, or all with --query or a saved --view.")
     var filter: FeedFilter?
 
-    @Option(help: ArgumentHelp("Only videos this query selects, e.g. 'tag:music and unwatched and !short' (see QUERIES in the README).", valueName: "query"))
+    @Option(help: ArgumentHelp("Only videos this query selects, e.g. 'tag:music and unwatched and !short' (see Queries, saved views and rules in the README).", valueName: "query"))
     var query: String?
 
     @Option(help: ArgumentHelp("A view: unwatched, all, watched, skipped, in-progress, or a [views.NAME] of the config file.", valueName: "name"))

@@ -27,7 +27,7 @@ struct MarkCommand: ParsableCommand {
     @Flag(help: "Read \"VIDEO STATUS\" lines from standard input instead of arguments.")
     var stdin = false
 
-    @Option(help: ArgumentHelp("Mark every video this query selects; give only the status then (see QUERIES in the README).", valueName: "query"))
+    @Option(help: ArgumentHelp("Mark every video this query selects; give only the status then (see Queries, saved views and rules in the README).", valueName: "query"))
     var query: String?
 
     @Flag(help: "Mark even when the video is not in the library (e.g. known only to another device).")

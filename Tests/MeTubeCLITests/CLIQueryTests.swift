@@ -125,14 +125,19 @@ import TestSupport
         #expect(try listedIDs(run(["list", "--view", "nothing", "--json"], config: config, in: directory)).isEmpty)
     }
 
+    /// The lines of the store's journals (`journal-N.jsonl`).
+    private func journalLines(_ directory: TemporaryDirectory) throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path("store")).filter { $0.hasPrefix("journal-") && $0.hasSuffix(".jsonl") }
+        return try names.reduce(0) { $0 + (try String(contentsOfFile: directory.path("store/\($1)"), encoding: .utf8).split(separator: "\n").count) }
+    }
+
     @Test func markQueryMarksEverySelectedVideoInOneWrite() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         var random = SplitMix64(seed: 3)
         let sample = RandomQueryLibrary(videoCount: 150, channelCount: 4, random: &random)
         try seed(sample.library, in: directory)
-        let journal = directory.path("store/journal.jsonl")
-        let linesBefore = try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count
+        let linesBefore = try journalLines(directory)
         // When every Short that is not skipped yet is marked skipped
         let outcome = try run(["mark", "--query", "short", "skipped", "--json"], in: directory)
         // Then each is skipped, in one journal line, and the count says how many changed
@@ -144,7 +149,7 @@ import TestSupport
         #expect(object?["unchanged"] as? Int == already)
         let marks = try Store.open(at: URL(fileURLWithPath: directory.path("store"))).library().marks
         #expect(shorts.allSatisfy { marks[$0.id]?.status == .skipped })
-        #expect(try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count == linesBefore + 1)
+        #expect(try journalLines(directory) == linesBefore + 1)
         // And a bad query exits 65 and changes nothing
         #expect(try run(["mark", "--query", "shrt", "skipped"], in: directory).status == 65)
         #expect(try run(["mark", "--query", "short"], in: directory).status == 64)

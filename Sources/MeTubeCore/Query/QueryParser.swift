@@ -30,21 +30,24 @@ struct QueryParser {
     }
 
     private mutating func parseOr() throws(MeTubeCoreError) -> QueryNode {
-        var operands = [try parseAnd()]
-        while current.isWord("or") {
-            _ = advance()
-            operands.append(try parseAnd())
-        }
-        return operands.count == 1 ? operands[0] : .or(operands)
+        try parseJoined(by: "or", QueryNode.or) { (parser: inout QueryParser) throws(MeTubeCoreError) in try parser.parseAnd() }
     }
 
     private mutating func parseAnd() throws(MeTubeCoreError) -> QueryNode {
-        var operands = [try parseUnary()]
-        while current.isWord("and") {
+        try parseJoined(by: "and", QueryNode.and) { (parser: inout QueryParser) throws(MeTubeCoreError) in try parser.parseUnary() }
+    }
+
+    /// Operands read by `operand`, joined by the word `keyword` into `join` (one operand alone
+    /// stays as it is).
+    private mutating func parseJoined(
+        by keyword: String, _ join: ([QueryNode]) -> QueryNode, operand: (inout QueryParser) throws(MeTubeCoreError) -> QueryNode
+    ) throws(MeTubeCoreError) -> QueryNode {
+        var operands = [try operand(&self)]
+        while current.isWord(keyword) {
             _ = advance()
-            operands.append(try parseUnary())
+            operands.append(try operand(&self))
         }
-        return operands.count == 1 ? operands[0] : .and(operands)
+        return operands.count == 1 ? operands[0] : join(operands)
     }
 
     private mutating func parseUnary() throws(MeTubeCoreError) -> QueryNode {
