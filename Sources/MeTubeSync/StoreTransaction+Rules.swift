@@ -14,20 +14,20 @@ extension StoreTransaction {
         guard rules.rules.contains(where: { $0.action == .skip }) else { return 0 }
         var context = QueryContext(library: library, statusesKnown: true, now: now)
         var seen = Set<String>()
-        var marked = 0
+        var skips: [(videoID: String, rule: String)] = []
         for video in videos where library.video(video.id) == nil && library.marks[video.id] == nil && seen.insert(video.id).inserted {
             guard let rule = rules.firstMatch(video, in: &context), rule.action == .skip else { continue }
-            skip(video.id, byRule: rule.name)
-            marked += 1
+            skips.append((video.id, rule.name))
         }
-        return marked
+        skip(skips)
+        return skips.count
     }
 
-    /// Stages a skipped mark of `videoID` made by the rule called `rule` (pending, like a mark of
-    /// the user's, and saying which rule made it).
-    public mutating func skip(_ videoID: String, byRule rule: String) {
-        var made = mark(videoID, as: .skipped)
-        made.rule = rule
-        change.marks[change.marks.count - 1] = made
+    /// Stages skipped marks made by rules: each video with the name of the rule that skips it
+    /// (pending, like the user's marks, and saying which rule made them), in linear time.
+    public mutating func skip(_ skips: [(videoID: String, rule: String)]) {
+        let first = change.marks.count
+        mark(skips.map(\.videoID), as: .skipped)
+        for (offset, skip) in skips.enumerated() { change.marks[first + offset].rule = skip.rule }
     }
 }

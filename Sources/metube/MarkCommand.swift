@@ -92,7 +92,7 @@ extension MarkCommand {
                 var context = QueryContext(library: transaction.library, statusesKnown: statusesKnown)
                 let videos = transaction.library.videos.filter { query.matches($0, in: &context) }
                 let changing = videos.filter { transaction.library.marks[$0.id]?.status != status }
-                for video in changing { transaction.mark(video.id, as: status) }
+                transaction.mark(changing.map(\.id), as: status)
                 return (changing.count, videos.count, context.stoppedRegexes)
             }
         }

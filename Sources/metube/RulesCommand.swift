@@ -94,7 +94,7 @@ struct RulesApplyCommand: ParsableCommand {
         let marked = try withStoreErrors { () throws(StoreError) in
             try opened.transaction { transaction in
                 let skips = RuleDryRun.skips(rules, in: transaction.library)
-                for (videoID, rule) in skips { transaction.skip(videoID, byRule: rule) }
+                transaction.skip(skips)
                 return skips.count
             }
         }
