@@ -46,10 +46,17 @@ public struct FeedRow: Sendable, Equatable {
     public var position: PlaybackPosition? = nil
 }
 
-/// A selection of the feed: filter, one channel, search text, Shorts.
+/// A selection of the feed: filter, a saved query, one channel, search text, Shorts, and the
+/// rules whose `hide` applies to every view but `all`.
 public struct FeedQuery: Sendable, Equatable {
     /// Which statuses to show.
     public var filter: FeedFilter
+    /// A query in the query language the videos must also satisfy (a saved view's, or
+    /// `list --query`'s), when set.
+    public var query: VideoQuery?
+    /// The rules; videos a `hide` rule decides for are left out unless this is the `all` view
+    /// (filter `all`, no query).
+    public var rules = FeedRules()
     /// Only this channel's videos, when set.
     public var channelID: String?
     /// Case-insensitive text that the title or channel name must contain, when not empty.
@@ -73,6 +80,15 @@ public struct FeedQuery: Sendable, Equatable {
 
     /// The rows of `library` this query selects, newest first, at most `limit` of them.
     public func rows(in library: Library, statusesKnown: Bool, limit: Int = .max) -> [FeedRow] {
+        var context = QueryContext(library: library, statusesKnown: statusesKnown)
+        return rows(in: &context, limit: limit)
+    }
+
+    /// The rows of `context`'s library this query selects, newest first, at most `limit` of them;
+    /// title regexes stopped by their limit are counted in `context`.
+    public func rows(in context: inout QueryContext, limit: Int = .max) -> [FeedRow] {
+        let (library, statusesKnown) = (context.library, context.statusesKnown)
+        let hiding = rules.hidesAny && !(filter == .all && query == nil)
         let needle = search.lowercased()
         var rows: [FeedRow] = []
         for video in library.videos {
@@ -84,6 +100,8 @@ public struct FeedQuery: Sendable, Equatable {
             guard filter.admits(status, hasProgress: filter == .inProgress && FeedFilter.hasProgress(video.id, in: library)) else { continue }
             let channelName = library.channels[video.channelID]?.displayName ?? video.channelID
             if !needle.isEmpty, !video.title.lowercased().contains(needle), !channelName.lowercased().contains(needle) { continue }
+            if let query, !query.matches(video, in: &context) { continue }
+            if hiding, rules.hides(video, in: &context) { continue }
             rows.append(FeedRow(video: video, channelName: channelName, mark: mark, status: status, position: library.playbackPositions[video.id]))
         }
         return rows

@@ -21,7 +21,7 @@ public struct ServerVersion: Codable, Sendable, Hashable {
 
 /// The user's decision about one video, with what the sync knows of it.
 public struct Mark: Codable, Sendable, Hashable {
-    // Declared so the fields pack into 64 bytes: a library holds a mark for most of its videos.
+    // Declared so the fields pack into 72 bytes: a library holds a mark for most of its videos.
     /// The video this mark is about.
     public var videoID: String
     /// The device that made the decision.
@@ -36,11 +36,14 @@ public struct Mark: Codable, Sendable, Hashable {
     @Boxed public var base: ServerVersion?
     /// The server's competing version while ``syncState`` is `conflict`.
     @Boxed public var theirs: ServerVersion?
+    /// The name of the config file's rule that made this mark, when a rule did (a sync's new
+    /// video matched a `skip` rule); `nil` for the user's own marks and those pulled from others.
+    @Boxed public var rule: String?
 
     /// Creates a mark.
     public init(
         videoID: String, status: WatchStatus, hlc: HybridTimestamp, deviceID: String,
-        syncState: SyncState = .pending, base: ServerVersion? = nil, theirs: ServerVersion? = nil
+        syncState: SyncState = .pending, base: ServerVersion? = nil, theirs: ServerVersion? = nil, rule: String? = nil
     ) {
         self.videoID = videoID
         self.status = status
@@ -49,6 +52,7 @@ public struct Mark: Codable, Sendable, Hashable {
         self.syncState = syncState
         _base = Boxed(wrappedValue: base)
         _theirs = Boxed(wrappedValue: theirs)
+        _rule = Boxed(wrappedValue: rule)
     }
 
     /// Whether this mark was made after `other`: by clock reading, ties broken by device id.

@@ -348,7 +348,7 @@ enum SnapshotDecoding {
     /// A mark, or `nil` (with a note) when its video id or status is missing or not understood.
     static func mark(_ scanner: inout JSONScanner, _ notes: inout FieldNotes) throws(Failure) -> Mark? {
         var videoID: String?, status: WatchStatus?, hlc: HybridTimestamp?, deviceID: String?
-        var syncState = SyncState.pending, base: ServerVersion?, theirs: ServerVersion?
+        var syncState = SyncState.pending, base: ServerVersion?, theirs: ServerVersion?, rule: String?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
             case "videoID": videoID = try field(&scanner, "mark.videoID", &notes, default: nil, optionalString)
@@ -358,6 +358,7 @@ enum SnapshotDecoding {
             case "syncState": syncState = try field(&scanner, "mark.syncState", &notes, default: .pending, Self.syncState)
             case "base": base = try version(&scanner, "mark.base", &notes)
             case "theirs": theirs = try version(&scanner, "mark.theirs", &notes)
+            case "rule": rule = try field(&scanner, "mark.rule", &notes, default: nil, optionalString)
             default: try scanner.skipValue()
             }
         }
@@ -368,7 +369,7 @@ enum SnapshotDecoding {
         if hlc == nil { notes.add("mark \(videoID): no clock reading; 0 used") }
         if deviceID == nil { notes.add("mark \(videoID): no device") }
         return Mark(videoID: videoID, status: status, hlc: hlc ?? HybridTimestamp(millis: 0), deviceID: deviceID ?? "",
-                    syncState: syncState, base: base, theirs: theirs)
+                    syncState: syncState, base: base, theirs: theirs, rule: rule)
     }
 }
 

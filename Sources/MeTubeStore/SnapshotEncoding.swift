@@ -182,6 +182,7 @@ enum SnapshotEncoding {
             $0.field("syncState", mark.syncState.rawValue)
             $0.serverVersion("base", mark.base)
             $0.serverVersion("theirs", mark.theirs)
+            $0.field("rule", mark.rule)
         }
     }
 }

@@ -10,6 +10,8 @@ struct DirectSyncRun {
     let store: Store
     var client: DirectFeedClient
     let concurrency: Int
+    /// The rules whose `skip` marks the new videos.
+    var rules = FeedRules()
     let progress: @Sendable (String) -> Void
     /// The longest the whole run may take; a fetch still running then fails as its channel's
     /// error, and the others' results are kept.
@@ -142,6 +144,7 @@ struct DirectSyncRun {
             }
             result.added = Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
             result.received = videos.count
+            transaction.applySkipRules(rules, toArriving: videos)
             transaction.change.videos = videos
             if finishing == true { transaction.sync.lastHubSync = now }
             return result

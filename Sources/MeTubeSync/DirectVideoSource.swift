@@ -1,3 +1,4 @@
+import MeTubeCore
 import MeTubeStore
 
 /// Videos straight from each channel's Atom feed (YouTube's, or any server with the same URL
@@ -6,9 +7,12 @@ public struct DirectVideoSource: VideoSource {
     private let store: Store
     private let client: DirectFeedClient
     private let concurrency: Int
+    private let rules: FeedRules
 
-    /// A source syncing `store` through `client`, `concurrency` feeds at a time.
-    public init(store: Store, client: DirectFeedClient, concurrency: Int = 8) {
+    /// A source syncing `store` through `client`, `concurrency` feeds at a time; `rules` mark the
+    /// new videos they skip.
+    public init(store: Store, client: DirectFeedClient, concurrency: Int = 8, rules: FeedRules = FeedRules()) {
+        self.rules = rules
         self.store = store
         self.client = client
         self.concurrency = max(1, concurrency)
@@ -17,7 +21,7 @@ public struct DirectVideoSource: VideoSource {
     public var kind: SyncSource { .direct }
 
     public func sync(progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
-        try await DirectSyncRun(store: store, client: client, concurrency: concurrency, progress: progress).run()
+        try await DirectSyncRun(store: store, client: client, concurrency: concurrency, rules: rules, progress: progress).run()
     }
 
     /// Fetches the first followed channel's feed once: any answer, even an error status, shows

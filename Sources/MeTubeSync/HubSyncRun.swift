@@ -17,6 +17,8 @@ struct HubSyncRun {
     let pageSize: Int
     /// Whether to subscribe the store to every channel the hub holds before syncing.
     let followHubChannels: Bool
+    /// The rules whose `skip` marks the new videos.
+    var rules = FeedRules()
     let progress: @Sendable (String) -> Void
     /// The longest the whole run may take; no request outlives it.
     var runLimit: Duration = .seconds(900)
@@ -232,6 +234,7 @@ struct HubSyncRun {
         let videos = batch.videos
         batch = Batch()
         let added = try store.syncTransaction { transaction in
+            transaction.applySkipRules(rules, toArriving: videos)
             transaction.change.videos = videos
             if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
             let library = transaction.library

@@ -15,5 +15,6 @@ extension SyncConfiguration {
         directConcurrency = settings.whole(.concurrency)
         hubInterval = settings.duration(.hubInterval)
         statusInterval = settings.duration(.statusInterval)
+        rules = settings.rules
     }
 }

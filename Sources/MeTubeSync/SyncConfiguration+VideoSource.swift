@@ -8,10 +8,10 @@ extension SyncConfiguration {
         case .hub:
             guard let hubURL, !hubURL.isEmpty else { return nil }
             let client = HubClient(baseURL: hubURL, timeout: requestTimeout, retryPolicy: retryPolicy)
-            return HubVideoSource(store: store, client: client, pageSize: pageSize, followHubChannels: followHubChannels)
+            return HubVideoSource(store: store, client: client, pageSize: pageSize, followHubChannels: followHubChannels, rules: rules)
         case .direct:
             let client = DirectFeedClient(urlTemplate: feedURLTemplate, timeout: requestTimeout)
-            return DirectVideoSource(store: store, client: client, concurrency: directConcurrency)
+            return DirectVideoSource(store: store, client: client, concurrency: directConcurrency, rules: rules)
         }
     }
 }

@@ -28,6 +28,8 @@ public struct SyncConfiguration: Sendable {
     public var hubInterval: Duration?
     /// How often a started engine syncs marks with the status service; `nil` for never.
     public var statusInterval: Duration?
+    /// The config file's rules; their `skip` marks the new videos a sync brings in.
+    public var rules = FeedRules()
 
     /// Whether a video source is set up: a hub URL in hub mode, or direct mode.
     public var hasVideoSource: Bool {

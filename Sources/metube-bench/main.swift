@@ -12,6 +12,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("sync", syncScaleFigures),
     ("playback", playbackFigures),
     ("postgres", postgresFigures),
+    ("views", viewsFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {

@@ -9,8 +9,14 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var store: StoreAccess
 
-    @Option(help: "Which videos: unwatched, watched, skipped, in-progress (partly watched in mpv) or all. Videos whose status is not known yet show under every filter.")
-    var filter: FeedFilter = .unwatched
+    @Option(help: "Which videos: unwatched, watched, skipped, in-progress (partly watched in mpv) or all. Videos whose status is not known yet show under every filter. Default: unwatched, or all with --query or a saved --view.")
+    var filter: FeedFilter?
+
+    @Option(help: ArgumentHelp("Only videos this query selects, e.g. 'tag:music and unwatched and !short' (see Queries, saved views and rules in the README).", valueName: "query"))
+    var query: String?
+
+    @Option(help: ArgumentHelp("A view: unwatched, all, watched, skipped, in-progress, or a [views.NAME] of the config file.", valueName: "name"))
+    var view: String?
 
     @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel's videos.", valueName: "channel-id"))
     var channelID: String?
@@ -41,17 +47,18 @@ struct ListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let query = FeedQuery(filter: filter, channelID: channelID.flatMap(ChannelID.extract), search: search, hideShorts: hideShorts)
+        let query = try feedQuery()
+        var stoppedRegexes = 0
         let rows = try (tag == nil ? headRows(query) : nil) ?? {
             let opened = try store.openStore()
             let library = opened.library()
-            guard let tag = tag.flatMap(ChannelTags.checked) else {
-                return query.rows(in: library, statusesKnown: store.statusesKnown(opened.syncSnapshot()), limit: limit)
-            }
+            var context = QueryContext(library: library, statusesKnown: store.statusesKnown(opened.syncSnapshot()))
+            defer { stoppedRegexes = context.stoppedRegexes }
+            guard let tag = tag.flatMap(ChannelTags.checked) else { return query.rows(in: &context, limit: limit) }
             let tagged = Set(library.channels.values.filter { $0.tags?.contains(tag) == true }.map(\.id))
-            let rows = query.rows(in: library, statusesKnown: store.statusesKnown(opened.syncSnapshot()), limit: .max)
-            return Array(rows.lazy.filter { tagged.contains($0.video.channelID) }.prefix(limit))
+            return Array(query.rows(in: &context, limit: .max).lazy.filter { tagged.contains($0.video.channelID) }.prefix(limit))
         }()
+        if stoppedRegexes > 0 { printError(QueryOption.stoppedNote(stoppedRegexes)) }
         if json {
             try printJSON(ListOutput(count: rows.count, videos: rows.map(VideoOutput.init)))
             return
@@ -61,6 +68,23 @@ struct ListCommand: ParsableCommand {
             let duration = row.video.duration.map(DurationText.format) ?? ""
             print("\(DisplayText.line(row.video.id, limit: 24))  \(badge) \(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.day(row.video.published))  \(duration.padding(toLength: 8, withPad: " ", startingAt: 0))  \(DisplayText.line(row.channelName, limit: 100)) — \(DisplayText.line(row.video.title))")
         }
+    }
+
+    /// The selection the options make: the view's filter and query, `--query` on top, and the
+    /// config file's rules (their `hide` applies to every view but `all`).
+    private func feedQuery() throws -> FeedQuery {
+        let settings = try store.settings()
+        let saved = try view.map { name in
+            guard let saved = settings.view(named: name) else {
+                throw fail("no view \(DisplayText.line(name, limit: 40)); \(NearestName.hint(for: name, among: settings.allViews.map(\.name)))", code: ExitStatus.badInput)
+            }
+            return saved
+        }
+        let extra = try query.map { try QueryOption.parse($0, option: "--query") }
+        var selection = FeedQuery(filter: filter ?? saved?.filter ?? (extra == nil ? .unwatched : .all), channelID: channelID.flatMap(ChannelID.extract), search: search, hideShorts: hideShorts)
+        selection.query = QueryOption.both(saved?.query, extra)
+        selection.rules = settings.rules
+        return selection
     }
 
     /// The rows from the store's head alone (see `LibraryHead`), when it holds all `limit` of them:
@@ -104,6 +128,8 @@ struct VideoOutput: Encodable {
     var syncState: SyncState?
     /// Where playback stopped, in seconds; absent when the video was never played in mpv.
     var positionSeconds: Double?
+    /// The config file's rule that made the mark, when a rule did.
+    var rule: String?
 
     init(_ row: FeedRow) {
         videoId = row.video.id
@@ -117,5 +143,6 @@ struct VideoOutput: Encodable {
         status = row.status
         syncState = row.mark?.syncState
         positionSeconds = row.position?.seconds
+        rule = row.mark?.rule
     }
 }

@@ -18,6 +18,10 @@ extension Settings {
         }
         let lines = SettingsSourceLines(text)
         for sectionName in root.keys.sorted() {
+            if sectionName == "views" || sectionName == "rules" {
+                try readViewsOrRules(sectionName, root[sectionName], text: text, file: file, lines: lines)
+                continue
+            }
             guard let section = root[sectionName]?.table else {
                 let home = SettingName.allCases.first { $0.key == sectionName || $0.deprecatedKeys.contains(sectionName) }
                 let hint = home.map { "did you mean [\($0.section)] \($0.key)?" } ?? "sections are " + SettingName.sections.map { "[\($0)]" }.joined(separator: ", ")

@@ -13,6 +13,10 @@ public struct Settings: Sendable, Equatable {
     public private(set) var origins: [SettingName: SettingOrigin]
     /// The `[keys]` section.
     public internal(set) var keyBindings: [KeyBindingSetting] = []
+    /// The `[views.NAME]` sections, in the order written (the built-in views come before them).
+    public internal(set) var views: [SavedView] = []
+    /// The `[[rules]]`, in the order written.
+    public internal(set) var rules = FeedRules()
     /// One line for each old spelling read, naming the new one.
     public internal(set) var deprecations: [String] = []
     /// The config file read, if one was.
