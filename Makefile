@@ -1,6 +1,6 @@
 # metube — make targets. `make run` and `make test` work from a clean clone on Debian with Swift.
 SWIFT ?= swift
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev tmux pkg-config man-db groff-base mpv python3 postgresql wrk nginx-light
+APT_PACKAGES := libncursesw5-dev libchafa-dev libglib2.0-dev libturbojpeg0-dev libsqlite3-dev tmux pkg-config man-db groff-base mpv python3 postgresql wrk nginx-light
 RELEASE_BIN := .build/release
 # Release builds link the Swift runtime and Foundation statically: a process starts in a few ms
 # instead of 20–30 ms of dynamic linking, which is most of `metube list --limit 100`'s time.

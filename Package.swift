@@ -23,6 +23,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "MeTubeCore",
             dependencies: [
@@ -41,6 +43,13 @@ let package = Package(
             ]
         ),
         .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
+        .target(
+            name: "MeTubeThumbnails",
+            dependencies: [
+                "CChafa", "CTurboJPEG",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "CNcursesw"]),
         .target(
             name: "MeTubeServer",
@@ -102,6 +111,7 @@ let package = Package(
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
         .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "MeTubePlayer", "TestSupport"]),
         .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubeThumbnailsTests", dependencies: ["MeTubeThumbnails", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
