@@ -111,7 +111,11 @@ let package = Package(
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
         .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "MeTubePlayer", "TestSupport"]),
         .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
-        .testTarget(name: "MeTubeThumbnailsTests", dependencies: ["MeTubeThumbnails", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "MeTubeThumbnailsTests",
+            dependencies: ["MeTubeThumbnails", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

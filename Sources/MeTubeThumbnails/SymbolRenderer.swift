@@ -49,7 +49,11 @@ public struct SymbolRenderer: Sendable {
                 let code = chafa_canvas_get_char_at(canvas, column, row)
                 let character = Unicode.Scalar(code).map(Character.init) ?? " "
                 var foreground: Int32 = -1, background: Int32 = -1
-                if colors != .none { chafa_canvas_get_colors_at(canvas, column, row, &foreground, &background) }
+                switch colors {
+                case .direct: chafa_canvas_get_colors_at(canvas, column, row, &foreground, &background)
+                case .indexed256: chafa_canvas_get_raw_colors_at(canvas, column, row, &foreground, &background)
+                case .none: break
+                }
                 cells.append(PictureCell(character: character, foreground: paletteColor(foreground), background: paletteColor(background)))
             }
         }
