@@ -50,7 +50,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "CNcursesw"]),
+        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "MeTubeThumbnails", "CNcursesw"]),
         .target(
             name: "MeTubeServer",
             dependencies: [
@@ -81,7 +81,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "metube-bench",
-            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "TestSupport"]
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .target(
             name: "TestSupport",
@@ -109,7 +112,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MeTubeSyncTests", dependencies: ["MeTubeSync", "MeTubeServer", "TestSupport"]),
-        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeTUI", "MeTubePlayer", "TestSupport"]),
+        .testTarget(
+            name: "MeTubeTUITests",
+            dependencies: ["MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "MeTubeCLITests", dependencies: ["MeTubeStore", "TestSupport"]),
         .testTarget(
             name: "MeTubeThumbnailsTests",
