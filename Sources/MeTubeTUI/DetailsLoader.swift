@@ -55,6 +55,7 @@ final class DetailsLoader {
         }
         let (inbox, drawing) = (inbox, drawing)
         Task.detached {
+            await cache.keep(video.id)
             let state: PictureState
             switch await drawing.draw(video.id, from: cache, columns: key.columns, rows: key.rows) {
             case .success(let picture)?: state = .ready(picture)
@@ -80,6 +81,10 @@ final class DetailsLoader {
             let video = model.library.videos[model.rows[row]]
             return ThumbnailAddress.fetchURL(thumbnailURL: video.thumbnailURL, videoID: video.id).map { .init(videoID: video.id, url: $0) }
         }
-        Task { await fetcher.want(requests) }
+        let (cache, selectedID) = (cache, requests.first?.videoID)
+        Task {
+            await cache?.keep(selectedID)
+            await fetcher.want(requests)
+        }
     }
 }

@@ -9,6 +9,7 @@ public actor ThumbnailCache {
     /// The most bytes of pictures kept.
     public nonisolated let byteLimit: Int
     private var entries: [String: Entry]?
+    private var keptVideoID: String?
     private var clock: UInt64 = 0
 
     private struct Entry {
@@ -66,6 +67,12 @@ public actor ThumbnailCache {
         evict()
     }
 
+    /// Never evicts `videoID`'s thumbnail (the one on screen) while others can go instead, so a
+    /// small bound and a page of fetches cannot drop the picture about to be drawn.
+    public func keep(_ videoID: String?) {
+        keptVideoID = videoID
+    }
+
     /// Forgets `videoID`'s thumbnail (a damaged file, say).
     public func remove(_ videoID: String) {
         guard ThumbnailKey.isValid(videoID) else { return }
@@ -109,7 +116,7 @@ public actor ThumbnailCache {
         guard var entries else { return }
         var total = entries.values.reduce(0) { $0 + $1.bytes }
         guard total > byteLimit else { return }
-        for (videoID, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where total > byteLimit {
+        for (videoID, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where total > byteLimit && videoID != keptVideoID {
             try? FileManager.default.removeItem(atPath: picturePath(videoID))
             try? FileManager.default.removeItem(atPath: validatorPath(videoID))
             entries[videoID] = nil

@@ -18,6 +18,16 @@ import Testing
         #expect(onDisk.sorted() == ["a.jpg", "c.jpg"])
     }
 
+    @Test func theKeptPictureOutlivesNewerOnes() async throws {
+        let cache = ThumbnailFetcherTests.temporaryCache(byteLimit: 2_500)
+        let picture = CachedThumbnail(bytes: Array(repeating: 7, count: 1_000))
+        await cache.keep("shown")
+        try await cache.store(picture, for: "shown")
+        for other in ["a", "b", "c", "d"] { try await cache.store(picture, for: other) }
+        #expect(await cache.read("shown") != nil)
+        #expect(await cache.totalBytes <= 2_500)
+    }
+
     @Test func aNewCacheOverAnOldDirectoryKnowsItsFiles() async throws {
         let cache = ThumbnailFetcherTests.temporaryCache(byteLimit: 10_000)
         try await cache.store(CachedThumbnail(bytes: [1, 2, 3], etag: "\"e\"", lastModified: "Tue, 01 Dec 2026 10:00:00 GMT"), for: "x")
