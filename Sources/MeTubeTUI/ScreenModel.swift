@@ -190,7 +190,8 @@ public struct ScreenModel: Sendable {
         rebuildRows()
     }
 
-    /// Rows of the screen available to a list: all but the header, status line and message line.
+    /// Rows of the screen available to a list: all but the header, status line and message line,
+    /// and the details pane when it sits below the list.
     public var listHeight: Int { max(size.height - 3 - (detailsLayout?.listRowsTaken ?? 0), 1) }
 
     /// The video of the selected feed row, if any.
