@@ -1,9 +1,10 @@
 # metube — make targets. `make run` and `make test` work from a clean clone on Debian with Swift.
 SWIFT ?= swift
-# What building and running need (ncurses for the TUI, SQLite for the server, pkg-config to find
-# them), and what only the tests and the benchmarks need on top (tmux drives the TUI, mpv plays,
-# man renders the pages, PostgreSQL, wrk and nginx serve the server tests and figures).
-BUILD_PACKAGES := libncursesw5-dev libsqlite3-dev pkg-config
+# What building and running need (ncurses for the TUI, libchafa and libjpeg-turbo for thumbnails,
+# SQLite for the server, pkg-config to find them), and what only the tests and the benchmarks need
+# on top (tmux drives the TUI, mpv plays, man renders the pages, PostgreSQL, wrk and nginx serve the
+# server tests and figures).
+BUILD_PACKAGES := libncursesw5-dev libchafa-dev libglib2.0-dev libturbojpeg0-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := tmux man-db groff-base mpv python3 postgresql wrk nginx-light
 APT_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 RELEASE_BIN := .build/release

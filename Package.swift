@@ -28,6 +28,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "MeTubeCore",
             dependencies: [
@@ -48,7 +50,15 @@ let package = Package(
             ]
         ),
         .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
-        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "CNcursesw"]),
+        .target(
+            name: "MeTubeThumbnails",
+            dependencies: [
+                "CChafa", "CTurboJPEG",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "MeTubeThumbnails", "CNcursesw"]),
         .target(
             name: "MeTubeServer",
             dependencies: [
@@ -91,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "metube-bench",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "TestSupport",
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,10 +154,22 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "MeTubeTUITests", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "TestSupport"]),
+        .testTarget(
+            name: "MeTubeTUITests",
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "MeTubeCLITests",
             dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
+        .testTarget(
+            name: "MeTubeThumbnailsTests",
+            dependencies: ["MeTubeThumbnails", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "TestSupport"]),
     ],

@@ -27,3 +27,6 @@ static inline int cnc_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
     return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
+/// Sets attributes and an extended colour pair (above 32767 too), as `alloc_pair` returns them.
+static inline int cnc_set_attributes_pair(WINDOW *window, int attributes, int pair) { return wattr_set(window, (attr_t)attributes, 0, &pair); }
+static inline int cnc_colors(void) { return COLORS; }

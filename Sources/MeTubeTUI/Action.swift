@@ -25,6 +25,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case keepMine = "keep-mine"
     case takeTheirs = "take-theirs"
     case back
+    case toggleDetails = "toggle-details"
+    case scrollDetailsDown = "details-down"
+    case scrollDetailsUp = "details-up"
     case syncNow = "sync-now"
     case fullResync = "full-resync"
     case help
@@ -55,6 +58,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)
         case .back: ActionInfo(keys: ["Esc"], help: "Back", group: .views)
+        case .toggleDetails: ActionInfo(keys: ["Tab"], help: "Details pane: thumbnail, dates, mark, position, description", group: .views)
+        case .scrollDetailsDown: ActionInfo(keys: ["J"], help: "Details pane: scroll the description down", group: .views)
+        case .scrollDetailsUp: ActionInfo(keys: ["K"], help: "Details pane: scroll the description up", group: .views)
         case .syncNow: ActionInfo(keys: ["r"], help: "Sync now", group: .general)
         case .fullResync: ActionInfo(keys: ["R"], help: "Full resync: fetch everything again (asks first)", group: .general)
         case .help: ActionInfo(keys: ["?"], help: "This help", group: .general)

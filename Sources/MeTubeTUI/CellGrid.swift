@@ -14,9 +14,22 @@ public struct Cell: Sendable, Equatable {
     public var style: CellStyle
     /// Whether the cell is drawn in inverse video (the selected row).
     public var inverse: Bool
+    /// A picture's own colours, drawn instead of the style's (a thumbnail's cells).
+    public var colors: CellColors? = nil
 
     /// An empty cell.
     public static let blank = Cell(character: " ", width: 1, style: .normal, inverse: false)
+}
+
+/// The two colours of a picture's cell: palette indices, or `0xRRGGBB` when `isDirect`; `-1` is
+/// the terminal's default.
+public struct CellColors: Sendable, Equatable {
+    /// The symbol's colour.
+    public var foreground: Int32
+    /// The colour behind it.
+    public var background: Int32
+    /// Whether the colours are 24-bit (else palette indices).
+    public var isDirect: Bool
 }
 
 /// A screen's worth of cells in memory: what the renderer draws and the backend copies, and what
@@ -34,6 +47,12 @@ public struct CellGrid: Sendable, Equatable {
         self.width = max(width, 0)
         self.height = max(height, 0)
         cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    /// The cell at `row`, `column`.
+    public subscript(row: Int, column: Int) -> Cell {
+        get { cells[row * width + column] }
+        set { cells[row * width + column] = newValue }
     }
 
     /// The cells of `row`.

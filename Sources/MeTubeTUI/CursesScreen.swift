@@ -1,5 +1,6 @@
 internal import CNcursesw
 import Foundation
+import MeTubeThumbnails
 
 /// What the terminal delivered while the loop waited.
 enum TerminalInput: Equatable {
@@ -49,6 +50,14 @@ final class CursesScreen {
         wtimeout(window, millis)
         colors = useColors && has_colors()
         if colors { Self.setUpColors() }
+    }
+
+    /// The colours a thumbnail can be drawn in here: 24-bit where the terminal has direct colour,
+    /// else the 256-colour palette, else none (also under `NO_COLOR`).
+    var pictureColors: PictureColors {
+        guard colors else { return .none }
+        let count = cnc_colors()
+        return count >= 0x100_0000 ? .direct : count >= 256 ? .indexed256 : .none
     }
 
     /// The terminal's size now.
@@ -111,10 +120,11 @@ final class CursesScreen {
         while runStart < cells.endIndex {
             let style = cells[runStart].style
             let inverse = cells[runStart].inverse
+            let pictureColors = cells[runStart].colors
             var characters: [wchar_t] = []
             var runEnd = runStart
             var runColumns = 0
-            while runEnd < cells.endIndex, cells[runEnd].style == style, cells[runEnd].inverse == inverse {
+            while runEnd < cells.endIndex, cells[runEnd].style == style, cells[runEnd].inverse == inverse, cells[runEnd].colors == pictureColors {
                 let cell = cells[runEnd]
                 if cell.width > 0 {
                     for scalar in cell.character.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
@@ -122,7 +132,11 @@ final class CursesScreen {
                 runColumns += 1
                 runEnd += 1
             }
-            cnc_set_attributes(window, attributes(style, inverse: inverse), colors ? Int16(style.rawValue + 1) : 0)
+            if let pictureColors, colors {
+                cnc_set_attributes_pair(window, attributes(style, inverse: inverse), alloc_pair(pictureColors.foreground, pictureColors.background))
+            } else {
+                cnc_set_attributes(window, attributes(style, inverse: inverse), colors ? Int16(style.rawValue + 1) : 0)
+            }
             characters.append(0)
             mvwaddnwstr(window, Int32(row), Int32(column), characters, Int32(characters.count - 1))
             column += runColumns

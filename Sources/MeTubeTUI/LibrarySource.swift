@@ -16,6 +16,9 @@ public protocol LibrarySource: Sendable {
     func takeNotices() -> [String]
     /// Whether the journal has grown enough to be folded into new snapshots.
     var needsCompaction: Bool { get }
+    /// One video's description, read on demand (the library does not hold them); `nil` when it
+    /// has none or it cannot be read yet.
+    func description(of videoID: String) throws -> String?
     /// Folds the journal into new snapshots.
     func compact() throws
     /// While only the newest part of the library is available: how many videos the whole holds;

@@ -108,5 +108,8 @@ public final class LoadingStore: LibrarySource {
 
     public func compact() throws { try waitForStore().compact() }
 
+    /// The description from the store once open; `nil` while it opens (no key waits for it).
+    public func description(of videoID: String) throws -> String? { try openedStore?.description(of: videoID) }
+
     public var loadingVideoCount: Int? { openedStore == nil ? head.snapshotVideoCount : nil }
 }

@@ -48,7 +48,7 @@ extension ScreenModel {
             message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing:
             message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
-        case .quit, .help, .syncNow, .fullResync:
+        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
             break
         }
         return []

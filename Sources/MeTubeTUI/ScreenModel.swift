@@ -79,6 +79,8 @@ public enum ModelEvent: Sendable, Equatable {
     case sync(TUISyncEvent)
     /// The store's record of each channel's last feed fetch changed.
     case channelFetchesChanged([String: ChannelFetchResult])
+    /// The details pane's description or picture was loaded.
+    case details(DetailsEvent)
     /// The terminal changed size.
     case resized(TerminalSize)
     /// Time passed; relative dates are computed from `now`.
@@ -170,6 +172,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var playing: [String: PlaybackUpdate] = [:]
     /// The resume question waiting for `y` or `n` (`resume = "ask"`).
     public internal(set) var resumeQuestion: ResumeQuestion?
+    /// The details pane (`Tab`).
+    public internal(set) var details = DetailsPane()
 
     /// A model showing `library`'s unwatched feed at `size`.
     public init(
@@ -186,12 +190,14 @@ public struct ScreenModel: Sendable {
         self.timeZone = timeZone
         self.statusesKnown = statusesKnown
         query = FeedQuery()
+        details.showsPictures = config.thumbnails != .off
         recomputeStatuses()
         rebuildRows()
     }
 
-    /// Rows of the screen available to a list: all but the header, status line and message line.
-    public var listHeight: Int { max(size.height - 3, 1) }
+    /// Rows of the screen available to a list: all but the header, status line and message line,
+    /// and the details pane when it sits below the list.
+    public var listHeight: Int { max(size.height - 3 - (detailsLayout?.listRowsTaken ?? 0), 1) }
 
     /// The video of the selected feed row, if any.
     public var selectedVideo: Video? {
@@ -234,6 +240,8 @@ public struct ScreenModel: Sendable {
             return [.syncNow]
         case .fullResync:
             return askForFullResync()
+        case .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
+            return performDetails(action)
         default:
             break
         }
@@ -273,6 +281,8 @@ public struct ScreenModel: Sendable {
             guard fetches != channelFetches else { return [] }
             channelFetches = fetches
             if screen == .channels { rebuildChannels() }
+        case .details(let detailsEvent):
+            applyDetails(detailsEvent)
         case .resized(let newSize):
             size = newSize
             clampCursors()

@@ -135,7 +135,7 @@ extension ScreenRenderer {
         }
     }
 
-    private static func style(of state: SyncState) -> CellStyle {
+    static func style(of state: SyncState) -> CellStyle {
         switch state {
         case .synced: .synced
         case .pending: .pending

@@ -19,7 +19,7 @@ public struct ScreenRenderer: Sendable {
         }
         drawHeader(into: &grid)
         switch model.screen {
-        case .feed: drawFeed(into: &grid)
+        case .feed: drawFeedAndDetails(into: &grid)
         case .channels: drawChannels(into: &grid)
         case .conflicts: drawConflicts(into: &grid)
         case .help: drawHelp(into: &grid)

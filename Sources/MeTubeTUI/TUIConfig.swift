@@ -19,6 +19,8 @@ public enum MarkOnOpen: String, CaseIterable, Sendable {
 /// open = "mpv {url}"          # {url} is replaced; without it the URL is appended
 /// mark-on-open = "on-success" # never | on-success | always
 /// ascii = false               # force ASCII badges even in a UTF-8 locale
+/// thumbnails = "auto"         # auto | symbols | kitty | sixel | off
+/// thumbnail-cache = 100       # MiB of thumbnails kept in $XDG_CACHE_HOME/metube/thumbnails
 ///
 /// [keys]
 /// toggle-watched = "x"
@@ -35,6 +37,10 @@ public struct TUIConfig: Sendable, Equatable {
     public var forceASCII: Bool
     /// The tracked player (mpv), `nil` when videos go to the open command untracked.
     public var player: PlayerSettings?
+    /// How the details pane draws thumbnails.
+    public var thumbnails: ThumbnailMode = .auto
+    /// The most bytes the thumbnail cache keeps.
+    public var thumbnailCacheBytes = 100 << 20
 
     /// A configuration: the defaults unless told otherwise.
     public init(
@@ -59,6 +65,8 @@ public struct TUIConfig: Sendable, Equatable {
             markOnOpen: settings.text(.markOnOpen).flatMap(MarkOnOpen.init(rawValue:)) ?? .onSuccess,
             forceASCII: settings.flag(.ascii)
         )
+        thumbnails = settings.text(.thumbnails).flatMap(ThumbnailMode.init(rawValue:)) ?? .auto
+        thumbnailCacheBytes = settings.whole(.thumbnailCache) << 20
         let player = PlayerSettings(settings: settings)
         self.player = player.tracksMPV ? player : nil
         var boundBy: [Key: String] = [:]

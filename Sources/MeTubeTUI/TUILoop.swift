@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeCore
 import MeTubePlayer
+import MeTubeThumbnails
 
 /// The event loop: reads keys with a timeout, drains events between keys, polls the store for
 /// changes made by other processes, and redraws. Runs on one thread with every curses call.
@@ -12,6 +13,7 @@ struct TUILoop<Source: LibrarySource> {
     private let inbox = EventInbox()
     private let compaction = CompactionFlag()
     private let searchIndexBuilder = SearchIndexBuilder()
+    private let detailsLoader: DetailsLoader
     private var searchIndexRequested: Int?
     private var model: ScreenModel
     private var clipboard: String?
@@ -25,6 +27,8 @@ struct TUILoop<Source: LibrarySource> {
         self.terminal = terminal
         self.options = options
         opener = VideoOpener(command: config.openCommand)
+        let thumbnailCache = config.thumbnails == .off ? nil : ThumbnailCache(directory: options.thumbnailDirectory, byteLimit: config.thumbnailCacheBytes)
+        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode)
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
         model.loadingVideoCount = source.loadingVideoCount
@@ -79,7 +83,10 @@ struct TUILoop<Source: LibrarySource> {
                 _ = model.apply(.tick(Date()))
                 changed = true
             }
-            if changed { redraw() }
+            if changed {
+                for event in detailsLoader.update(for: model, source: source) { apply(event) }
+                redraw()
+            }
             updateSearchIndex()
             if let keyName {
                 record(["event": "key", "key": keyName, "ms": (ContinuousClock.now - keyStart).milliseconds, "videos": model.library.videos.count])

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeThumbnails
 import MeTubePlayer
 
 /// How the TUI connects to the rest of metube: sync events in, sync requests out, timing.
@@ -36,6 +37,8 @@ public struct TUIOptions: Sendable {
     /// Starts a tracked player for a video, at a position when given, reporting to a handler;
     /// `nil` when there is no tracked player.
     public var startPlayer: PlayerStarter?
+    /// The thumbnail cache's directory (`$XDG_CACHE_HOME/metube/thumbnails` by default).
+    public var thumbnailDirectory = ThumbnailCache.defaultDirectory()
 
     /// Starts a tracked player: video id, start position, and where its updates go.
     public typealias PlayerStarter = @Sendable (_ videoID: String, _ startSeconds: Double?, _ onUpdate: @escaping @Sendable (PlaybackUpdate) -> Void) throws -> PlaybackRecorder

@@ -9,6 +9,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),
+    ("thumbnails", thumbnailFigures),
     ("sync", syncScaleFigures),
     ("playback", playbackFigures),
     ("postgres", postgresFigures),

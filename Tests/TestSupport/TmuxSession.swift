@@ -37,6 +37,11 @@ public final class TmuxSession: Sendable {
         try run(["capture-pane", "-p", "-t", Self.target])
     }
 
+    /// The screen now with its colours and attributes as escape sequences (`capture-pane -e`).
+    public func captureWithEscapes() throws -> String {
+        try run(["capture-pane", "-p", "-e", "-t", Self.target])
+    }
+
     /// Polls the screen until `condition` holds and returns that screen; throws when `timeout`
     /// passes first, with the last screen in the error.
     @discardableResult

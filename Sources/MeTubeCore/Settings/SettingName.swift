@@ -18,6 +18,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case resume = "tui.resume"
     case resumeRewind = "tui.resume-rewind"
     case watchedAt = "tui.watched-at"
+    case thumbnails = "tui.thumbnails"
+    case thumbnailCache = "tui.thumbnail-cache"
     case lockTimeout = "store.lock-timeout"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
@@ -45,6 +47,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .resume: .choice(["always", "ask", "never"])
         case .resumeRewind: .seconds(0...600, zeroTurnsOff: false)
         case .watchedAt: .number(0.1...1)
+        case .thumbnails: .choice(["auto", "symbols", "kitty", "sixel", "off"])
+        case .thumbnailCache: .whole(1...10_000)
         }
     }
 
@@ -64,6 +68,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .resume: .text("always")
         case .resumeRewind: .seconds(5)
         case .watchedAt: .number(0.9)
+        case .thumbnails: .text("auto")
+        case .thumbnailCache: .whole(100)
         }
     }
 
