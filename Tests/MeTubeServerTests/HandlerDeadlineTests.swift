@@ -72,9 +72,10 @@ import Testing
         let server = try await StalledServer.start(ConnectionLimits(requestGrace: .seconds(1), handlerDeadline: .seconds(60)))
         defer { server.stop() }
 
-        // When a client registers a channel, Then it gets the storage failure as an answer
+        // When a client registers a channel, Then it gets the storage failure as an answer (503:
+        // the lock was not free in time), not an empty reply
         let response = try await server.register()
-        #expect(response.status == .internalServerError)
+        #expect(response.status == .serviceUnavailable)
     }
 
 }

@@ -194,7 +194,7 @@ enum PostgresMigrations {
         ]),
         // When a push last said each video changed (SQLite's websub-002).
         Step(name: "postgres-websub-002-video-updates", statements: [
-            "CREATE TABLE websub_video_updates (video_id TEXT COLLATE \"C\" PRIMARY KEY, updated_at BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS websub_video_updates (video_id TEXT COLLATE \"C\" PRIMARY KEY, updated_at BIGINT NOT NULL)",
         ]),
     ]
 
