@@ -75,7 +75,7 @@ struct Journal {
     func read(_ generation: Int, from offset: Int, reusing files: [UInt32: StoreFile] = [:]) throws(StoreError) -> ReadResult {
         let path = readPath(generation)
         guard let opened = try StoreFile(path: path) else { return ReadResult(endOffset: 0) }
-        let file = files.values.first { $0.identity.device == opened.identity.device && $0.identity.inode == opened.identity.inode } ?? opened
+        let file = opened.reused(from: files)
         let size = try opened.size()
         var result = ReadResult(endOffset: offset)
         var buffer = Data()

@@ -129,7 +129,7 @@ public final class Store: Sendable {
     ) -> (StoreChange, StoreFile?) {
         guard !appended.descriptionRanges.isEmpty,
               let opened = try? StoreFile(path: journal.path(generation)) else { return (change, nil) }
-        let file = files.values.first { $0.identity.device == opened.identity.device && $0.identity.inode == opened.identity.inode } ?? opened
+        let file = opened.reused(from: files)
         var applied = change
         for (index, range) in appended.descriptionRanges {
             guard let length = UInt32(exactly: range.count) else { continue }

@@ -43,6 +43,11 @@ final class StoreFile: Sendable {
 
     deinit { close(fd) }
 
+    /// Of `files`, the one open on the same file as this one (same device and inode), else this.
+    func reused(from files: [UInt32: StoreFile]) -> StoreFile {
+        files.values.first { $0.identity.device == identity.device && $0.identity.inode == identity.inode } ?? self
+    }
+
     /// The file's size now.
     func size() throws(StoreError) -> Int {
         var stats = stat()
