@@ -11,17 +11,18 @@ struct DescriptionLiterals: Sendable {
 
     /// The JSON string literal `reference` points at.
     func literal(_ reference: DescriptionReference) throws(StoreError) -> [UInt8] {
-        guard let file = files[reference.file] else {
-            throw .corrupt(path: "description file \(reference.file)", reason: "a description refers to a file the store does not hold open")
-        }
-        return try file.literal(reference)
+        try file(of: reference).literal(reference)
     }
 
     /// The text `reference` points at.
     func text(_ reference: DescriptionReference) throws(StoreError) -> String {
+        try file(of: reference).text(reference)
+    }
+
+    private func file(of reference: DescriptionReference) throws(StoreError) -> StoreFile {
         guard let file = files[reference.file] else {
             throw .corrupt(path: "description file \(reference.file)", reason: "a description refers to a file the store does not hold open")
         }
-        return try file.text(reference)
+        return file
     }
 }

@@ -72,9 +72,7 @@ extension Store {
     public static func headCondition(at directory: URL) -> HeadCondition {
         guard let data = try? FileIO.read(directory.appendingPathComponent(headFileName).path) else { return .missing }
         guard LineChecksum.verify(data) == .valid else { return .damaged }
-        guard let head = try? HeadReader.decode(data), head.schemaVersion == currentSchemaVersion,
-              StorePart.allCases.allSatisfy({ FileIO.identity(directory.appendingPathComponent($0.fileName).path)?.token == head.derivedFrom[$0.fileName] })
-        else { return .outOfDate }
+        guard let head = try? HeadReader.decode(data), head.isCurrent(in: directory.path) else { return .outOfDate }
         return .current
     }
 }
@@ -105,14 +103,20 @@ private struct HeadReader {
         var channels: [Channel] = []
         var videos: [Video] = []
         var marks: [Mark] = []
+
+        /// Whether this head was written by this schema and cut from exactly the snapshots now in
+        /// `directory`.
+        func isCurrent(in directory: String) -> Bool {
+            schemaVersion == currentSchemaVersion
+                && StorePart.allCases.allSatisfy { FileIO.identity("\(directory)/\($0.fileName)")?.token == derivedFrom[$0.fileName] }
+        }
     }
 
     func read() throws(StoreError) -> LibraryHead? {
         guard let data = try FileIO.read("\(directory)/\(Store.headFileName)"),
               LineChecksum.verify(data) == .valid,
               let head = try? Self.decode(data),
-              head.schemaVersion == currentSchemaVersion,
-              StorePart.allCases.allSatisfy({ FileIO.identity("\(directory)/\($0.fileName)")?.token == head.derivedFrom[$0.fileName] }),
+              head.isCurrent(in: directory),
               let syncData = try FileIO.read("\(directory)/\(StorePart.sync.fileName)"),
               let syncFile = try? StoreCoding.decoder().decode(SyncFile.self, from: syncData),
               syncFile.generation == head.generation
