@@ -15,7 +15,7 @@ public struct Library: Sendable, Equatable {
     /// What status sync knows of each channel followed or unfollowed, by channel id (unfollows
     /// included, so they travel); a followed channel without one has not been recorded yet.
     public private(set) var subscriptions: [String: Subscription] = [:]
-    private var positions = VideoPositions()
+    private var indexTable = VideoIndexTable()
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
     public init(channels: [Channel] = [], videos: [Video] = [], marks: [Mark] = []) {
@@ -45,7 +45,7 @@ public struct Library: Sendable, Equatable {
     }
 
     /// The video with `id`, if known.
-    public func video(_ id: String) -> Video? { positions.index(of: id, in: videos).map { videos[$0] } }
+    public func video(_ id: String) -> Video? { indexTable.index(of: id, in: videos).map { videos[$0] } }
 
     /// Adds or replaces videos; returns how many were new.
     @discardableResult
@@ -59,7 +59,7 @@ public struct Library: Sendable, Equatable {
         var needsSort = false
         var arrivals: [Int] = []
         for (id, place) in latest {
-            if let index = positions.index(of: id, in: videos) {
+            if let index = indexTable.index(of: id, in: videos) {
                 if videos[index].published != incoming[place].published { needsSort = true }
                 videos[index] = Self.merged(old: videos[index], new: incoming[place])
             } else {
@@ -172,11 +172,11 @@ public struct Library: Sendable, Equatable {
     }
 
     private mutating func reindex() {
-        positions = VideoPositions(videos)
+        indexTable = VideoIndexTable(videos)
     }
 
     public static func == (lhs: Library, rhs: Library) -> Bool {
-        // `positions` is derived from `videos`.
+        // `indexTable` is derived from `videos`.
         lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks && lhs.playbackPositions == rhs.playbackPositions
             && lhs.subscriptions == rhs.subscriptions
     }

@@ -1,7 +1,7 @@
 /// Where each video of a library's feed-ordered array is, by id: an open-addressing hash table of
 /// 32-bit array indices that compares ids against the array itself, so it holds no copy of any id.
 /// About 4 bytes per slot (two slots per video) instead of a dictionary's key, value and metadata.
-struct VideoPositions: Sendable {
+struct VideoIndexTable: Sendable {
     /// Array indices, `-1` for an empty slot; the count is a power of two.
     private var slots: [Int32] = []
 
