@@ -40,7 +40,7 @@ private func queryFigures(folder: URL) async throws -> [Figure] {
     let detail = "216 channelIds, afterSeq 0, 100-video pages, wrk 100 connections, 5 s"
     var figures: [Figure] = []
 
-    let sqlite = try await ServerChild.start(serveOptions + demo + ["--db", folder.appendingPathComponent("query.sqlite").path])
+    let sqlite = try await ServerChild.start(serveOptions + demo + ["--database", folder.appendingPathComponent("query.sqlite").path])
     let sqliteResult = try await Wrk.run(url: sqlite.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     sqlite.stop()
     figures += sqliteResult.figures("postgres.compare.sqlite.query.sync-216", detail: "\(detail), SQLite file, 1 instance")
@@ -64,8 +64,8 @@ private func queryFigures(folder: URL) async throws -> [Figure] {
 private func modifyFigures(folder: URL) async throws -> [Figure] {
     let detail = "200 records per request, 50 users, wrk 50 connections, 5 s"
     let sqlitePath = folder.appendingPathComponent("status.sqlite").path
-    let sqlite = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--db", sqlitePath])
-    let sqliteResult = try await modifyLoad(server: sqlite, database: ["--db", sqlitePath], folder: folder, name: "sqlite")
+    let sqlite = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", sqlitePath])
+    let sqliteResult = try await modifyLoad(server: sqlite, database: ["--database", sqlitePath], folder: folder, name: "sqlite")
     sqlite.stop()
     let url = try PostgresTestCluster.database()
     let postgres = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", url])

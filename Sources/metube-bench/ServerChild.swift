@@ -57,7 +57,7 @@ final class ServerChild: Sendable {
     /// polling, throttling or registration limits.
     static func start(databasePath: String) async throws -> ServerChild {
         try await start([
-            "serve", "--db", databasePath, "--port", "0", "--demo", "--demo-interval", "86400", "--poll-interval", "0",
+            "serve", "--database", databasePath, "--port", "0", "--demo", "--demo-interval", "86400", "--poll-interval", "0",
             "--status-rate", "0", "--register-limit", "0", "--max-connections", "1000", "--log-level", "critical",
         ])
     }

@@ -7,7 +7,7 @@ import MeTubeServer
 enum AdminExit {
     /// Any other failure.
     static let failure = ExitCode(1)
-    /// No database file at `--db` (or no backup file for `restore`).
+    /// No database file at `--database` (or no backup file for `restore`).
     static let databaseMissing = ExitCode(3)
     /// No user or channel of that name.
     static let unknownName = ExitCode(4)
@@ -41,23 +41,23 @@ enum AdminExit {
     }
 }
 
-/// The `--db` (or `--database`) option every administration command shares.
+/// The `--database` option every administration command shares: the database `serve` was given,
+/// which must exist.
 struct AdminDatabaseOption: ParsableArguments {
-    @Option(help: "The SQLite file given to `serve --db`; it must exist.")
-    var db: String?
-
-    @OptionGroup var postgres: PostgresOptions
+    @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        let environment = ProcessInfo.processInfo.environment[PostgresOptions.environmentVariable].map { !$0.isEmpty } ?? false
-        guard db != nil || postgres.databaseURL != nil || environment else {
-            throw ValidationError("give --db FILE, or --database URL for PostgreSQL, as for `serve`")
+        guard try database.location() != nil else {
+            throw ValidationError("give --database FILE or --database URL, as for `serve`")
         }
     }
 
+    /// The SQLite file named, if the database is one.
+    var sqlitePath: String? { database.sqlitePath }
+
     /// The users and channels of the database, opened for administration.
     func open() async throws -> any UserAndChannelAdministration {
-        guard let url = try postgres.url(sqliteGiven: db != nil) else { return try openSQLite() }
+        guard let url = try database.postgresURL() else { return try openSQLite() }
         var logger = Logger(label: "metube-server")
         logger.logLevel = .critical
         return PostgresAdministration(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
@@ -65,8 +65,10 @@ struct AdminDatabaseOption: ParsableArguments {
 
     /// The SQLite database, for what only SQLite offers (`backup`).
     func openSQLite() throws -> ServerAdministration {
-        guard let db else { throw ValidationError("this command works on an SQLite file (--db) only; back up PostgreSQL with pg_dump") }
-        return try ServerAdministration(path: db)
+        guard let path = sqlitePath else {
+            throw ValidationError("this command works on an SQLite --database only; back up PostgreSQL with pg_dump")
+        }
+        return try ServerAdministration(path: path)
     }
 }
 
@@ -202,26 +204,38 @@ struct Backup: AsyncParsableCommand {
     func run() async throws {
         try await AdminExit.run {
             try database.openSQLite().backup(to: file)
-            print("backed up \(database.db ?? "") to \(file)")
+            print("backed up \(database.sqlitePath ?? "") to \(file)")
         }
     }
 }
 
-/// `metube-server restore FILE --db PATH`: puts a backup in place of the database.
+/// `metube-server restore FILE --database PATH`: puts a backup in place of the database.
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replace the database at --db with the backup FILE; refused while a server serves --db.")
+        abstract: "Replace the SQLite database at --database with the backup FILE; refused while a server serves it.")
 
     @Argument(help: "The backup file, written by `metube-server backup`.")
     var file: String
 
-    @Option(help: "The SQLite file given to `serve --db` (created when missing).")
-    var db: String
+    @Option(name: .customLong("database"), help: ArgumentHelp("The SQLite file given to `serve --database` (created when missing).", valueName: "file"))
+    var database: String?
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("Deprecated spelling of --database FILE.", visibility: .hidden))
+    var deprecatedSQLitePath: String?
+
+    func validate() throws {
+        guard (database == nil) != (deprecatedSQLitePath == nil) else { throw ValidationError("give --database FILE once") }
+        if database?.contains("://") == true {
+            throw ValidationError("restore works on an SQLite file; restore PostgreSQL with pg_restore")
+        }
+        if deprecatedSQLitePath != nil { DatabaseOptions.noteDeprecatedSpelling() }
+    }
 
     func run() async throws {
+        let path = database ?? deprecatedSQLitePath ?? ""
         try await AdminExit.run {
-            try ServerAdministration.restore(from: file, to: db)
-            print("restored \(file) into \(db)")
+            try ServerAdministration.restore(from: file, to: path)
+            print("restored \(file) into \(path)")
         }
     }
 }

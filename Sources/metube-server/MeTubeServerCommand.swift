@@ -29,10 +29,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free port.")
     var port = 8787
 
-    @Option(help: "The SQLite database file of the hub and the status service (created on first run); omit to keep everything in memory.")
-    var db: String?
-
-    @OptionGroup var postgres: PostgresOptions
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "The feed URL of a channel, with {channelId} where the id goes.")
     var feedURLTemplate = ServerConfiguration.youTubeFeedURLTemplate
@@ -49,7 +46,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between demo uploads.")
     var demoInterval = 5.0
 
-    @Option(help: "The status file of the older two-file layout, imported into --db on first start (default: NAME-status.sqlite beside --db); without --db it is the database.")
+    @Option(help: "The status file of the older two-file layout, imported into the SQLite --database on first start (default: NAME-status.sqlite beside it); without --database it is the database.")
     var statusDb: String?
 
     @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
@@ -161,8 +158,10 @@ struct Serve: AsyncParsableCommand {
         LoggingSystem.bootstrap { [logFormat] label in logFormat.makeHandler(label: label) }
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let location = try database.location(legacyFileGiven: statusDb != nil)
+        let sqlitePath = database.sqlitePath
         var configuration = ServerConfiguration(
-            host: host, port: port, databasePath: db ?? statusDb, feedURLTemplate: feedURLTemplate,
+            host: host, port: port, databasePath: sqlitePath ?? statusDb, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
             ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
             logger: logger,
@@ -170,9 +169,12 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         )
-        configuration.legacyStatusDatabasePath = db == nil ? nil : statusDb
-        configuration.databaseURL = try postgres.url(sqliteGiven: db != nil || statusDb != nil)
-        configuration.databasePoolSize = postgres.databasePool
+        configuration.legacyStatusDatabasePath = sqlitePath == nil ? nil : statusDb
+        if case .postgres(let url)? = location {
+            guard statusDb == nil else { throw ValidationError("--status-db belongs to an SQLite --database, not to PostgreSQL") }
+            configuration.databaseURL = url
+        }
+        configuration.databasePoolSize = database.databasePool
         configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL)
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.connectionLimits = ConnectionLimits(
@@ -189,7 +191,7 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             configuration.youTubeAPI = try youTubeAPIConfiguration()
-            let databaseLock = try (db ?? statusDb).map { try ServerDatabaseLock(databasePath: $0) }
+            let databaseLock = try (sqlitePath ?? statusDb).map { try ServerDatabaseLock(databasePath: $0) }
             defer { withExtendedLifetime(databaseLock) {} }
             let app = try await buildApplication(configuration: configuration)
             var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -216,30 +218,26 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's name: letters, digits, '-', '_' or '.'.")
         var name: String
 
-        @Option(help: "The SQLite file given to `serve --db`.")
-        var db: String?
-
         @Option(help: "The status file of the older two-file layout, as given to `serve --status-db`.")
         var statusDb: String?
 
-        @OptionGroup var postgres: PostgresOptions
+        @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            let postgresGiven = postgres.databaseURL != nil || ProcessInfo.processInfo.environment[PostgresOptions.environmentVariable].map { !$0.isEmpty } ?? false
-            guard db != nil || statusDb != nil || postgresGiven else {
-                throw ValidationError("give --db or --database as for `serve`; an in-memory server has no users to add")
+            guard try statusDb != nil || database.location() != nil else {
+                throw ValidationError("give --database as for `serve`; an in-memory server has no users to add")
             }
         }
 
         func run() async throws {
             do {
                 let repository: any StatusRepository
-                if let url = try postgres.url(sqliteGiven: db != nil || statusDb != nil) {
+                if let url = try database.postgresURL(legacyFileGiven: statusDb != nil) {
                     var logger = Logger(label: "metube-server")
                     logger.logLevel = .critical
                     repository = PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
                 } else {
-                    repository = SQLiteStatusRepository(database: try ServerDatabase(path: db ?? statusDb ?? "", legacyStatusPath: db == nil ? nil : statusDb))
+                    repository = SQLiteStatusRepository(database: try ServerDatabase(path: database.sqlitePath ?? statusDb ?? "", legacyStatusPath: database.sqlitePath == nil ? nil : statusDb))
                 }
                 print(try await StatusService(repository: repository).addUser(name: name))
             } catch {

@@ -15,7 +15,7 @@ struct Migrate: AsyncParsableCommand {
             nothing is committed.
             """)
 
-    @Option(help: "The SQLite file given to `serve --db`.")
+    @Option(help: "The SQLite file given to `serve --database`.")
     var from: String
 
     @Option(help: "The PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…]; it must hold no channels or users.")

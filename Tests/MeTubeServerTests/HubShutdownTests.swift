@@ -13,7 +13,7 @@ import TestSupport
         let directory = TemporaryDirectory("metube-shutdown")
         defer { directory.remove() }
         let server = try ServerProcess(arguments: [
-            "serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--db", directory.path("hub.sqlite"),
+            "serve", "--demo", "--host", "127.0.0.1", "--port", "0", "--database", directory.path("hub.sqlite"),
             "--feed-url-template", "http://127.0.0.1:\(feeds.port)/{channelId}",
         ])
         defer { server.kill() }
@@ -36,7 +36,7 @@ extension HubShutdownTests {
         let directory = TemporaryDirectory("metube-shutdown-grace")
         defer { directory.remove() }
         let server = try ServerProcess(arguments: [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--db", directory.path("hub.sqlite"), "--poll-interval", "0",
+            "serve", "--host", "127.0.0.1", "--port", "0", "--database", directory.path("hub.sqlite"), "--poll-interval", "0",
             "--request-grace", "60", "--shutdown-grace", "2",
         ])
         defer { server.kill() }

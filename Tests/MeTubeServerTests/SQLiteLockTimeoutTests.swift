@@ -10,9 +10,9 @@ import TestSupport
         let directory = TemporaryDirectory("metube-sqlite-lock")
         defer { directory.remove() }
         let path = directory.path("hub.sqlite")
-        let added = try runProcess(ProductBinary.url("metube-server"), ["users", "add", "eve", "--db", path])
+        let added = try runProcess(ProductBinary.url("metube-server"), ["users", "add", "eve", "--database", path])
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let server = try ServerProcess(arguments: ["serve", "--port", "0", "--poll-interval", "0", "--db", path])
+        let server = try ServerProcess(arguments: ["serve", "--port", "0", "--poll-interval", "0", "--database", path])
         defer { server.kill() }
         let base = "http://127.0.0.1:\(try await server.listening(within: .seconds(60)))"
         let write = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"r","recordType":"Mark","fields":{"n":{"value":1}}}}]}"#

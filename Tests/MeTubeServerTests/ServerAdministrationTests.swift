@@ -21,7 +21,7 @@ import TestSupport
     }
 
     static func serve(_ path: String) throws -> ServerProcess {
-        try ServerProcess(arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--db", path, "--poll-interval", "0", "--status-rate", "0", "--register-limit", "0"])
+        try ServerProcess(arguments: ["serve", "--host", "127.0.0.1", "--port", "0", "--database", path, "--poll-interval", "0", "--status-rate", "0", "--register-limit", "0"])
     }
 
     /// The HTTP status of `zones/list` as the user with `token`, and the error code of a failure.
@@ -35,13 +35,36 @@ import TestSupport
 
     static func token(_ outcome: ProcessOutcome) -> String { outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
 
+    @Test func databaseNamesTheSQLiteFileAndTheOlderDbSpellingStillWorksWithANote() throws {
+        // Given a user added with --database FILE
+        let directory = TemporaryDirectory("metube-admin-spelling")
+        defer { directory.remove() }
+        let db = directory.path("hub.sqlite")
+        let added = try Self.admin("users", "add", "alice", "--database", db)
+
+        // When the users are listed with each spelling, with both, and with an empty name
+        let listed = try Self.admin("users", "list", "--database", db)
+        let listedOld = try Self.admin("users", "list", "--db", db)
+        let both = try Self.admin("users", "list", "--database", db, "--db", db)
+        let empty = try Self.admin("users", "list", "--database", "")
+
+        // Then both spellings read the same file, only the old one notes it is deprecated, and
+        // the two together or an empty name are refused as usage errors
+        #expect(added.status == 0 && FileManager.default.fileExists(atPath: db), "\(added.stderr)")
+        #expect(listed.status == 0 && listed.stdout.contains("alice") && !listed.stderr.contains("deprecated"))
+        #expect(listedOld.status == 0 && listedOld.stdout == listed.stdout)
+        #expect(listedOld.stderr.contains("--db is deprecated; use --database FILE"))
+        #expect(both.status == 64 && both.stderr.contains("give --database once"))
+        #expect(empty.status == 64 && empty.stderr.contains("--database: empty"))
+    }
+
     @Test func removeAndRotateTakeEffectOnARunningServerAndListShowsNoTokens() async throws {
         // Given two users and a server serving their database
         let directory = TemporaryDirectory("metube-admin-users")
         defer { directory.remove() }
         let db = directory.path("hub.sqlite")
-        let alice = Self.token(try Self.admin("users", "add", "alice", "--db", db))
-        let bob = Self.token(try Self.admin("users", "add", "bob", "--db", db))
+        let alice = Self.token(try Self.admin("users", "add", "alice", "--database", db))
+        let bob = Self.token(try Self.admin("users", "add", "bob", "--database", db))
         let server = try Self.serve(db)
         defer { server.kill() }
         let port = try await server.listening(within: .seconds(60))
@@ -49,9 +72,9 @@ import TestSupport
         #expect(try await Self.listZones(port: port, token: bob).status == 200)
 
         // When alice's token is rotated and bob is removed (declining once, then with --yes)
-        let rotated = try Self.admin("users", "rotate", "alice", "--db", db)
-        let declined = try Self.admin("users", "remove", "bob", "--db", db, input: "n\n")
-        let removed = try Self.admin("users", "remove", "bob", "--db", db, "--yes")
+        let rotated = try Self.admin("users", "rotate", "alice", "--database", db)
+        let declined = try Self.admin("users", "remove", "bob", "--database", db, input: "n\n")
+        let removed = try Self.admin("users", "remove", "bob", "--database", db, "--yes")
 
         // Then the running server refuses the old tokens at once and accepts the new one
         #expect(rotated.status == 0 && declined.status == 1 && removed.status == 0)
@@ -65,7 +88,7 @@ import TestSupport
         #expect(try await Self.listZones(port: port, token: newAlice).status == 200)
 
         // And the list names alice with her creation and last-seen times, bob not at all, and no token
-        let list = try Self.admin("users", "list", "--db", db)
+        let list = try Self.admin("users", "list", "--database", db)
         #expect(list.status == 0)
         let rows = list.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
         #expect(rows.count == 1)
@@ -82,23 +105,23 @@ import TestSupport
         let db = directory.path("hub.sqlite")
 
         // A missing database: 3, and no file is created
-        let missing = try Self.admin("users", "list", "--db", db)
+        let missing = try Self.admin("users", "list", "--database", db)
         #expect(missing.status == 3 && missing.stderr.contains("no database at"))
         #expect(!FileManager.default.fileExists(atPath: db))
 
         // An unknown user or channel: 4
-        _ = try Self.admin("users", "add", "alice", "--db", db)
+        _ = try Self.admin("users", "add", "alice", "--database", db)
         for arguments in [["users", "rotate", "carol"], ["users", "remove", "carol", "--yes"], ["channels", "remove", "UCnothing"]] {
-            let outcome = try runProcess(Self.binary, arguments + ["--db", db])
+            let outcome = try runProcess(Self.binary, arguments + ["--database", db])
             #expect(outcome.status == 4, "\(arguments)")
             #expect(outcome.stderr.contains("no user named carol") || outcome.stderr.contains("no channel UCnothing"))
         }
 
         // A busy database: 5 (a held server lock refuses a restore)
         let backup = directory.path("backup.sqlite")
-        #expect(try Self.admin("backup", backup, "--db", db).status == 0)
+        #expect(try Self.admin("backup", backup, "--database", db).status == 0)
         let lock = try ServerDatabaseLock(databasePath: db)
-        let busy = try Self.admin("restore", backup, "--db", db)
+        let busy = try Self.admin("restore", backup, "--database", db)
         #expect(busy.status == 5 && busy.stderr.contains("database busy"))
         withExtendedLifetime(lock) {}
     }
@@ -108,7 +131,7 @@ import TestSupport
         let directory = TemporaryDirectory("metube-admin-backup")
         defer { directory.remove() }
         let db = directory.path("hub.sqlite")
-        let token = Self.token(try Self.admin("users", "add", "alice", "--db", db))
+        let token = Self.token(try Self.admin("users", "add", "alice", "--database", db))
         let server = try Self.serve(db)
         defer { server.kill() }
         let port = try await server.listening(within: .seconds(60))
@@ -129,7 +152,7 @@ import TestSupport
 
         // When it is backed up while the writes go on
         let backup = directory.path("backup.sqlite")
-        let backedUp = try Self.admin("backup", backup, "--db", db)
+        let backedUp = try Self.admin("backup", backup, "--database", db)
         _ = try await writer.value
 
         // Then the copy passes SQLite's integrity check and holds the user and whole registrations
@@ -143,16 +166,16 @@ import TestSupport
         #expect(integrity == "ok" && users == 1 && channels % 20 == 0)
 
         // And restoring over the served file is refused, leaving it alone
-        let refused = try Self.admin("restore", backup, "--db", db)
+        let refused = try Self.admin("restore", backup, "--database", db)
         #expect(refused.status == 5 && refused.stderr.contains("running metube-server"))
         #expect(try await Self.listZones(port: port, token: token).status == 200)
 
         // And once the server has stopped, the restore puts the backup's contents in place
         server.send(SIGTERM)
         #expect(try await server.exit(within: .seconds(15)) == 0)
-        let restored = try Self.admin("restore", backup, "--db", db)
+        let restored = try Self.admin("restore", backup, "--database", db)
         #expect(restored.status == 0, "\(restored.stderr)")
-        let channelList = try Self.admin("channels", "list", "--db", db)
+        let channelList = try Self.admin("channels", "list", "--database", db)
         #expect(channelList.stdout.split(separator: "\n").count == channels + 1)
     }
 

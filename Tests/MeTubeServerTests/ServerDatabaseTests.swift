@@ -54,7 +54,7 @@ import Testing
         let folder = try Self.folder()
         let fixture = try LegacyTwoFileFixture(hubPath: folder + "/hub.sqlite", statusPath: folder + "/elsewhere.db")
 
-        // When the server starts twice with --db and --status-db
+        // When the server starts twice with --database and --status-db
         _ = try ServerDatabase(path: folder + "/hub.sqlite", legacyStatusPath: folder + "/elsewhere.db")
         let database = try ServerDatabase(path: folder + "/hub.sqlite", legacyStatusPath: folder + "/elsewhere.db")
 

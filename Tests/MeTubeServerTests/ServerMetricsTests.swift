@@ -25,10 +25,10 @@ import TestSupport
         defer { directory.remove() }
         let db = directory.path("hub.sqlite")
         for name in ["alice", "bob"] {
-            #expect(try runProcess(ProductBinary.url("metube-server"), ["users", "add", name, "--db", db]).status == 0)
+            #expect(try runProcess(ProductBinary.url("metube-server"), ["users", "add", name, "--database", db]).status == 0)
         }
         let server = try ServerProcess(arguments: [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--db", db, "--poll-interval", "0", "--metrics-port", "0",
+            "serve", "--host", "127.0.0.1", "--port", "0", "--database", db, "--poll-interval", "0", "--metrics-port", "0",
         ])
         defer { server.kill() }
         let port = try await server.listening(within: .seconds(60))

@@ -50,7 +50,7 @@ import TestSupport
         let directory = TemporaryDirectory("metube-websub")
         defer { directory.remove() }
         let server = try ServerProcess(arguments: [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--db", directory.path("hub.sqlite"), "--poll-interval", "0",
+            "serve", "--host", "127.0.0.1", "--port", "0", "--database", directory.path("hub.sqlite"), "--poll-interval", "0",
             "--public-url", WebSubTests.publicURL, "--websub-hub", hubURL + "/subscribe", "--metrics-port", "0",
         ])
         defer { server.kill() }

@@ -16,7 +16,7 @@ import TestSupport
         let path = directory.path("server.sqlite")
         let token = try await StatusService(repository: SQLiteStatusRepository(path: path)).addUser(name: "erin")
         let server = try ServerProcess(arguments: [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--db", path, "--poll-interval", "0", "--status-rate", "0",
+            "serve", "--host", "127.0.0.1", "--port", "0", "--database", path, "--poll-interval", "0", "--status-rate", "0",
         ])
         defer { server.kill() }
         let port = try await server.listening(within: .seconds(60))

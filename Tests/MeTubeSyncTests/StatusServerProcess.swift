@@ -25,7 +25,7 @@ final class StatusServerProcess: Sendable {
     /// test cluster), waits until it listens (within 30 s), and adds a user.
     init(_ backend: Backend, in directory: TemporaryDirectory) async throws {
         let database: [String] = switch backend {
-        case .sqlite: ["--db", directory.path("server.sqlite")]
+        case .sqlite: ["--database", directory.path("server.sqlite")]
         case .postgres: ["--database", try PostgresTestCluster.database()]
         }
         let process = Process()

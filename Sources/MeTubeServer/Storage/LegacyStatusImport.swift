@@ -4,7 +4,7 @@ import GRDB
 /// Moves the status file of the two-file layout into the one database.
 ///
 /// Until the single file, `metube-server` kept the status service in a file of its own
-/// (`hub-status.sqlite` beside `--db hub.sqlite`, or `--status-db`). On the first start with such
+/// (`hub-status.sqlite` beside `--database hub.sqlite`, or `--status-db`). On the first start with such
 /// a file present, its users, zones and records are copied with their ids (so tokens, change tags
 /// and sync tokens keep working) in one transaction, and the file is renamed to `….imported`, so
 /// the import happens once and the old data stays on disk until the operator removes it.
