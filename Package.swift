@@ -30,14 +30,16 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(name: "MeTubeJSON"),
         .target(
             name: "MeTubeCore",
             dependencies: [
+                "MeTubeJSON",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "MeTubeStore", dependencies: ["MeTubeCore"]),
+        .target(name: "MeTubeStore", dependencies: ["MeTubeCore", "MeTubeJSON"]),
         .target(name: "MeTubeAPI"),
         .target(
             name: "MeTubeSync",
@@ -62,7 +64,7 @@ let package = Package(
         .target(
             name: "MeTubeServer",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI",
+                "MeTubeCore", "MeTubeAPI", "MeTubeJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -125,6 +127,7 @@ let package = Package(
             dependencies: ["MeTubeCore", "TestSupport", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeJSON
 
 /// A fast pull reader over UTF-8 JSON, for the large snapshot files: it decodes straight into the
 /// store's types without building an intermediate tree, several times faster than `JSONDecoder`.
@@ -115,11 +116,10 @@ struct JSONScanner: ~Copyable {
                 guard index < bytes.count else { throw fail("unterminated string") }
                 let escape = bytes[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"): break
-                case UInt8(ascii: "u"): _ = try readUnicodeEscape()
-                default: throw fail("bad escape")
+                if escape == UInt8(ascii: "u") {
+                    _ = try readUnicodeEscape()
+                } else if JSONEscape.byte(escapedBy: escape) == nil {
+                    throw fail("bad escape")
                 }
             default:
                 if byte < 0x20 { throw fail("control character in string") }
@@ -143,15 +143,12 @@ struct JSONScanner: ~Copyable {
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"): utf8.append(contentsOf: try readUnicodeEscape())
-                default: throw fail("bad escape")
+                if escape == UInt8(ascii: "u") {
+                    utf8.append(contentsOf: try readUnicodeEscape())
+                } else if let simple = JSONEscape.byte(escapedBy: escape) {
+                    utf8.append(simple)
+                } else {
+                    throw fail("bad escape")
                 }
             default:
                 if byte < 0x20 { throw fail("control character in string") }

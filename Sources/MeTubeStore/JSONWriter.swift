@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 /// Writes JSON through a bounded buffer: each time the buffer fills, its bytes go to the output
 /// (a snapshot's temporary file), so a document of any size costs no more memory than the
@@ -165,38 +166,8 @@ struct JSONWriter {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     private mutating func string(_ value: String) {
-        put(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            // Runs of bytes that need no escape are copied whole.
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape(byte)
-                case 0x0A: escape(UInt8(ascii: "n"))
-                case 0x0D: escape(UInt8(ascii: "r"))
-                case 0x09: escape(UInt8(ascii: "t"))
-                default:
-                    escape(UInt8(ascii: "u"))
-                    put(UInt8(ascii: "0"))
-                    put(UInt8(ascii: "0"))
-                    put(Self.hexDigits[Int(byte >> 4)])
-                    put(Self.hexDigits[Int(byte & 0xF)])
-                }
-                start = index + 1
-            }
-            put(UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        put(UInt8(ascii: "\""))
-    }
-
-    private mutating func escape(_ byte: UInt8) {
-        put(UInt8(ascii: "\\"))
-        put(byte)
+        JSONString.write(value, to: &self)
     }
 
     private mutating func put(_ sequence: some Sequence<UInt8>) {
@@ -228,4 +199,12 @@ struct JSONWriter {
         flushedCount += bytes.count
         bytes.removeAll(keepingCapacity: true)
     }
+}
+
+extension JSONWriter: JSONByteSink {
+    /// Appends `bytes`, handing the buffer to the output each time it fills.
+    mutating func writeJSONBytes(_ bytes: UnsafeBufferPointer<UInt8>) { put(bytes) }
+
+    /// Appends one byte.
+    mutating func writeJSONByte(_ byte: UInt8) { put(byte) }
 }

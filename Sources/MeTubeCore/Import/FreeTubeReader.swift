@@ -1,3 +1,5 @@
+import MeTubeJSON
+
 /// Reads FreeTube's `profiles.db`, a NeDB append log: one JSON document per line, the last copy of an `_id` wins.
 ///
 /// The built-in `allChannels` profile holds every subscription, so when it exists its channels are

@@ -1,3 +1,5 @@
+import MeTubeJSON
+
 /// Reads NewPipe's export: an object whose `subscriptions` array holds `{service_id, url, name}` items.
 ///
 /// Key order is not relied on. Items of other services than YouTube (`service_id` 0) are rejected.
@@ -36,8 +38,8 @@ enum NewPipeReader {
             collector.reject(item.text, at: location, reason: "\(item.kind) where an object is expected")
             return
         }
-        if let service = item["service_id"], service != .number(0) {
-            let name = serviceNames.first { service == .number(Double($0.key)) }.map { " (\($0.value))" } ?? ""
+        if let service = item["service_id"], service.number != 0 {
+            let name = serviceNames.first { service.number == Double($0.key) }.map { " (\($0.value))" } ?? ""
             collector.reject(item["url"]?.string ?? item.text, at: "\(location).service_id", reason: "service \(service.text)\(name), not YouTube")
             return
         }

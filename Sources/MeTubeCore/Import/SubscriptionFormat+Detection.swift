@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeJSON
 
 extension SubscriptionFormat {
     /// Detects the format of a subscription file from its content; `nil` when no supported format fits.

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeAPI
+import MeTubeJSON
 
 /// Turns raw request bodies into validated hub requests, or `ServerError.badRequest` with a
 /// message that says exactly what is wrong.
@@ -120,16 +121,16 @@ enum HubRequestValidation {
 
     private static func object(_ body: some DataProtocol) throws(ServerError) -> [String: JSONValue] {
         guard !JSONNesting.exceedsLimit(body) else { throw .badRequest("the body is nested deeper than \(JSONNesting.maxDepth) levels") }
-        guard let value = JSONValue.parse(body) else { throw .badRequest("invalid JSON") }
+        guard let value = try? JSONValue.parse(body) else { throw .badRequest("invalid JSON") }
         guard case .object(let object) = value else {
-            throw .badRequest("the body must be a JSON object, not \(value.typeName)")
+            throw .badRequest("the body must be a JSON object, not \(value.kind)")
         }
         return object
     }
 
     private static func strings(_ value: JSONValue, field: String, limit: Int) throws(ServerError) -> [String] {
         guard case .array(let elements) = value else {
-            throw .badRequest("\(field) must be an array of strings, not \(value.typeName)")
+            throw .badRequest("\(field) must be an array of strings, not \(value.kind)")
         }
         guard elements.count <= limit else {
             throw .badRequest("\(field) has \(elements.count) entries; at most \(limit) are allowed")
@@ -138,7 +139,7 @@ enum HubRequestValidation {
         strings.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             guard case .string(let string) = element else {
-                throw .badRequest("\(field)[\(index)] must be a string, not \(element.typeName)")
+                throw .badRequest("\(field)[\(index)] must be a string, not \(element.kind)")
             }
             strings.append(string)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeAPI
+import MeTubeJSON
 
 /// Writes and reads the stored `fields` of a status record (`{"name":{"value":…,"type":"…"},…}`)
 /// without `JSONEncoder` and `JSONDecoder`, which took most of the writer's time under load.
@@ -32,10 +33,10 @@ enum StatusFieldsCodec {
         bytes.append(UInt8(ascii: "{"))
         for (index, (name, field)) in fields.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            writeString(name, to: &bytes)
+            JSONString.write(name, to: &bytes)
             append(":{\"value\":", to: &bytes)
             switch field.value {
-            case .string(let value): writeString(value, to: &bytes)
+            case .string(let value): JSONString.write(value, to: &bytes)
             case .integer(let value): bytes.append(contentsOf: String(value).utf8)
             case .bool(let value): append(value ? "true" : "false", to: &bytes)
             case .null: append("null", to: &bytes)
@@ -43,7 +44,7 @@ enum StatusFieldsCodec {
             }
             if let type = field.type {
                 append(",\"type\":", to: &bytes)
-                writeString(type, to: &bytes)
+                JSONString.write(type, to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -62,28 +63,6 @@ enum StatusFieldsCodec {
 
     private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    private static func writeString(_ string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: string.utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"", to: &bytes)
-            case UInt8(ascii: "\\"): append("\\\\", to: &bytes)
-            case 0..<0x20:
-                let hex: StaticString = "0123456789abcdef"
-                append("\\u00", to: &bytes)
-                bytes.append(hex.utf8Start[Int(byte >> 4)])
-                bytes.append(hex.utf8Start[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// A forward reader over the bytes of one fields object.

@@ -1,4 +1,5 @@
 import MeTubeAPI
+import MeTubeJSON
 
 /// Reads a `records/modify` body without `JSONDecoder` when it is plainly well formed: the keys
 /// `operations`, `zoneID` and `atomic`; operations of a known `operationType` with a `record` of

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeAPI
+import MeTubeJSON
 import NIOCore
 
 /// Decodes request bodies, turning every decoding failure into a BAD_REQUEST that names the

@@ -4,13 +4,13 @@
 /// spend time that grows much faster than the body with each level of nesting (a 1 KB body
 /// nested 500 deep took 1.2 s of CPU). One linear pass over the bytes, counting brackets outside
 /// strings, refuses such a body first.
-enum JSONNesting {
+public enum JSONNesting {
     /// The deepest nesting a request body may have; metube's requests need 6.
-    static let maxDepth = 32
+    public static let maxDepth = 32
 
     /// Whether `bytes` nest arrays and objects deeper than `maxDepth`. The text need not be valid
     /// JSON: the decoder judges that afterwards.
-    static func exceedsLimit(_ bytes: some Sequence<UInt8>, maxDepth: Int = maxDepth) -> Bool {
+    public static func exceedsLimit(_ bytes: some Sequence<UInt8>, maxDepth: Int = maxDepth) -> Bool {
         var depth = 0
         var inString = false
         var escaped = false

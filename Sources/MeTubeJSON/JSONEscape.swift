@@ -1,8 +1,8 @@
-/// JSON's one-character escapes, shared by the hand-written readers of status JSON.
-enum JSONEscape {
+/// JSON's one-character escapes and the small conversions every hand-written JSON reader shares.
+public enum JSONEscape {
     /// The byte that `\` followed by `escape` stands for (`"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`),
     /// or `nil` for any other byte (`u` included: its four hex digits are the reader's to check).
-    static func byte(escapedBy escape: UInt8) -> UInt8? {
+    public static func byte(escapedBy escape: UInt8) -> UInt8? {
         switch escape {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escape
         case UInt8(ascii: "b"): 0x08
@@ -20,7 +20,7 @@ extension JSONEscape {
     ///
     /// ASCII, which nearly every name and value is, is made into a string directly; only other
     /// bytes go through the (unspecialized, slower) validating initializer.
-    static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    public static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var isASCII = true
         for byte in bytes where byte >= 0x80 {
             isASCII = false
@@ -31,7 +31,7 @@ extension JSONEscape {
 
     /// The whole number the ASCII digits `bytes` hold (with an optional leading `-`), or `nil`
     /// when they are not one or it is outside Int64's range.
-    static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+    public static func integer(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         Int64(String(decoding: bytes, as: UTF8.self))
     }
 }
