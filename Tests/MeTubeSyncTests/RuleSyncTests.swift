@@ -22,7 +22,7 @@ import TestSupport
         let store = try Support.store(in: directory, following: library.channels())
         let channel0 = library.channels()[0].id
         let ofChannel0 = library.videos().filter { $0.channelID == channel0 }.map(\.id)
-        try store.transaction { $0.mark(ofChannel0[0], as: .watched) }
+        _ = try store.transaction { $0.mark(ofChannel0[0], as: .watched) }
         let channel1 = library.channels()[1].id
         var configuration = Support.configuration(hub.url)
         configuration.rules = FeedRules([
