@@ -87,8 +87,8 @@ public struct ServerConfiguration: Sendable {
               limits.minimumBytesPerSecond >= 0 else {
             throw .invalidConfiguration("connection timeouts and deadlines must be positive and the minimum rate not negative")
         }
-        guard limits.maxIdleConnections >= 1, limits.maxIdleConnectionsPerAddress >= 1 else {
-            throw .invalidConfiguration("the idle connection caps must be at least 1")
+        guard limits.maxIdleConnections >= 1, limits.maxIdleConnectionsPerAddress >= 1, limits.maxConnectionsPerAddress >= 1 else {
+            throw .invalidConfiguration("the idle and per-address connection caps must be at least 1")
         }
         guard (1...PostgresServerDatabase.maximumPoolSize).contains(databasePoolSize) else {
             throw .invalidConfiguration("the database pool size must be 1…\(PostgresServerDatabase.maximumPoolSize), got \(databasePoolSize)")

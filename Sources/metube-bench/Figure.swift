@@ -16,7 +16,7 @@ struct Figure: Sendable {
     /// The figure as one JSON line.
     var jsonLine: String {
         let measured: Any = value.isFinite ? (value * 1000).rounded() / 1000 : NSNull()
-        let object: [String: Any] = ["figure": name, "value": measured, "unit": unit, "goal": goal, "detail": detail]
+        let object: [String: Any] = ["figure": name, "value": measured, "unit": unit, "goal": goal, "met": met ?? NSNull(), "detail": detail]
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }

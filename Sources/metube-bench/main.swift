@@ -37,9 +37,12 @@ for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     figures += try await suite.run()
 }
 let nameWidth = max(6, figures.map(\.name.count).max() ?? 0)
-print("figure".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + "value".padding(toLength: 14, withPad: " ", startingAt: 0) + "  goal          detail")
+print("figure".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + "value".padding(toLength: 14, withPad: " ", startingAt: 0) + "  goal          verdict  detail")
 for figure in figures {
     let value = String(format: "%.2f %@", figure.value, figure.unit)
-    print(figure.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + value.padding(toLength: 14, withPad: " ", startingAt: 0) + "  " + figure.goal.padding(toLength: 12, withPad: " ", startingAt: 0) + "  " + figure.detail)
+    print(figure.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  " + value.padding(toLength: 14, withPad: " ", startingAt: 0) + "  "
+        + figure.goal.padding(toLength: 12, withPad: " ", startingAt: 0) + "  " + figure.verdict.padding(toLength: 7, withPad: " ", startingAt: 0) + "  " + figure.detail)
 }
 for figure in figures { print(figure.jsonLine) }
+let missed = figures.filter { $0.met == false }.map(\.name)
+if !missed.isEmpty { FileHandle.standardError.write(Data("bench: \(missed.count) of \(figures.filter { $0.met != nil }.count) goals not met: \(missed.joined(separator: ", "))\n".utf8)) }

@@ -73,6 +73,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Idle connections kept open for one client address (default: 100, at most --max-idle-connections).")
     var maxIdlePerAddress: Int?
 
+    @Option(help: "Connections one client address may hold at once; one more is reset as it is accepted (default: 100, at most --max-connections).")
+    var maxConnectionsPerAddress: Int?
+
     @Option(help: "Seconds a request's handler may take once the request has arrived; past it the client gets 503 with Retry-After.")
     var handlerDeadline = 10.0
 
@@ -122,7 +125,8 @@ struct Serve: AsyncParsableCommand {
         guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
-        for (name, value) in [("--max-idle-connections", maxIdleConnections), ("--max-idle-per-address", maxIdlePerAddress)] {
+        for (name, value) in [("--max-idle-connections", maxIdleConnections), ("--max-idle-per-address", maxIdlePerAddress),
+                              ("--max-connections-per-address", maxConnectionsPerAddress)] {
             if let value, !(1...1_000_000).contains(value) { throw ValidationError("\(name) must be 1…1000000") }
         }
         for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--request-grace", requestGrace),
@@ -181,7 +185,7 @@ struct Serve: AsyncParsableCommand {
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), requestGrace: .milliseconds(Int64(requestGrace * 1000)),
             maxIdleConnections: maxIdleConnections, maxIdleConnectionsPerAddress: maxIdlePerAddress,
-            handlerDeadline: .milliseconds(Int64(handlerDeadline * 1000)))
+            maxConnectionsPerAddress: maxConnectionsPerAddress, handlerDeadline: .milliseconds(Int64(handlerDeadline * 1000)))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         configuration.webSub = webSubConfiguration
         configuration.metrics = metricsPort.map { port in

@@ -34,8 +34,10 @@ import Testing
     struct RawConnection {
         let channel: any Channel
 
-        static func open(port: Int) async throws -> RawConnection {
-            RawConnection(channel: try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port).get())
+        /// A connection to the server on `port` from the loopback address `source`.
+        static func open(port: Int, from source: String = "127.0.0.1") async throws -> RawConnection {
+            let bootstrap = try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(to: SocketAddress(ipAddress: source, port: 0))
+            return RawConnection(channel: try await bootstrap.connect(host: "127.0.0.1", port: port).get())
         }
 
         func send(_ text: String) async throws {
@@ -177,25 +179,75 @@ import Testing
 
     @Test func aSilentFloodPastTheConnectionCapLeavesRoomForNewClients() async throws {
         // Given a server capped at 200 connections (so at most 100 idle ones), and 300 silent
-        // connections, reopened as the server closes them
+        // connections from three other addresses, reopened as the server closes them
         let server = try await RunningServer.start(ConnectionLimits(maxConnections: 200, headerTimeout: .seconds(60)))
         defer { server.stop() }
-        let flood = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<300 {
-                    group.addTask {
-                        while !Task.isCancelled {
-                            guard let connection = try? await RawConnection.open(port: server.port) else { return }
-                            try? await connection.channel.closeFuture.get()
-                        }
-                    }
-                }
-            }
-        }
+        let flood = Self.silentFlood(port: server.port, connections: 300, from: ["127.0.0.2", "127.0.0.3", "127.0.0.4"])
         defer { flood.cancel() }
 
         // When new clients ask for /health, Then each is answered
         for _ in 0..<20 { #expect(await Self.healthAnswers(port: server.port, within: 10)) }
         flood.cancel()
+    }
+
+    @Test func connectionsPastTheAddressCapAreResetAndThoseHeldStayOpen() async throws {
+        // Given a server that lets one address hold 20 connections, and waits 60 s for a request
+        let server = try await RunningServer.start(ConnectionLimits(headerTimeout: .seconds(60), maxConnectionsPerAddress: 20))
+        defer { server.stop() }
+
+        // When one address opens 20 silent connections, then 10 more
+        var held: [RawConnection] = []
+        for _ in 0..<20 { held.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
+        #expect(await Self.healthAnswers(port: server.port, within: 10))
+        var extra: [RawConnection] = []
+        for _ in 0..<10 { extra.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
+
+        // Then the 10 are closed long before the header timeout, the 20 stay open, and another
+        // address is still answered
+        for connection in extra { #expect(await connection.isClosed(within: .seconds(10))) }
+        #expect(held.allSatisfy { $0.channel.isActive })
+        #expect(await Self.healthAnswers(port: server.port, within: 10))
+    }
+
+    @Test func aSilentFloodFromOneAddressCannotFillTheServer() async throws {
+        // Given a server capped at 200 connections that keeps idle ones for 60 s whatever their
+        // number, so only the address cap (50) stands between a flood and the server's cap
+        let server = try await RunningServer.start(ConnectionLimits(
+            maxConnections: 200, headerTimeout: .seconds(60), maxIdleConnections: 1_000, maxIdleConnectionsPerAddress: 1_000,
+            maxConnectionsPerAddress: 50))
+        defer { server.stop() }
+
+        // When one address holds 400 silent connections, reopened as the server closes them
+        let flood = Self.silentFlood(port: server.port, connections: 400, from: ["127.0.0.2"])
+        defer { flood.cancel() }
+
+        // Then new clients from another address are answered, well before the flood's
+        // connections would time out
+        for _ in 0..<20 { #expect(await Self.healthAnswers(port: server.port, within: 10)) }
+        flood.cancel()
+    }
+
+    /// `connections` silent connections spread over the loopback addresses `sources`, each opened
+    /// again as soon as the server closes it, until the task is cancelled.
+    static func silentFlood(port: Int, connections: Int, from sources: [String]) -> Task<Void, Never> {
+        Task {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<connections {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            guard let connection = try? await RawConnection.open(port: port, from: sources[index % sources.count]) else {
+                                try? await Task.sleep(for: .milliseconds(10))
+                                continue
+                            }
+                            await withTaskCancellationHandler {
+                                try? await connection.channel.closeFuture.get()
+                            } onCancel: {
+                                connection.channel.close(promise: nil)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -5,6 +5,8 @@
 /// connection must send a whole request head within `headerTimeout`, and one that waits between
 /// requests is closed after `idleTimeout`; a request must arrive at `minimumBytesPerSecond` on
 /// average once `requestGrace` has passed since its first byte, or the connection is closed.
+/// One client address may hold `maxConnectionsPerAddress` connections at once; one more is reset
+/// as it is accepted, before anything is set up for it, and those it holds are left alone.
 /// Connections without a request in progress are *idle*: beyond `maxIdleConnections` of them, or
 /// `maxIdleConnectionsPerAddress` from one client address, the one idle longest is closed, so
 /// silent connections never fill the cap and new clients are still accepted. Only the client's
@@ -26,16 +28,20 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxIdleConnections: Int
     /// The most idle connections kept open for one client address.
     public var maxIdleConnectionsPerAddress: Int
+    /// The most connections one client address may hold at once.
+    public var maxConnectionsPerAddress: Int
     /// How long a request's handler may run once the request has arrived before the client is
     /// answered 503.
     public var handlerDeadline: Duration
 
     /// Creates limits; the defaults suit a server for a few hundred users. The idle caps default
-    /// to half of `maxConnections`, and at most 100 of them for one address.
+    /// to half of `maxConnections`, and at most 100 of them for one address; one address may hold
+    /// 100 connections by default (at most `maxConnections`).
     public init(
         maxConnections: Int = 1_000, idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5),
         requestGrace: Duration = .seconds(10), minimumBytesPerSecond: Int = 1_024,
-        maxIdleConnections: Int? = nil, maxIdleConnectionsPerAddress: Int? = nil, handlerDeadline: Duration = .seconds(10)
+        maxIdleConnections: Int? = nil, maxIdleConnectionsPerAddress: Int? = nil, maxConnectionsPerAddress: Int? = nil,
+        handlerDeadline: Duration = .seconds(10)
     ) {
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
@@ -44,6 +50,7 @@ public struct ConnectionLimits: Sendable, Equatable {
         self.minimumBytesPerSecond = minimumBytesPerSecond
         self.maxIdleConnections = maxIdleConnections ?? max(1, maxConnections / 2)
         self.maxIdleConnectionsPerAddress = maxIdleConnectionsPerAddress ?? max(1, min(100, self.maxIdleConnections))
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress ?? max(1, min(100, maxConnections))
         self.handlerDeadline = handlerDeadline
     }
 }
