@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 
 /// `metube play` with `[sponsorblock] enabled`: segments from a loopback SponsorBlock stub are
-/// skipped in the real mpv, kept in the store, and skipped again with the stub gone.
+/// kept in the store, and skipped in the real mpv with the stub gone (the first play skips too
+/// once the answer is in, which a busy machine may delay past the segment, so it is not checked).
 @Suite struct CLISponsorBlockTests {
     let metube = ProductBinary.url("metube")
 
@@ -35,13 +36,13 @@ import TestSupport
         let online = try runProcess(metube, arguments, environment: ["XDG_RUNTIME_DIR": directory.url.path])
         #expect(online.status == 0, "\(online.stderr)")
         #expect(online.stdout.contains("saved position 0:30 of 0:30 (100%); marked watched"), "\(online.stdout)")
-        #expect(try Self.skips(in: osd) >= 1)
+        #expect(stub.requests.count == 1)
+        #expect(try Store.open(at: store.directory).sponsorSegments(of: video.id)?.segments == [SponsorSegment(start: 6, end: 20, category: "sponsor")])
         stub.stop()
         try Data().write(to: osd)
         let offline = try runProcess(metube, arguments, environment: ["XDG_RUNTIME_DIR": directory.url.path])
         #expect(offline.status == 0 && offline.stderr.isEmpty, "\(offline.stderr)")
         #expect(try Self.skips(in: osd) >= 1)
         #expect(stub.requests.count == 1)
-        #expect(try Store.open(at: store.directory).sponsorSegments(of: video.id)?.segments == [SponsorSegment(start: 6, end: 20, category: "sponsor")])
     }
 }
