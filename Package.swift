@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "MeTubeCore", "MeTubeStore", "MeTubeAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -115,6 +116,7 @@ let package = Package(
             dependencies: [
                 "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -174,7 +176,7 @@ let package = Package(
             dependencies: ["MeTubeThumbnails", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "MeTubeSync", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -116,7 +116,7 @@ public final class MPVSession: Sendable {
 
     /// Writes `line` while the socket is open; a player that has gone away makes it fail quietly
     /// (`MSG_NOSIGNAL`: no SIGPIPE ends metube), and ``follow(_:)`` then sees the end.
-    private func send(_ line: String) {
+    func send(_ line: String) {
         let bytes = Array(line.utf8)
         socketOpen.withLock { open in
             guard open else { return }

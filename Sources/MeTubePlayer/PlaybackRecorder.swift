@@ -12,6 +12,7 @@ public final class PlaybackRecorder: Sendable {
     /// The player session.
     public let session: MPVSession
     private let outcome = Mutex<PlaybackOutcome?>(nil)
+    private let skipper = Mutex(SegmentSkipper())
     private let finished = DispatchSemaphore(value: 0)
 
     private init(videoID: String, session: MPVSession) {
@@ -56,6 +57,20 @@ public final class PlaybackRecorder: Sendable {
         return result
     }
 
+    /// Skips `segments` from now on (the ones kept in the store, or fetched while the video
+    /// plays); a segment already skipped is not skipped again.
+    public func useSegments(_ segments: [SponsorSegment]) {
+        skipper.withLock { $0.use(segments) }
+    }
+
+    /// Seeks past the segment `seconds` entered, if any, and says so on mpv's OSD. Positions stay
+    /// the video's own: mpv reports the time after the seek.
+    private func skipSegment(at seconds: Double) {
+        guard let segment = skipper.withLock({ $0.observe(seconds: seconds) }) else { return }
+        session.seek(to: segment.end)
+        session.showText(segment.skipMessage)
+    }
+
     private func record(store: Store, policy: PlaybackPolicy, knownDuration: Double?, onUpdate: @Sendable (PlaybackUpdate) -> Void) {
         var tracker = PlaybackTracker(videoID: videoID, policy: policy, knownDuration: knownDuration)
         var lastSaved: PlaybackPosition?
@@ -86,6 +101,7 @@ public final class PlaybackRecorder: Sendable {
                            saved: written.0, mark: written.1, outcome: outcome)
         }
         let ending = session.follow { property in
+            if case .timePosition(let seconds) = property { skipSegment(at: seconds) }
             let written = carryOut(tracker.observe(property))
             onUpdate(update(written))
         }

@@ -31,6 +31,7 @@ func playbackFigures() async throws -> [Figure] {
     } else {
         FileHandle.standardError.write(Data("bench: mpv is not on PATH (make deps installs it): no key figures with a tracked player\n".utf8))
     }
+    figures += try sponsorSkipFigures(directory: directory) ?? []
     return figures
 }
 

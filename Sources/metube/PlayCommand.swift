@@ -3,6 +3,7 @@ import Foundation
 import MeTubeCore
 import MeTubePlayer
 import MeTubeStore
+import MeTubeSync
 
 /// `metube play VIDEO`: plays a video in a tracked mpv, resuming where it stopped, and prints
 /// the position it saved.
@@ -30,7 +31,8 @@ struct PlayCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        let player = PlayerSettings(settings: try store.settings())
+        let settings = try store.settings()
+        let player = PlayerSettings(settings: settings)
         guard let videoID = VideoID.extract(from: video) else {
             throw fail("\(DisplayText.line(video, limit: 60)) is not a YouTube video id (11 characters of A-Z a-z 0-9 _ -) or video URL", code: ExitStatus.badInput)
         }
@@ -48,6 +50,9 @@ struct PlayCommand: ParsableCommand {
                                                   startSeconds: start, socketDirectory: PlayerSocketDirectory.url())
         } catch {
             throw fail(error.description, code: ExitStatus.failure)
+        }
+        SponsorSegmentLoader(settings: SponsorBlockSettings(settings: settings), store: opened)?.load(found, into: recorder.useSegments) { failure in
+            FileHandle.standardError.write(Data("metube: \(failure)\n".utf8))
         }
         let outcome = recorder.waitUntilEnded()
         if let failure = outcome.failure { throw fail(failure, code: ExitStatus.failure) }

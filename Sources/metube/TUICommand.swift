@@ -39,7 +39,9 @@ struct TUICommand: ParsableCommand {
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
-        if let player = config.player { options.startPlayer = Self.playerStarter(opening.openedStore, player) }
+        if let player = config.player {
+            options.startPlayer = Self.playerStarter(opening.openedStore, player, sponsorBlock: SponsorBlockSettings(settings: settings))
+        }
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {
@@ -52,12 +54,16 @@ struct TUICommand: ParsableCommand {
 
     /// Starts tracked players for the TUI: the video from the store (a bare one when it is gone),
     /// sockets in the runtime directory; refused while the whole store is still opening.
-    private static func playerStarter(_ openedStore: @escaping @Sendable () -> Store?, _ player: PlayerSettings) -> TUIOptions.PlayerStarter {
+    private static func playerStarter(
+        _ openedStore: @escaping @Sendable () -> Store?, _ player: PlayerSettings, sponsorBlock: SponsorBlockSettings
+    ) -> TUIOptions.PlayerStarter {
         { videoID, startSeconds, onUpdate in
             guard let opened = openedStore() else { throw PlayerError.storeStillOpening }
             let video = opened.library().video(videoID) ?? Video(id: videoID, channelID: "", title: videoID, published: Date())
-            return try PlaybackRecorder.start(video: video, store: opened, policy: player.policy, command: player.command,
-                                              startSeconds: startSeconds, socketDirectory: PlayerSocketDirectory.url(), onUpdate: onUpdate)
+            let recorder = try PlaybackRecorder.start(video: video, store: opened, policy: player.policy, command: player.command,
+                                                      startSeconds: startSeconds, socketDirectory: PlayerSocketDirectory.url(), onUpdate: onUpdate)
+            SponsorSegmentLoader(settings: sponsorBlock, store: opened)?.load(video, into: recorder.useSegments)
+            return recorder
         }
     }
 

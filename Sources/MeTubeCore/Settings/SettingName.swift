@@ -21,9 +21,12 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case thumbnails = "tui.thumbnails"
     case thumbnailCache = "tui.thumbnail-cache"
     case lockTimeout = "store.lock-timeout"
+    case sponsorBlockEnabled = "sponsorblock.enabled"
+    case sponsorBlockCategories = "sponsorblock.categories"
+    case sponsorBlockAPI = "sponsorblock.api"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
-    public static let sections = ["hub", "sync", "tui", "store", "keys"]
+    public static let sections = ["hub", "sync", "tui", "store", "sponsorblock", "keys"]
 
     /// The section, e.g. `hub`.
     public var section: String { String(rawValue.prefix { $0 != "." }) }
@@ -49,6 +52,9 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .watchedAt: .number(0.1...1)
         case .thumbnails: .choice(["auto", "symbols", "kitty", "sixel", "off"])
         case .thumbnailCache: .whole(1...10_000)
+        case .sponsorBlockEnabled: .flag
+        case .sponsorBlockCategories: .list(SponsorSegment.categories)
+        case .sponsorBlockAPI: .webURL
         }
     }
 
@@ -70,6 +76,9 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .watchedAt: .number(0.9)
         case .thumbnails: .text("auto")
         case .thumbnailCache: .whole(100)
+        case .sponsorBlockEnabled: .flag(false)
+        case .sponsorBlockCategories: .list(["sponsor", "selfpromo"])
+        case .sponsorBlockAPI: .text("https://sponsor.ajay.app")
         }
     }
 

@@ -16,6 +16,8 @@ public enum SettingKind: Sendable, Equatable {
     case number(ClosedRange<Double>)
     /// true or false.
     case flag
+    /// An array of one or more of these strings.
+    case list([String])
 
     /// What a value of this kind looks like, for messages.
     public var expectation: String {
@@ -28,6 +30,7 @@ public enum SettingKind: Sendable, Equatable {
             "a number of seconds from \(SettingValue.seconds(range.lowerBound).text) to \(SettingValue.seconds(range.upperBound).text)" + (zeroTurnsOff ? ", or 0 for never" : "")
         case .number(let range): "a number from \(SettingValue.number(range.lowerBound).text) to \(SettingValue.number(range.upperBound).text)"
         case .flag: "true or false"
+        case .list(let options): "an array of one or more of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
         }
     }
 }
@@ -39,6 +42,7 @@ public enum SettingValue: Sendable, Equatable {
     case seconds(Double)
     case number(Double)
     case flag(Bool)
+    case list([String])
 
     /// The value as the config file writes it.
     public var text: String {
@@ -47,6 +51,7 @@ public enum SettingValue: Sendable, Equatable {
         case .whole(let value): String(value)
         case .seconds(let value), .number(let value): value.rounded() == value ? String(Int(value)) : String(value)
         case .flag(let value): value ? "true" : "false"
+        case .list(let values): "[" + values.map { SettingValue.text($0).text }.joined(separator: ", ") + "]"
         }
     }
 
@@ -61,6 +66,7 @@ public enum SettingValue: Sendable, Equatable {
         case integer(Int)
         case number(Double)
         case bool(Bool)
+        case strings([String])
         case other(String)
 
         var description: String {
@@ -69,6 +75,7 @@ public enum SettingValue: Sendable, Equatable {
             case .integer(let value): String(value)
             case .number(let value): String(value)
             case .bool(let value): String(value)
+            case .strings(let values): "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
             case .other(let type): "a TOML \(type)"
             }
         }
@@ -96,6 +103,9 @@ public enum SettingValue: Sendable, Equatable {
             self = .number(value)
         case (.flag, .bool(let value)):
             self = .flag(value)
+        case (.list(let options), .strings(let values)) where !values.isEmpty && values.allSatisfy(options.contains):
+            var seen: Set<String> = []
+            self = .list(values.filter { seen.insert($0).inserted })
         default:
             return nil
         }

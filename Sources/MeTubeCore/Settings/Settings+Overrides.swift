@@ -24,6 +24,7 @@ extension Settings {
         case .whole: raw = Int(text).map(SettingValue.Raw.integer) ?? .string(text)
         case .seconds, .number: raw = Double(text).map(SettingValue.Raw.number) ?? .string(text)
         case .flag: raw = Bool(text).map(SettingValue.Raw.bool) ?? .string(text)
+        case .list: raw = .strings(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
         guard let value = SettingValue(raw, as: name.kind) else {
             throw SettingsError(location: location, setting: "[\(name.section)] \(name.key)", message: "must be \(name.kind.expectation), not \(text)")

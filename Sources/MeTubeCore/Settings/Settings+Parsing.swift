@@ -119,6 +119,11 @@ extension Settings {
         case .int: value.int.map(SettingValue.Raw.integer) ?? .other("integer")
         case .double: value.double.map(SettingValue.Raw.number) ?? .other("float")
         case .bool: value.bool.map(SettingValue.Raw.bool) ?? .other("boolean")
+        case .array:
+            value.array.flatMap { array in
+                let strings = array.compactMap(\.string)
+                return strings.count == array.count ? SettingValue.Raw.strings(strings) : nil
+            } ?? .other("array of non-strings")
         default: .other(value.type.rawValue)
         }
     }

@@ -53,6 +53,11 @@ public struct Settings: Sendable, Equatable {
         if case .flag(let value)? = values[name] { value } else { false }
     }
 
+    /// The strings of the list setting `name`; every list setting has a default.
+    public func list(_ name: SettingName) -> [String] {
+        if case .list(let values)? = values[name] { values } else { [] }
+    }
+
     /// The number of `name`; every number setting has a default.
     public func number(_ name: SettingName) -> Double {
         if case .number(let value)? = values[name] { value } else { 0 }
