@@ -21,9 +21,13 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case thumbnails = "tui.thumbnails"
     case thumbnailCache = "tui.thumbnail-cache"
     case lockTimeout = "store.lock-timeout"
+    case youTubeClientID = "youtube.client-id"
+    case youTubeClientSecret = "youtube.client-secret"
+    case youTubeOAuthURL = "youtube.oauth-url"
+    case youTubeAPIURL = "youtube.api-url"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
-    public static let sections = ["hub", "sync", "tui", "store", "keys"]
+    public static let sections = ["hub", "sync", "tui", "store", "youtube", "keys"]
 
     /// The section, e.g. `hub`.
     public var section: String { String(rawValue.prefix { $0 != "." }) }
@@ -35,7 +39,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     public var kind: SettingKind {
         switch self {
         case .hubURL: .webURL
-        case .open, .feedURLTemplate: .text
+        case .open, .feedURLTemplate, .youTubeClientID, .youTubeClientSecret: .text
+        case .youTubeOAuthURL, .youTubeAPIURL: .webURL
         case .source: .choice(["hub", "youtube", "direct"])
         case .pageSize: .whole(1...500)
         case .concurrency: .whole(1...64)
@@ -55,7 +60,9 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The value when nothing sets it; `nil` for "not set".
     public var defaultValue: SettingValue? {
         switch self {
-        case .hubURL, .open, .feedURLTemplate: nil
+        case .hubURL, .open, .feedURLTemplate, .youTubeClientID, .youTubeClientSecret: nil
+        case .youTubeOAuthURL: .text("https://oauth2.googleapis.com")
+        case .youTubeAPIURL: .text("https://www.googleapis.com/youtube/v3")
         case .source: .text("hub")
         case .pageSize: .whole(100)
         case .concurrency: .whole(8)
@@ -90,6 +97,10 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         switch self {
         case .hubURL: "METUBE_HUB_URL"
         case .lockTimeout: "METUBE_LOCK_TIMEOUT"
+        case .youTubeClientID: "METUBE_YOUTUBE_CLIENT_ID"
+        case .youTubeClientSecret: "METUBE_YOUTUBE_CLIENT_SECRET"
+        case .youTubeOAuthURL: "METUBE_YOUTUBE_OAUTH_URL"
+        case .youTubeAPIURL: "METUBE_YOUTUBE_API_URL"
         default: nil
         }
     }
