@@ -45,7 +45,7 @@ public struct StatusAccount: Sendable, Hashable {
 
     /// Writes `data` to a temporary file of `mode` next to `file`, syncs it, and renames it over
     /// `file`.
-    private static func replace(_ file: URL, with data: Data, mode: mode_t) throws {
+    static func replace(_ file: URL, with data: Data, mode: mode_t) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }

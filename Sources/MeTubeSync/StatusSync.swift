@@ -126,24 +126,7 @@ public struct StatusSync: Sendable {
         let pending = try store.pendingMarks()
         let positions = try store.playbackPositions(of: pending.map(\.videoID))
         let batches = stride(from: 0, to: pending.count, by: batchSize).map { Array(pending[$0..<min($0 + batchSize, pending.count)]) }
-        report.add(try await withThrowingTaskGroup(of: Report.self) { group in
-            var next = 0
-            var total = Report()
-            while next < min(Self.concurrentPushes, batches.count) {
-                let batch = batches[next]
-                group.addTask { try await push(batch, positions: positions) }
-                next += 1
-            }
-            while let outcome = try await group.next() {
-                total.add(outcome)
-                if next < batches.count {
-                    let batch = batches[next]
-                    group.addTask { try await push(batch, positions: positions) }
-                    next += 1
-                }
-            }
-            return total
-        })
+        report.add(try await Report.pipelined(batches, inFlight: Self.concurrentPushes) { batch in try await push(batch, positions: positions) })
         let pendingPositions = try store.pendingPositions()
         for start in stride(from: 0, to: pendingPositions.count, by: batchSize) {
             report.add(try await pushPositions(Array(pendingPositions[start..<min(start + batchSize, pendingPositions.count)])))
@@ -151,7 +134,7 @@ public struct StatusSync: Sendable {
     }
 
     /// How many push requests may be in flight at once.
-    private static let concurrentPushes = 4
+    static let concurrentPushes = 4
 
     /// Pushes one batch, halving it while the server says it is too large, and reconciles the
     /// results into the store.

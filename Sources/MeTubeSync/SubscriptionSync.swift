@@ -29,15 +29,13 @@ struct SubscriptionSync: Sendable {
         return report
     }
 
-    /// Pushes every pending subscription once, in batches; counts in `rebased` those a merge left
-    /// pending for another round.
+    /// Pushes every pending subscription once, in batches with a few in flight at once as the
+    /// marks are (batches hold different channels, so their order does not matter); counts in
+    /// `rebased` those a merge left pending for another round.
     private func push() async throws -> StatusSync.Report {
         let pending = try store.pendingSubscriptions()
-        var report = StatusSync.Report()
-        for start in stride(from: 0, to: pending.count, by: batchSize) {
-            report.add(try await push(Array(pending[start..<min(start + batchSize, pending.count)])))
-        }
-        return report
+        let batches = stride(from: 0, to: pending.count, by: batchSize).map { Array(pending[$0..<min($0 + batchSize, pending.count)]) }
+        return try await StatusSync.Report.pipelined(batches, inFlight: StatusSync.concurrentPushes) { batch in try await push(batch) }
     }
 
     /// Pushes one batch, halving it while the server says it is too large, and saves the outcome.

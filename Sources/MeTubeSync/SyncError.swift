@@ -20,6 +20,8 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     case store(StoreError)
     /// The status service failed the request.
     case status(StatusRequestFailure)
+    /// Signing in with YouTube or reading the subscriptions failed.
+    case youTube(YouTubeFailure)
     /// The run was cancelled.
     case cancelled
 
@@ -30,7 +32,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .connection, .timeout, .invalidResponse: true
         case .http(let status, _, _): status == 429 || status >= 500
         case .status(let failure): failure.isRetryable
-        case .notConfigured, .limitExceeded, .store, .cancelled: false
+        case .notConfigured, .limitExceeded, .store, .youTube, .cancelled: false
         }
     }
 
@@ -63,6 +65,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .notConfigured(let detail): "not configured: \(detail)"
         case .store(let error): "store: \(error)"
         case .status(let failure): failure.description
+        case .youTube(let failure): failure.description
         case .cancelled: "cancelled"
         }
     }

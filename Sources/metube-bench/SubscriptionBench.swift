@@ -8,7 +8,8 @@ import TestSupport
 
 /// Subscription sync from a device's view (issue 26): the first sync of a device following
 /// 2,000 channels pushes them as `Subscription` records, and an empty second device pulls them,
-/// each a whole status run against the loopback SQLite server.
+/// each a whole status run against the loopback SQLite server; and importing 2,000 subscriptions
+/// from a YouTube stub.
 func subscriptionFigures(service: StatusService, endpoint: StatusEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
     let count = 2_000
     let client = StatusClient(endpoint: endpoint, userToken: try await service.addUser(name: "subscription-bench"), httpClient: httpClient)
@@ -29,8 +30,9 @@ func subscriptionFigures(service: StatusService, endpoint: StatusEndpoint, httpC
         throw StatusRequestFailure.unreadable(httpStatus: 200, "pushed \(pushed.subscriptionsPushed), pulled \(pulled.subscriptionsPulled) of \(count) subscriptions")
     }
     return [
+        try await youTubeImportFigure(directory: directory),
         Figure(name: "subscriptions.push.2k", value: push, unit: "ms", goal: "<= 2000 ms",
-               detail: "first status sync of a store following 2,000 channels (0-2 tags each), loopback SQLite server, batches of 200"),
+               detail: "first status sync of a store following 2,000 channels (0-2 tags each), loopback SQLite server, batches of 200, 4 in flight"),
         Figure(name: "subscriptions.pull.2k", value: pull, unit: "ms", goal: "<= 2000 ms", detail: "first status sync of an empty second store, pages of 200"),
     ]
 }

@@ -15,12 +15,16 @@ enum ExitStatus {
     static let cannotOpenInput: Int32 = 66
     static let ioError: Int32 = 74
     static let storeBusy: Int32 = 75
+    static let notAuthorized: Int32 = 77
+    static let notConfigured: Int32 = 78
 
     static let help = """
         Exit codes: 0 success; 1 failure; 2 partial success (some items failed); 3 the store is \
         read-only (written by a newer metube); 4 no such video or channel; 64 usage error; 65 bad \
         input data; 66 input file missing or unreadable; 74 I/O error, nothing was changed (e.g. disk \
-        full); 75 the store is busy (another process held its lock), try again.
+        full); 75 the store is busy (another process held its lock), try again; 77 the YouTube sign-in \
+        was declined, expired or revoked (run `metube youtube login`); 78 no YouTube OAuth client is \
+        configured, or Google refuses it.
         """
 }
 

@@ -48,6 +48,15 @@ public func runProcess(_ executable: URL, _ arguments: [String], environment: [S
                           stderr: errorData.withLock { String(decoding: $0, as: UTF8.self) })
 }
 
+/// ``runProcess(_:_:environment:input:)`` on a thread of its own, so that a test waiting for a
+/// process that talks to an in-process server (whose handlers run on the cooperative pool) does
+/// not hold one of the pool's few threads while it waits.
+public func runProcessOffPool(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessOutcome {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try runProcess(executable, arguments, environment: environment) }) }.start()
+    }
+}
+
 /// Everything `handle` delivers until its end. Unlike `readDataToEndOfFile()`, which traps when a
 /// signal interrupts the read (EINTR), an interrupted read is simply tried again.
 private func readToEnd(_ handle: FileHandle) -> Data {

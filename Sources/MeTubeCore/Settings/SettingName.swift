@@ -24,9 +24,13 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case sponsorBlockEnabled = "sponsorblock.enabled"
     case sponsorBlockCategories = "sponsorblock.categories"
     case sponsorBlockAPI = "sponsorblock.api"
+    case youTubeClientID = "youtube.client-id"
+    case youTubeClientSecret = "youtube.client-secret"
+    case youTubeOAuthURL = "youtube.oauth-url"
+    case youTubeAPIURL = "youtube.api-url"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
-    public static let sections = ["hub", "sync", "tui", "store", "sponsorblock", "keys"]
+    public static let sections = ["hub", "sync", "tui", "store", "sponsorblock", "youtube", "keys"]
 
     /// The section, e.g. `hub`.
     public var section: String { String(rawValue.prefix { $0 != "." }) }
@@ -38,7 +42,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     public var kind: SettingKind {
         switch self {
         case .hubURL: .webURL
-        case .open, .feedURLTemplate: .text
+        case .open, .feedURLTemplate, .youTubeClientID, .youTubeClientSecret: .text
+        case .youTubeOAuthURL, .youTubeAPIURL: .webURL
         case .source: .choice(["hub", "youtube", "direct"])
         case .pageSize: .whole(1...500)
         case .concurrency: .whole(1...64)
@@ -61,7 +66,9 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The value when nothing sets it; `nil` for "not set".
     public var defaultValue: SettingValue? {
         switch self {
-        case .hubURL, .open, .feedURLTemplate: nil
+        case .hubURL, .open, .feedURLTemplate, .youTubeClientID, .youTubeClientSecret: nil
+        case .youTubeOAuthURL: .text("https://oauth2.googleapis.com")
+        case .youTubeAPIURL: .text("https://www.googleapis.com/youtube/v3")
         case .source: .text("hub")
         case .pageSize: .whole(100)
         case .concurrency: .whole(8)
@@ -99,6 +106,10 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         switch self {
         case .hubURL: "METUBE_HUB_URL"
         case .lockTimeout: "METUBE_LOCK_TIMEOUT"
+        case .youTubeClientID: "METUBE_YOUTUBE_CLIENT_ID"
+        case .youTubeClientSecret: "METUBE_YOUTUBE_CLIENT_SECRET"
+        case .youTubeOAuthURL: "METUBE_YOUTUBE_OAUTH_URL"
+        case .youTubeAPIURL: "METUBE_YOUTUBE_API_URL"
         default: nil
         }
     }
