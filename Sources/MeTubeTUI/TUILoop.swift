@@ -180,6 +180,14 @@ struct TUILoop<Source: LibrarySource> {
                 } catch {
                     _ = model.apply(.markFailed(videoID: videoID, message: "\(error)"))
                 }
+            case .markBatch(let batch):
+                do {
+                    _ = try source.mark(batch)
+                    options.markDidChange?()
+                } catch {
+                    _ = model.apply(.batchMarkFailed(message: "\(error)"))
+                }
+                reloadFromStore()
             case .open(let videoID, let url, let markOnSuccess):
                 let inbox = inbox
                 opener.open(url) { success, detail in
