@@ -118,8 +118,19 @@ extension ScreenModel {
     /// Computes the rows of the view in use; returns how many title regexes its query stopped.
     @discardableResult
     mutating func computeRows() -> Int {
-        var result: [Int] = []
+        viewScan = nil
+        rows = []
+        return scanRows(from: 0).stopped
+    }
+
+    /// Appends the rows of the view in use among at most `videoLimit` videos from `start`, until
+    /// `rowTarget` rows are there; returns the next video to scan (`nil` at the library's end) and
+    /// how many title regexes the view's query stopped.
+    mutating func scanRows(from start: Int, until rowTarget: Int = .max, videoLimit: Int = .max) -> (next: Int?, stopped: Int) {
+        var result = rows
+        rows = []
         result.reserveCapacity(library.videos.count)
+        var next: Int?
         let channelID = query.channelID
         let filter = query.filter
         let hideShorts = query.hideShorts
@@ -129,7 +140,13 @@ extension ScreenModel {
         var context = QueryContext(library: library, statusesKnown: statusesKnown, now: now)
         library.videos.withUnsafeBufferPointer { videos in
             statuses.withUnsafeBufferPointer { statuses in
-                for index in 0..<videos.count {
+                let end = start + min(videoLimit, videos.count - start)
+                if end < videos.count { next = end }
+                for index in start..<end {
+                    if result.count >= rowTarget {
+                        next = index
+                        break
+                    }
                     if hideShorts, videos[index].isShort { continue }
                     if let channelID, videos[index].channelID != channelID { continue }
                     if stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) {
@@ -143,6 +160,6 @@ extension ScreenModel {
             }
         }
         rows = result
-        return context.stoppedRegexes
+        return (next, context.stoppedRegexes)
     }
 }

@@ -49,6 +49,11 @@ extension ScreenModel {
 
     /// Shows the view at `index` of ``views`` in the feed, keeping the channel and Shorts choices.
     /// `filter` stands in for a built-in view missing from ``views``.
+    ///
+    /// A built-in view keeps the selected video when it shows it. A saved view opens at the top
+    /// with its first screen of rows; the rest follow from ``continueViewScan()`` while no key
+    /// waits (or at once, before the next action), so the key is answered without scanning the
+    /// whole library through the query.
     mutating func switchToView(_ index: Int, filter: FeedFilter? = nil) {
         let selectedID = selectedVideo?.id
         viewIndex = index
@@ -56,10 +61,47 @@ extension ScreenModel {
         query.query = filter == nil ? views[index].query : nil
         screen = .feed
         stickyVideoIDs = []
-        let stopped = refilter(keeping: selectedID)
-        if stopped > 0 {
-            message = StatusMessage(text: "\(Formatting.count(stopped, "title regex evaluation")) stopped at the step limit; those videos are left out", isError: true)
+        guard query.query != nil else {
+            reportStoppedRegexes(refilter(keeping: selectedID))
+            return
         }
+        rows = []
+        feedCursor = ListCursor()
+        let (next, stopped) = scanRows(from: 0, until: listHeight)
+        viewScan = next.map { ViewScan(next: $0, stoppedRegexes: stopped) }
+        if viewScan == nil { finishedViewScan(stoppedRegexes: stopped) }
+    }
+
+    /// Whether a saved view's rows are still being computed.
+    public var isScanningView: Bool { viewScan != nil }
+
+    /// Computes the next step of a saved view's rows; returns whether the screen changed.
+    @discardableResult
+    public mutating func continueViewScan() -> Bool {
+        guard let scan = viewScan else { return false }
+        let (next, stopped) = scanRows(from: scan.next, videoLimit: ViewScan.videosPerStep)
+        viewScan = next.map { ViewScan(next: $0, stoppedRegexes: scan.stoppedRegexes + stopped) }
+        if viewScan == nil { finishedViewScan(stoppedRegexes: scan.stoppedRegexes + stopped) }
+        return true
+    }
+
+    /// Computes the rest of a saved view's rows now (an action needs them all).
+    mutating func finishViewScan() {
+        guard let scan = viewScan else { return }
+        let (_, stopped) = scanRows(from: scan.next)
+        viewScan = nil
+        finishedViewScan(stoppedRegexes: scan.stoppedRegexes + stopped)
+    }
+
+    private mutating func finishedViewScan(stoppedRegexes: Int) {
+        feedCursor.clamp(count: rows.count, visible: listHeight)
+        if !searchText.isEmpty { countMatches() }
+        reportStoppedRegexes(stoppedRegexes)
+    }
+
+    private mutating func reportStoppedRegexes(_ stopped: Int) {
+        guard stopped > 0 else { return }
+        message = StatusMessage(text: "\(Formatting.count(stopped, "title regex evaluation")) stopped at the step limit; those videos are left out", isError: true)
     }
 
     /// Counts every view's unseen and total videos in the library as the feed would show them

@@ -162,6 +162,8 @@ public struct ScreenModel: Sendable {
     /// Whether `hide` rules leave each video out, aligned with `library.videos`; empty when no
     /// rule hides.
     var hiddenByRules: [Bool] = []
+    /// A saved view's rows still being computed past its first screen.
+    var viewScan: ViewScan?
     /// The bulk mark waiting for `y` or `n`.
     public internal(set) var pendingBulkMark: BulkMark?
     /// What `U` can take back, newest last.
@@ -249,6 +251,7 @@ public struct ScreenModel: Sendable {
     /// Performs one action as if its key had been pressed.
     public mutating func perform(_ action: Action) -> [Effect] {
         message = nil
+        finishViewScan()
         switch action {
         case .quit:
             wantsQuit = true

@@ -91,7 +91,8 @@ public struct ScreenRenderer: Sendable {
             if let loading = model.loadingVideoCount {
                 parts.append("\(Formatting.count(model.rows.count)) of the newest \(Formatting.count(model.library.videos.count)) · loading \(Formatting.count(loading))…")
             } else {
-                parts.append("\(Formatting.count(model.rows.count)) of \(Formatting.count(model.library.videos.count))")
+                let scanning = model.isScanningView ? (model.unicode ? "…" : "...") : ""
+                parts.append("\(Formatting.count(model.rows.count))\(scanning) of \(Formatting.count(model.library.videos.count))")
             }
         case .channels: parts.append(Formatting.count(model.channelList.count, "channel"))
         case .conflicts: parts.append(Formatting.count(model.conflictList.count, "conflict"))

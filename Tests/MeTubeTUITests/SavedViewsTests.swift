@@ -166,6 +166,37 @@ struct SavedViewsTests {
         #expect(history.steps.map(\.label) == ["huge"])
     }
 
+    @Test("a saved view over a large library answers with its first screen, streams the rest between keys, and agrees with the CLI's filter")
+    func streamedSavedView() throws {
+        // Given 45,000 videos and a saved view of one channel's long videos
+        let synthetic = SyntheticLibrary(channelCount: 8, videoCount: 45_000, markCount: 9_000)
+        let library = synthetic.library()
+        let text = "channel:\(SyntheticLibrary.channelID(2)) and duration>10m"
+        var config = TUIConfig()
+        config.views = SavedView.builtIn + [SavedView(name: "long2", query: try VideoQuery(parsing: text))]
+        var model = ScreenModel(library: library, size: Fixture.size, config: config, now: Fixture.now, statusesKnown: true)
+        var brute = FeedQuery(filter: .all)
+        brute.query = try VideoQuery(parsing: text)
+        let expected = brute.rows(in: library, statusesKnown: true).map(\.video.id)
+
+        // When 6 switches to it, Then only the first screen is there, and the status line says more follow
+        model.press(.character("6"))
+        #expect(model.isScanningView)
+        #expect(model.rows.count == model.listHeight)
+        #expect(ScreenRenderer.render(model).text(ofRow: 10).hasPrefix(" view long2 │ 9… of 45,000"))
+
+        // When the loop has no key, Then the rest follows step by step, the same rows as list --query
+        var steps = 0
+        while model.continueViewScan() { steps += 1 }
+        #expect(steps == 3)
+        #expect(Fixture.rowIDs(model) == expected)
+
+        // When a key comes before the scan ends, Then the scan ends first: G reaches the last row
+        model.press(.character("1"), .character("6"), .character("G"))
+        #expect(!model.isScanningView)
+        #expect(model.selectedVideo?.id == expected.last)
+    }
+
     @Test("golden: the view picker with keys, counts, names and queries, the view in use marked")
     func pickerScreen() throws {
         var model = try Self.model()
