@@ -197,6 +197,21 @@ struct SavedViewsTests {
         #expect(model.selectedVideo?.id == expected.last)
     }
 
+    @Test("a saved view whose title regex backtracks without end is stopped, says so, and leaves the video out")
+    func explodingRegexView() throws {
+        var library = Fixture.library
+        let bomb = Video(id: Self.id(9), channelID: SyntheticLibrary.channelID(1), title: String(repeating: "a", count: 5_000) + "!", published: Fixture.now, duration: 600)
+        _ = library.upsert([bomb])
+        var config = TUIConfig()
+        config.views = SavedView.builtIn + [SavedView(name: "bomb", query: try VideoQuery(parsing: "title~\"(a+)+$\""))]
+        var model = ScreenModel(library: library, size: Fixture.size, config: config, now: Fixture.now, statusesKnown: true)
+        model.press(.character("6"))
+        #expect(model.currentView.name == "bomb")
+        #expect(!Fixture.rowIDs(model).contains(bomb.id))
+        #expect(model.message?.isError == true)
+        #expect(model.message?.text.contains("stopped at the step limit") == true)
+    }
+
     @Test("golden: the view picker with keys, counts, names and queries, the view in use marked")
     func pickerScreen() throws {
         var model = try Self.model()
