@@ -12,6 +12,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case toggleWatched = "toggle-watched"
     case toggleSkipped = "toggle-skipped"
     case markUnwatched = "mark-unwatched"
+    case markAllSkipped = "mark-all-skipped"
+    case markAllWatched = "mark-all-watched"
+    case undo
     case open
     case copyURL = "copy-url"
     case toggleShorts = "toggle-shorts"
@@ -19,6 +22,8 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case nextMatch = "next-match"
     case previousMatch = "previous-match"
     case cycleFilter = "cycle-filter"
+    case views
+    case jumpToView = "jump-to-view"
     case channels
     case retryFailing = "retry-failing"
     case conflicts
@@ -45,6 +50,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .toggleWatched: ActionInfo(keys: ["w"], help: "Toggle watched", group: .marks)
         case .toggleSkipped: ActionInfo(keys: ["s"], help: "Toggle skipped", group: .marks)
         case .markUnwatched: ActionInfo(keys: ["u"], help: "Mark unwatched", group: .marks)
+        case .markAllSkipped: ActionInfo(keys: ["A"], help: "Mark every video of the view skipped (asks first)", group: .marks)
+        case .markAllWatched: ActionInfo(keys: ["W"], help: "Mark every video of the view watched (asks first)", group: .marks)
+        case .undo: ActionInfo(keys: ["U"], help: "Undo the last mark, batch or sync's rule marks (again for older ones)", group: .marks)
         case .open: ActionInfo(keys: ["Enter", "o"], help: "Open the video (or the channel)", group: .marks)
         case .copyURL: ActionInfo(keys: ["y"], help: "Copy the video's URL (OSC 52)", group: .marks)
         case .toggleShorts: ActionInfo(keys: ["S"], help: "Hide or show Shorts", group: .views)
@@ -52,6 +60,8 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .nextMatch: ActionInfo(keys: ["n"], help: "Next search match", group: .views)
         case .previousMatch: ActionInfo(keys: ["N"], help: "Previous search match", group: .views)
         case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped, in progress", group: .views)
+        case .views: ActionInfo(keys: ["v"], help: "Views: pick one, with unseen counts", group: .views)
+        case .jumpToView: ActionInfo(keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], help: "Switch to the first nine views (the n-th key, the n-th view)", group: .views)
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)

@@ -5,6 +5,9 @@ import MeTubeCore
 public enum Effect: Sendable, Equatable {
     /// Make this mark durable in the store.
     case mark(videoID: String, status: WatchStatus)
+    /// Make all these marks durable in one store write (a bulk mark or an undo): the videos to
+    /// give each status.
+    case markBatch([WatchStatus: [String]])
     /// Open `url` with the configured command; when `markWhen` is set, mark the video watched
     /// at that point (on the player's success, or at once).
     case open(videoID: String, url: String, markOnSuccess: Bool)

@@ -8,6 +8,9 @@ public protocol LibrarySource: Sendable {
     func library() -> Library
     /// Makes a mark durable and returns it.
     func mark(_ videoID: String, as status: WatchStatus) throws -> Mark
+    /// Makes all these marks durable in one write (one journal line): the videos to give each
+    /// status. Returns how many marks were written.
+    func mark(_ batch: [WatchStatus: [String]]) throws -> Int
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
     /// Each channel's last feed fetch, by channel id.

@@ -25,9 +25,13 @@ extension ScreenModel {
             refilter(keeping: selectedVideo?.id)
             message = StatusMessage(text: query.hideShorts ? "Shorts hidden" : "Shorts shown", isError: false)
         case .cycleFilter:
-            query.filter = query.filter.next
-            stickyVideoIDs = []
-            refilter(keeping: selectedVideo?.id)
+            cycleBuiltInView()
+        case .views:
+            openViewPicker()
+        case .markAllSkipped:
+            askBulkMark(.skipped)
+        case .markAllWatched:
+            askBulkMark(.watched)
         case .search:
             searchInput = ""
             searchOrigin = feedCursor.selection
@@ -48,7 +52,7 @@ extension ScreenModel {
             message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing:
             message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
-        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
+        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .jumpToView, .undo:
             break
         }
         return []
@@ -82,11 +86,13 @@ extension ScreenModel {
 
     /// Recomputes the feed's rows, keeping the video `selectedID` selected on the same screen line
     /// when it is still shown (callers take the id before they change the library or the query).
-    mutating func refilter(keeping selectedID: String?) {
+    /// Returns how many title regexes the view's query stopped at their limit.
+    @discardableResult
+    mutating func refilter(keeping selectedID: String?) -> Int {
         let offset = feedCursor.selection - feedCursor.scroll
         let oldSelection = feedCursor.selection
         let oldIndex = rows.isEmpty ? nil : rows[oldSelection]
-        computeRows()
+        let stopped = computeRows()
         var target = oldSelection
         if let selectedID {
             let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
@@ -95,6 +101,7 @@ extension ScreenModel {
         }
         feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)
         if !searchText.isEmpty { countMatches() }
+        return stopped
     }
 
     /// Where library index `index` is in the ascending `rows`, by binary search.
@@ -108,24 +115,51 @@ extension ScreenModel {
         return nil
     }
 
-    private mutating func computeRows() {
-        var result: [Int] = []
+    /// Computes the rows of the view in use; returns how many title regexes its query stopped.
+    @discardableResult
+    mutating func computeRows() -> Int {
+        viewScan = nil
+        rows = []
+        return scanRows(from: 0).stopped
+    }
+
+    /// Appends the rows of the view in use among at most `videoLimit` videos from `start`, until
+    /// `rowTarget` rows are there; returns the next video to scan (`nil` at the library's end) and
+    /// how many title regexes the view's query stopped.
+    mutating func scanRows(from start: Int, until rowTarget: Int = .max, videoLimit: Int = .max) -> (next: Int?, stopped: Int) {
+        var result = rows
+        rows = []
         result.reserveCapacity(library.videos.count)
+        var next: Int?
         let channelID = query.channelID
         let filter = query.filter
         let hideShorts = query.hideShorts
+        let viewQuery = query.query
+        let hidden = filter == .all && viewQuery == nil ? [] : hiddenByRules
         let library = library
+        var context = QueryContext(library: library, statusesKnown: statusesKnown, now: now)
         library.videos.withUnsafeBufferPointer { videos in
             statuses.withUnsafeBufferPointer { statuses in
-                for index in 0..<videos.count {
-                    let hasProgress = filter == .inProgress && FeedFilter.hasProgress(videos[index].id, in: library)
-                    if !filter.admits(statuses[index], hasProgress: hasProgress), stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) { continue }
+                let end = start + min(videoLimit, videos.count - start)
+                if end < videos.count { next = end }
+                for index in start..<end {
+                    if result.count >= rowTarget {
+                        next = index
+                        break
+                    }
                     if hideShorts, videos[index].isShort { continue }
                     if let channelID, videos[index].channelID != channelID { continue }
+                    if stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) {
+                        let hasProgress = filter == .inProgress && FeedFilter.hasProgress(videos[index].id, in: library)
+                        if !filter.admits(statuses[index], hasProgress: hasProgress) { continue }
+                        if !hidden.isEmpty, hidden[index] { continue }
+                        if let viewQuery, !viewQuery.matches(videos[index], in: &context) { continue }
+                    }
                     result.append(index)
                 }
             }
         }
         rows = result
+        return (next, context.stoppedRegexes)
     }
 }

@@ -26,6 +26,8 @@ public struct TerminalSize: Sendable, Equatable {
 /// The views of the TUI.
 public enum Screen: Sendable, Equatable {
     case feed, channels, conflicts, help
+    /// The view picker (`v`).
+    case views
 }
 
 /// A line of text for the user at the bottom of the screen, until the next key.
@@ -66,6 +68,8 @@ public enum ModelEvent: Sendable, Equatable {
     case marked(Mark)
     /// The store could not make a mark durable.
     case markFailed(videoID: String, message: String)
+    /// The store could not write a bulk mark or an undo (``Effect/markBatch(_:)``).
+    case batchMarkFailed(message: String)
     /// The player started by an ``Effect/open(videoID:url:markOnSuccess:)`` exited.
     case playerExited(videoID: String, success: Bool, detail: String)
     /// The whole library finished loading behind a first screen drawn from its newest part: it
@@ -147,6 +151,24 @@ public struct ScreenModel: Sendable {
     /// The help screen's selection and scroll.
     public internal(set) var helpCursor = ListCursor()
 
+    /// The views `v` and `1`–`9` pick from, in the picker's order.
+    public let views: [SavedView]
+    /// The view in use, an index into ``views``.
+    public internal(set) var viewIndex = 0
+    /// The view picker's selection and scroll.
+    public internal(set) var viewCursor = ListCursor()
+    /// Each view's unseen and total videos, aligned with ``views``, counted when the picker opens.
+    public internal(set) var viewCounts: [ViewCount] = []
+    /// Whether `hide` rules leave each video out, aligned with `library.videos`; empty when no
+    /// rule hides.
+    var hiddenByRules: [Bool] = []
+    /// A saved view's rows still being computed past its first screen.
+    var viewScan: ViewScan?
+    /// The bulk mark waiting for `y` or `n`.
+    public internal(set) var pendingBulkMark: BulkMark?
+    /// What `U` can take back, newest last.
+    public internal(set) var undoHistory = UndoHistory()
+
     /// The transient message, if any.
     public internal(set) var message: StatusMessage?
     /// Whether the next key answers "full resync?" (`y` starts it, anything else cancels).
@@ -190,6 +212,9 @@ public struct ScreenModel: Sendable {
         self.timeZone = timeZone
         self.statusesKnown = statusesKnown
         query = FeedQuery()
+        query.rules = config.rules
+        views = config.views.isEmpty ? SavedView.builtIn : config.views
+        viewIndex = views.firstIndex { $0.query == nil && $0.filter == query.filter } ?? 0
         details.showsPictures = config.thumbnails != .off
         recomputeStatuses()
         rebuildRows()
@@ -214,16 +239,19 @@ public struct ScreenModel: Sendable {
         if searchInput != nil { return handleSearchInput(key) }
         if isConfirmingFullResync { return confirmFullResync(key) }
         if resumeQuestion != nil { return answerResume(key) }
+        if pendingBulkMark != nil { return confirmBulkMark(key) }
         guard let action = keyMap.action(for: key) else {
             message = StatusMessage(text: keyMap.message("\(key.name) does nothing here", hints: [(.help, "shows the keys")]), isError: false)
             return []
         }
+        if action == .jumpToView { return jumpToView(key) }
         return perform(action)
     }
 
     /// Performs one action as if its key had been pressed.
     public mutating func perform(_ action: Action) -> [Effect] {
         message = nil
+        finishViewScan()
         switch action {
         case .quit:
             wantsQuit = true
@@ -242,6 +270,8 @@ public struct ScreenModel: Sendable {
             return askForFullResync()
         case .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
             return performDetails(action)
+        case .undo:
+            return undoLastMarks()
         default:
             break
         }
@@ -250,6 +280,7 @@ public struct ScreenModel: Sendable {
         case .channels: return performInChannels(action)
         case .conflicts: return performInConflicts(action)
         case .help: return performInHelp(action)
+        case .views: return performInViewPicker(action)
         }
     }
 
@@ -265,6 +296,8 @@ public struct ScreenModel: Sendable {
             setMark(mark)
         case .markFailed(let videoID, let text):
             message = StatusMessage(text: "could not mark \(videoID): \(text)", isError: true)
+        case .batchMarkFailed(let text):
+            batchMarkFailed(text)
         case .playerExited(let videoID, let success, let detail):
             if success {
                 return markVideo(videoID, as: .watched)
@@ -312,6 +345,7 @@ public struct ScreenModel: Sendable {
     /// Marks `videoID` in memory at once (pending) and asks the loop to make it durable.
     mutating func markVideo(_ videoID: String, as status: WatchStatus) -> [Effect] {
         let previous = library.marks[videoID]
+        undoHistory.push(UndoStep(label: "\(videoID) \(status.rawValue)", previous: [(videoID, previous?.status ?? .unwatched)]))
         setMark(Mark(
             videoID: videoID, status: status, hlc: previous?.hlc ?? HybridTimestamp(millis: 0),
             deviceID: previous?.deviceID ?? "", syncState: .pending, base: previous?.base
@@ -321,12 +355,13 @@ public struct ScreenModel: Sendable {
     }
 
     /// Records `mark` in the library, keeping the status array and the counts in step.
-    mutating func setMark(_ mark: Mark) {
+    /// `index` is the video's index in `library.videos` when the caller knows it.
+    mutating func setMark(_ mark: Mark, at index: Int? = nil) {
         let old = library.marks[mark.videoID]
         count(old?.syncState, by: -1)
         count(mark.syncState, by: 1)
         library.apply(mark)
-        if let index = libraryIndex(of: mark.videoID) { statuses[index] = DisplayStatus(mark.status) }
+        if let index = index ?? libraryIndex(of: mark.videoID) { statuses[index] = DisplayStatus(mark.status) }
     }
 
     /// The index in `library.videos` of `videoID`: the selected row's when it is that video.
@@ -349,11 +384,13 @@ public struct ScreenModel: Sendable {
         pendingCount = 0
         conflictCount = 0
         for mark in library.marks.values { count(mark.syncState, by: 1) }
+        recomputeHiddenByRules()
     }
 
     private mutating func replaceLibrary(_ changed: Library, countingNew: Bool = true) {
         let added = countingNew ? changed.videos.count - library.videos.count : 0
         let selectedID = selectedVideo?.id
+        if added > 0 { rememberRuleMarks(in: changed) }
         library = changed
         libraryGeneration += 1
         searchIndex = nil
@@ -362,6 +399,7 @@ public struct ScreenModel: Sendable {
         refilter(keeping: selectedID)
         if screen == .channels { rebuildChannels() }
         if screen == .conflicts { rebuildConflicts() }
+        if screen == .views { countViews() }
     }
 
     private mutating func clampCursors() {
@@ -369,5 +407,6 @@ public struct ScreenModel: Sendable {
         channelCursor.clamp(count: channelList.count, visible: listHeight)
         conflictCursor.clamp(count: conflictList.count, visible: listHeight)
         helpCursor.clamp(count: HelpText.lines(keyMap).count, visible: listHeight)
+        viewCursor.clamp(count: views.count, visible: listHeight)
     }
 }

@@ -23,6 +23,7 @@ public struct ScreenRenderer: Sendable {
         case .channels: drawChannels(into: &grid)
         case .conflicts: drawConflicts(into: &grid)
         case .help: drawHelp(into: &grid)
+        case .views: drawViewPicker(into: &grid)
         }
         drawStatusLine(into: &grid)
         drawMessageLine(into: &grid)
@@ -61,7 +62,7 @@ public struct ScreenRenderer: Sendable {
         var parts = ["metube"]
         switch model.screen {
         case .feed:
-            parts.append(model.query.filter.rawValue)
+            parts.append(model.currentView.query == nil ? model.query.filter.rawValue : model.currentView.name)
             if let channelID = model.query.channelID {
                 parts.append(model.library.channels[channelID]?.displayName ?? channelID)
             }
@@ -72,6 +73,7 @@ public struct ScreenRenderer: Sendable {
             let hints = [model.keyMap.hint(.keepMine, "keeps mine"), model.keyMap.hint(.takeTheirs, "takes theirs")].compactMap { $0 }
             parts.append(hints.isEmpty ? "conflicts" : "conflicts (\(hints.joined(separator: ", ")))")
         case .help: parts.append("keys")
+        case .views: parts.append("views (unseen, videos)")
         }
         let notice = model.newCount > 0 && model.screen == .feed ? " \(Formatting.count(model.newCount)) new \(model.unicode ? "↑" : "^") " : ""
         let noticeWidth = TextWidth.of(notice)
@@ -85,14 +87,17 @@ public struct ScreenRenderer: Sendable {
         var parts: [String] = []
         switch model.screen {
         case .feed:
+            if model.currentView.query != nil { parts.append("view \(model.currentView.name)") }
             if let loading = model.loadingVideoCount {
                 parts.append("\(Formatting.count(model.rows.count)) of the newest \(Formatting.count(model.library.videos.count)) · loading \(Formatting.count(loading))…")
             } else {
-                parts.append("\(Formatting.count(model.rows.count)) of \(Formatting.count(model.library.videos.count))")
+                let scanning = model.isScanningView ? (model.unicode ? "…" : "...") : ""
+                parts.append("\(Formatting.count(model.rows.count))\(scanning) of \(Formatting.count(model.library.videos.count))")
             }
         case .channels: parts.append(Formatting.count(model.channelList.count, "channel"))
         case .conflicts: parts.append(Formatting.count(model.conflictList.count, "conflict"))
         case .help: parts.append("\(Action.allCases.count) actions")
+        case .views: parts.append(Formatting.count(model.views.count, "view"))
         }
         let statusReachable = model.services[.status]?.isReachable ?? true
         if model.pendingCount > 0 {

@@ -41,6 +41,10 @@ public struct TUIConfig: Sendable, Equatable {
     public var thumbnails: ThumbnailMode = .auto
     /// The most bytes the thumbnail cache keeps.
     public var thumbnailCacheBytes = 100 << 20
+    /// The views `v` and `1`–`9` pick from: the built-in ones, then the config file's `[views.NAME]`.
+    public var views = SavedView.builtIn
+    /// The `[[rules]]`; their `hide` rules keep videos out of every view but `all`.
+    public var rules = FeedRules()
 
     /// A configuration: the defaults unless told otherwise.
     public init(
@@ -67,6 +71,8 @@ public struct TUIConfig: Sendable, Equatable {
         )
         thumbnails = settings.text(.thumbnails).flatMap(ThumbnailMode.init(rawValue:)) ?? .auto
         thumbnailCacheBytes = settings.whole(.thumbnailCache) << 20
+        views = settings.allViews
+        rules = settings.rules
         let player = PlayerSettings(settings: settings)
         self.player = player.tracksMPV ? player : nil
         var boundBy: [Key: String] = [:]

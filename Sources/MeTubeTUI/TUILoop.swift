@@ -50,7 +50,7 @@ struct TUILoop<Source: LibrarySource> {
             if let signal = signals.signal { return 128 + signal }
             var changed = false
             var keyName: String?
-            let input = terminal.read(waiting: !model.isCountingMatches)
+            let input = terminal.read(waiting: !model.isCountingMatches && !model.isScanningView)
             let keyStart = ContinuousClock.now
             switch input {
             case .key(let key)?:
@@ -65,8 +65,12 @@ struct TUILoop<Source: LibrarySource> {
                 stopPlayers()
                 return 128 + SIGHUP
             case nil:
-                // No key waiting: count the next rows of a search under way.
-                if model.isCountingMatches { changed = model.continueSearch() }
+                // No key waiting: compute the next rows of a view, or count those of a search.
+                if model.isScanningView {
+                    changed = model.continueViewScan()
+                } else if model.isCountingMatches {
+                    changed = model.continueSearch()
+                }
             }
             if model.wantsQuit {
                 stopPlayers()
@@ -180,6 +184,14 @@ struct TUILoop<Source: LibrarySource> {
                 } catch {
                     _ = model.apply(.markFailed(videoID: videoID, message: "\(error)"))
                 }
+            case .markBatch(let batch):
+                do {
+                    _ = try source.mark(batch)
+                    options.markDidChange?()
+                } catch {
+                    _ = model.apply(.batchMarkFailed(message: "\(error)"))
+                }
+                reloadFromStore()
             case .open(let videoID, let url, let markOnSuccess):
                 let inbox = inbox
                 opener.open(url) { success, detail in
