@@ -21,13 +21,16 @@ extension Library {
 }
 
 extension Library {
-    /// The entry that adds `videoID` to the end of the queue, written at `hlc` by `deviceID`:
-    /// queued at `hlc`'s time, or just after the last queued video when that one's time is not
-    /// behind it (so the order added is kept within a millisecond). `nil` when it is queued.
+    /// The entry that adds `videoID` to the end of the queue, written by `deviceID` at `hlc`'s
+    /// time, or just after the last queued video when that one's time is not behind it (so videos
+    /// added within one millisecond keep their order and can be swapped). Its clock reading is
+    /// never behind its `queuedAt` (a peer reads a later `queuedAt` as that reading); the caller's
+    /// clock observes it. `nil` when the video is queued.
     public func entryAdding(_ videoID: String, hlc: HybridTimestamp, deviceID: String) -> QueueEntry? {
         guard !isQueued(videoID) else { return nil }
         let last = queue.values.lazy.compactMap(\.queuedAt).max() ?? 0
-        return QueueEntry(videoID: videoID, queuedAt: min(max(hlc.millis, last + 1), QueueEntry.maxMillis), hlc: hlc, deviceID: deviceID)
+        let queuedAt = min(max(hlc.millis, last + 1), QueueEntry.maxMillis)
+        return QueueEntry(videoID: videoID, queuedAt: queuedAt, hlc: max(hlc, HybridTimestamp(millis: queuedAt)), deviceID: deviceID)
     }
 
     /// The entry that takes `videoID` out of the queue (without `queuedAt`, so the removal
@@ -37,13 +40,14 @@ extension Library {
         return QueueEntry(videoID: videoID, queuedAt: nil, hlc: hlc, deviceID: deviceID)
     }
 
-    /// The entries that swap the places of two queued videos (their `queuedAt` values; a tie is
-    /// broken by a millisecond so the order changes); none when either is not queued.
+    /// The entries that swap the places of two queued videos: each takes the other's `queuedAt`;
+    /// of two queued within one millisecond, the one to go first is moved a millisecond earlier
+    /// (never later than the entry's own clock reading). None when either is not queued.
     public func entriesSwapping(_ first: String, _ second: String, hlc: HybridTimestamp, deviceID: String) -> [QueueEntry] {
         guard isQueued(first), isQueued(second), let a = queue[first], let b = queue[second],
-              var earlier = a.queuedAt, var later = b.queuedAt else { return [] }
-        if earlier == later { a.precedes(b) ? (later += 1) : (earlier += 1) }
-        return [QueueEntry(videoID: first, queuedAt: later, hlc: hlc, deviceID: deviceID),
-                QueueEntry(videoID: second, queuedAt: earlier, hlc: hlc, deviceID: deviceID)]
+              var firstAt = b.queuedAt, var secondAt = a.queuedAt else { return [] }
+        if firstAt == secondAt { a.precedes(b) ? (secondAt -= 1) : (firstAt -= 1) }
+        return [QueueEntry(videoID: first, queuedAt: firstAt, hlc: hlc, deviceID: deviceID),
+                QueueEntry(videoID: second, queuedAt: secondAt, hlc: hlc, deviceID: deviceID)]
     }
 }

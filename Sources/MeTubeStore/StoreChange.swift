@@ -85,6 +85,8 @@ public struct StoreTransaction: Sendable {
     /// What this transaction writes.
     public var change = StoreChange()
     var clock: HybridLogicalClock
+    /// The library with the first `count` of `change.queue` applied (see StoreTransaction+Queue).
+    var stagedQueue: (library: Library, count: Int)?
 
     /// Stages a mark made on this device now: pending, with a fresh clock reading, based on the
     /// server version the device last knew (the other device's, when this settles a conflict).

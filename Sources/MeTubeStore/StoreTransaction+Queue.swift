@@ -5,7 +5,9 @@ extension StoreTransaction {
     /// already in the queue keeps its place, and `nil` is returned.
     @discardableResult
     public mutating func addToQueue(_ videoID: String) -> QueueEntry? {
-        stage(staged.entryAdding(videoID, hlc: clock.now(), deviceID: sync.deviceID).map { [$0] } ?? []).first
+        guard let entry = staged.entryAdding(videoID, hlc: clock.now(), deviceID: sync.deviceID) else { return nil }
+        clock.observe(entry.hlc)
+        return stage([entry]).first
     }
 
     /// Stages taking `videoID` out of the watch-later queue (an entry without `queuedAt`, so the
@@ -20,12 +22,17 @@ extension StoreTransaction {
         stage(staged.entriesSwapping(first, second, hlc: clock.now(), deviceID: sync.deviceID))
     }
 
-    /// The library with this transaction's queue entries applied.
+    /// The library with this transaction's queue entries applied, brought up to date with what
+    /// was staged since it was last asked for (so staging a thousand adds stays linear).
     private var staged: Library {
-        guard !change.queue.isEmpty else { return library }
-        var staged = library
-        for entry in change.queue { staged.apply(entry) }
-        return staged
+        mutating get {
+            var (staged, count) = stagedQueue ?? (library, 0)
+            if count > change.queue.count { (staged, count) = (library, 0) }
+            stagedQueue = nil
+            for entry in change.queue[count...] { staged.apply(entry) }
+            stagedQueue = (staged, change.queue.count)
+            return staged
+        }
     }
 
     private mutating func stage(_ entries: [QueueEntry]) -> [QueueEntry] {

@@ -40,9 +40,9 @@ public struct QueueEntry: Codable, Sendable, Hashable {
         (hlc, deviceID) > (other.hlc, other.deviceID)
     }
 
-    /// Whether the queue's order puts this entry before `other`: earlier `queuedAt` first, ties by
-    /// video id.
+    /// Whether the queue's order puts this entry before `other`: earlier `queuedAt` first, then
+    /// (for videos queued within one millisecond) the earlier clock reading, device and video id.
     public func precedes(_ other: QueueEntry) -> Bool {
-        (queuedAt ?? 0, videoID) < (other.queuedAt ?? 0, other.videoID)
+        (queuedAt ?? 0, hlc, deviceID, videoID) < (other.queuedAt ?? 0, other.hlc, other.deviceID, other.videoID)
     }
 }
