@@ -12,6 +12,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case toggleWatched = "toggle-watched"
     case toggleSkipped = "toggle-skipped"
     case markUnwatched = "mark-unwatched"
+    case toggleQueue = "toggle-queue"
     case open
     case copyURL = "copy-url"
     case toggleShorts = "toggle-shorts"
@@ -22,6 +23,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case channels
     case retryFailing = "retry-failing"
     case conflicts
+    case queue
     case keepMine = "keep-mine"
     case takeTheirs = "take-theirs"
     case back
@@ -45,6 +47,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .toggleWatched: ActionInfo(keys: ["w"], help: "Toggle watched", group: .marks)
         case .toggleSkipped: ActionInfo(keys: ["s"], help: "Toggle skipped", group: .marks)
         case .markUnwatched: ActionInfo(keys: ["u"], help: "Mark unwatched", group: .marks)
+        case .toggleQueue: ActionInfo(keys: ["l"], help: "Add to or take out of the watch-later queue", group: .marks)
         case .open: ActionInfo(keys: ["Enter", "o"], help: "Open the video (or the channel)", group: .marks)
         case .copyURL: ActionInfo(keys: ["y"], help: "Copy the video's URL (OSC 52)", group: .marks)
         case .toggleShorts: ActionInfo(keys: ["S"], help: "Hide or show Shorts", group: .views)
@@ -55,6 +58,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
+        case .queue: ActionInfo(keys: ["L"], help: "Watch-later queue; J/K move a video in it (details pane closed)", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)
         case .back: ActionInfo(keys: ["Esc"], help: "Back", group: .views)

@@ -8,6 +8,8 @@ public protocol LibrarySource: Sendable {
     func library() -> Library
     /// Makes a mark durable and returns it.
     func mark(_ videoID: String, as status: WatchStatus) throws -> Mark
+    /// Makes a change to the watch-later queue durable; returns the entries written.
+    func editQueue(_ edit: QueueEdit) throws -> [QueueEntry]
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
     /// Each channel's last feed fetch, by channel id.

@@ -48,7 +48,7 @@ extension ScreenModel {
             message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing:
             message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
-        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
+        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .toggleQueue, .queue:
             break
         }
         return []
@@ -91,7 +91,7 @@ extension ScreenModel {
         if let selectedID {
             let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
                 ?? library.videos.firstIndex { $0.id == selectedID }
-            if let index, let position = Self.position(of: index, in: rows) { target = position }
+            if let index, let position = showsQueue ? rows.firstIndex(of: index) : Self.position(of: index, in: rows) { target = position }
         }
         feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)
         if !searchText.isEmpty { countMatches() }
@@ -109,6 +109,7 @@ extension ScreenModel {
     }
 
     private mutating func computeRows() {
+        if showsQueue { return rows = queueRows() }
         var result: [Int] = []
         result.reserveCapacity(library.videos.count)
         let channelID = query.channelID
