@@ -1,5 +1,6 @@
 /// The MeTube iOS app's watched-status record: zone `WatchedStatusZone`, type `WatchedStatus`,
-/// recordName = video id, plus metube's optional `hlc` and `deviceId` fields.
+/// recordName = video id, plus metube's optional `hlc`, `deviceId`, `positionHlc`, `queuedAt` and
+/// `queueHlc` fields (clients that do not know them ignore them).
 public struct WatchedStatusRecord: Sendable, Hashable {
     /// The zone that holds every watched-status record.
     public static let zoneName = "WatchedStatusZone"
@@ -21,6 +22,12 @@ public struct WatchedStatusRecord: Sendable, Hashable {
     /// metube's hybrid logical clock reading of ``playbackPosition`` (`millis-counter`), when the
     /// writer sent one; without it the position dates from `lastModified`.
     public var positionHLC: String?
+    /// When the video was put in the watch-later queue, in milliseconds since 1970; `nil` when it
+    /// is not queued (or the record says nothing of the queue).
+    public var queuedAt: Int64?
+    /// metube's hybrid logical clock reading of the queue fields (`millis-counter`); when set, the
+    /// record says whether the video is queued: ``queuedAt`` present or not.
+    public var queueHLC: String?
 
     /// Creates a watched-status record.
     public init(videoID: String, status: String, lastModified: Int64, playbackPosition: Double? = nil, hlc: String? = nil, deviceID: String? = nil) {
@@ -44,6 +51,8 @@ public struct WatchedStatusRecord: Sendable, Hashable {
         self.hlc = fields["hlc"]?.value.stringValue
         self.deviceID = fields["deviceId"]?.value.stringValue
         self.positionHLC = fields["positionHlc"]?.value.stringValue
+        self.queuedAt = fields["queuedAt"]?.value.integerValue
+        self.queueHLC = fields["queueHlc"]?.value.stringValue
     }
 
     /// The record's fields, every one tagged with its type.
@@ -55,6 +64,11 @@ public struct WatchedStatusRecord: Sendable, Hashable {
         if let hlc { fields["hlc"] = .string(hlc) }
         if let deviceID { fields["deviceId"] = .string(deviceID) }
         if let positionHLC { fields["positionHlc"] = .string(positionHLC) }
+        if let queueHLC {
+            // A null `queuedAt` clears the field on `update`: the video left the queue.
+            fields["queueHlc"] = .string(queueHLC)
+            fields["queuedAt"] = queuedAt.map(StatusField.timestamp) ?? StatusField(value: .null, type: "TIMESTAMP")
+        }
         return fields
     }
 

@@ -15,6 +15,9 @@ public struct Library: Sendable, Equatable {
     /// What status sync knows of each channel followed or unfollowed, by channel id (unfollows
     /// included, so they travel); a followed channel without one has not been recorded yet.
     public private(set) var subscriptions: [String: Subscription] = [:]
+    /// The watch-later queue's entries by video id, removals included (so they travel); see
+    /// ``queuedVideoIDs``.
+    public internal(set) var queue: [String: QueueEntry] = [:]
     private var indexTable = VideoIndexTable()
 
     /// Creates a library from parts; `videos` need not be sorted or unique (the last copy wins).
@@ -178,6 +181,6 @@ public struct Library: Sendable, Equatable {
     public static func == (lhs: Library, rhs: Library) -> Bool {
         // `indexTable` is derived from `videos`.
         lhs.channels == rhs.channels && lhs.videos == rhs.videos && lhs.marks == rhs.marks && lhs.playbackPositions == rhs.playbackPositions
-            && lhs.subscriptions == rhs.subscriptions
+            && lhs.subscriptions == rhs.subscriptions && lhs.queue == rhs.queue
     }
 }

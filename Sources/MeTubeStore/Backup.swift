@@ -24,6 +24,8 @@ struct BackupFile: Codable {
     var sync: SyncSnapshot
     /// Playback positions (absent in backups written before positions existed).
     var positions: [PlaybackPosition]?
+    /// Watch-later queue entries (absent in backups written before the queue existed).
+    var queue: [QueueEntry]?
 }
 
 extension Store {
@@ -35,7 +37,8 @@ extension Store {
                                       channelCount: library.channels.count, videoCount: library.videos.count, markCount: library.marks.count)
         let file = BackupFile(manifest: manifest, channels: library.channels.values.sorted { $0.id < $1.id }, videos: library.videos,
                               marks: library.marks.values.sorted { $0.videoID < $1.videoID }, sync: syncSnapshot(),
-                              positions: library.playbackPositions.values.sorted { $0.videoID < $1.videoID })
+                              positions: library.playbackPositions.values.sorted { $0.videoID < $1.videoID },
+                              queue: library.queue.values.sorted { $0.videoID < $1.videoID })
         do {
             return try StoreCoding.encoder().encode(file)
         } catch {
@@ -85,6 +88,9 @@ extension Store {
         for position in file.positions ?? [] {
             library.apply(PlaybackPosition(videoID: position.videoID, seconds: position.seconds, duration: position.duration,
                                            hlc: position.hlc, deviceID: position.deviceID, syncState: position.syncState))
+        }
+        for entry in file.queue ?? [] {
+            library.apply(QueueEntry(videoID: entry.videoID, queuedAt: entry.queuedAt, hlc: entry.hlc, deviceID: entry.deviceID, syncState: entry.syncState))
         }
         try replaceContents(with: library, sync: sync)
         return file.manifest

@@ -152,6 +152,18 @@ struct JSONWriter {
         }
     }
 
+    /// A watch-later queue entry as `JSONEncoder` would write it (sorted keys, no nil fields).
+    mutating func queueEntry(_ entry: QueueEntry) {
+        object {
+            $0.field("deviceID", entry.deviceID)
+            $0.key("hlc")
+            $0.timestamp(entry.hlc)
+            if let queuedAt = entry.queuedAt { $0.field("queuedAt", queuedAt) }
+            $0.field("syncState", entry.syncState.rawValue)
+            $0.field("videoID", entry.videoID)
+        }
+    }
+
     mutating func serverVersion(_ name: String, _ version: ServerVersion?) {
         guard let version else { return }
         key(name)

@@ -69,12 +69,14 @@ enum SnapshotDecoding {
     static func marks(_ data: Data) throws(Failure) -> MarksFile {
         var marks: [Mark] = []
         var positions: [PlaybackPosition] = []
+        var queue: [QueueEntry] = []
         var notes = FieldNotes()
         let header = try withBytes(data) { (bytes) throws(Failure) in
-            try scanMarks(bytes, notes: &notes, positions: { positions.append($0) }) { marks.append($0) }
+            try scanMarks(bytes, notes: &notes, positions: { positions.append($0) }, queue: { queue.append($0) }) { marks.append($0) }
         }
         try strict(notes)
-        return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks, positions: positions)
+        return MarksFile(schemaVersion: header.schemaVersion, generation: header.generation, marks: marks, positions: positions,
+                         queue: queue.isEmpty ? nil : queue)
     }
 
     private static func strict(_ notes: FieldNotes) throws(Failure) {
@@ -82,10 +84,11 @@ enum SnapshotDecoding {
     }
 
     /// Reads a marks snapshot, handing each mark to `each` as it is read (so a caller can build its
-    /// table without an intermediate array) and each playback position to `positions`; returns the
-    /// file's schema version and generation.
+    /// table without an intermediate array), each playback position to `positions` and each queue
+    /// entry to `queue`; returns the file's schema version and generation.
     static func scanMarks(
-        _ bytes: UnsafeBufferPointer<UInt8>, notes: inout FieldNotes, positions: (PlaybackPosition) -> Void = { _ in }, _ each: (Mark) -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, notes: inout FieldNotes, positions: (PlaybackPosition) -> Void = { _ in },
+        queue: (QueueEntry) -> Void = { _ in }, _ each: (Mark) -> Void
     ) throws(Failure) -> (schemaVersion: Int, generation: Int) {
         try scan(bytes) { (scanner: inout JSONScanner) throws(Failure) in
             var fileHeader = (schemaVersion: 0, generation: 0)
@@ -101,6 +104,7 @@ enum SnapshotDecoding {
                         each(mark)
                     }
                 case "positions": try Self.positions(&scanner, &notes, positions)
+                case "queue": try queueEntries(&scanner, &notes, queue)
                 default: try scanner.skipValue()
                 }
             }
@@ -133,6 +137,7 @@ enum SnapshotDecoding {
                 case "removedChannelIDs": change.removedChannelIDs = try stringList(&scanner, "removedChannelIDs", &notes)
                 case "removedMarkIDs": change.removedMarkIDs = try stringList(&scanner, "removedMarkIDs", &notes)
                 case "positions": try positions(&scanner, &notes) { change.positions.append($0) }
+                case "queue": try queueEntries(&scanner, &notes) { change.queue.append($0) }
                 case "subscriptions": change.subscriptions = try subscriptions(&scanner, { data[(data.startIndex + $0.lowerBound)..<(data.startIndex + $0.upperBound)] }, &notes) ?? []
                 case "sync": syncRange = try scanner.skipValueRange()
                 default: try scanner.skipValue()

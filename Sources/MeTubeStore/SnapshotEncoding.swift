@@ -13,7 +13,7 @@ enum SnapshotEncoding {
     ) throws(StoreError) {
         switch part {
         case .library: try writeLibrary(library, generation: generation, descriptions: descriptions, to: &writer)
-        case .marks: writeMarks(library.marks, positions: library.playbackPositions, generation: generation, to: &writer)
+        case .marks: writeMarks(library.marks, positions: library.playbackPositions, queue: library.queue, generation: generation, to: &writer)
         case .sync:
             do {
                 writer.encoded(try StoreCoding.encoder().encode(SyncFile(schemaVersion: currentSchemaVersion, generation: generation, sync: sync)))
@@ -78,7 +78,7 @@ enum SnapshotEncoding {
         }
     }
 
-    private static func writeMarks(_ marks: MarkTable, positions: [String: PlaybackPosition], generation: Int, to writer: inout JSONWriter) {
+    private static func writeMarks(_ marks: MarkTable, positions: [String: PlaybackPosition], queue: [String: QueueEntry], generation: Int, to writer: inout JSONWriter) {
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
@@ -87,6 +87,10 @@ enum SnapshotEncoding {
             if !positions.isEmpty {
                 $0.key("positions")
                 $0.array(positions.values.sorted { $0.videoID < $1.videoID }) { writer, position in writer.position(position) }
+            }
+            if !queue.isEmpty {
+                $0.key("queue")
+                $0.array(queue.values.sorted { $0.videoID < $1.videoID }) { writer, entry in writer.queueEntry(entry) }
             }
         }
     }

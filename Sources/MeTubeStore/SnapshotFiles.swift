@@ -30,6 +30,8 @@ struct MarksFile: Codable {
     var generation: Int
     var marks: [Mark]
     var positions: [PlaybackPosition]?
+    /// The watch-later queue's entries (a key added later; absent when none).
+    var queue: [QueueEntry]?
 }
 
 /// `sync.json`: what the syncs remember.

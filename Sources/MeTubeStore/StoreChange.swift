@@ -20,6 +20,8 @@ public struct StoreChange: Codable, Sendable, Equatable {
     public var positions: [PlaybackPosition]
     /// Subscriptions to record (replacing earlier ones for the same channels).
     public var subscriptions: [Subscription] = []
+    /// Watch-later queue entries to record (a newer one of the same video already known is kept).
+    public var queue: [QueueEntry] = []
 
     /// Creates a change.
     public init(
@@ -38,11 +40,11 @@ public struct StoreChange: Codable, Sendable, Equatable {
     /// Whether the change changes nothing.
     public var isEmpty: Bool {
         marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil && positions.isEmpty
-            && subscriptions.isEmpty
+            && subscriptions.isEmpty && queue.isEmpty
     }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, positions, subscriptions
+        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, positions, subscriptions, queue
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +57,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         sync = try container.decodeIfPresent(SyncSnapshot.self, forKey: .sync)
         positions = try container.decodeIfPresent([PlaybackPosition].self, forKey: .positions) ?? []
         subscriptions = try container.decodeIfPresent([Subscription].self, forKey: .subscriptions) ?? []
+        queue = try container.decodeIfPresent([QueueEntry].self, forKey: .queue) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -68,6 +71,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         try container.encodeIfPresent(sync, forKey: .sync)
         if !positions.isEmpty { try container.encode(positions, forKey: .positions) }
         if !subscriptions.isEmpty { try container.encode(subscriptions, forKey: .subscriptions) }
+        if !queue.isEmpty { try container.encode(queue, forKey: .queue) }
     }
 }
 
@@ -81,6 +85,8 @@ public struct StoreTransaction: Sendable {
     /// What this transaction writes.
     public var change = StoreChange()
     var clock: HybridLogicalClock
+    /// The library with the first `count` of `change.queue` applied (see StoreTransaction+Queue).
+    var stagedQueue: (library: Library, count: Int)?
 
     /// Stages a mark made on this device now: pending, with a fresh clock reading, based on the
     /// server version the device last knew (the other device's, when this settles a conflict).
@@ -90,6 +96,7 @@ public struct StoreTransaction: Sendable {
         let mark = Mark(videoID: videoID, status: status, hlc: clock.now(), deviceID: sync.deviceID,
                         syncState: .pending, base: previous?.syncState == .conflict ? previous?.theirs : previous?.base)
         change.marks.append(mark)
+        if status != .unwatched { takeOutOfQueue(videoID) }
         return mark
     }
 

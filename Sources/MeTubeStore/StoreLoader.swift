@@ -20,6 +20,7 @@ struct StoreLoader {
         var videos: [Video] = []
         var marks = MarkTable()
         var positions: [PlaybackPosition] = []
+        var queue: [QueueEntry] = []
         var sync: SyncSnapshot?
 
         var libraryNotes = FieldNotes()
@@ -40,19 +41,22 @@ struct StoreLoader {
         }
         note(libraryNotes, in: .library, &state)
         var marksNotes = FieldNotes()
-        if let ((table, header, read), identity) = try loadPart(.marks, state: &state, decode: { source throws(StoreError) in
+        if let ((table, header, read, queued), identity) = try loadPart(.marks, state: &state, decode: { source throws(StoreError) in
             marksNotes = FieldNotes()
             return try source.withMappedBytes { (bytes, _) throws(StoreError) in
                 try Self.decodeFast(path: "marks.json") { () throws(JSONScanner.Failure) in
                     var table = MarkTable()
                     var read: [PlaybackPosition] = []
-                    let header = try SnapshotDecoding.scanMarks(bytes, notes: &marksNotes, positions: { read.append($0) }) { table[$0.videoID] = $0 }
-                    return (table, header, read)
+                    var queued: [QueueEntry] = []
+                    let header = try SnapshotDecoding.scanMarks(bytes, notes: &marksNotes, positions: { read.append($0) },
+                                                                queue: { queued.append($0) }) { table[$0.videoID] = $0 }
+                    return (table, header, read, queued)
                 }
             }
         }) {
             marks = table
             positions = read
+            queue = queued
             note(header.schemaVersion, header.generation, .marks, identity, &state)
         }
         note(marksNotes, in: .marks, &state)
@@ -77,6 +81,10 @@ struct StoreLoader {
         for position in positions {
             state.library.apply(position)
             state.clock.observe(position.hlc)
+        }
+        for entry in queue {
+            state.library.apply(entry)
+            state.clock.observe(entry.hlc)
         }
 
         let oldest = state.generations.values.min() ?? 0

@@ -80,6 +80,10 @@ struct StoreState: Sendable {
                     library.apply(position)
                     clock.observe(position.hlc)
                 }
+                for entry in change.queue {
+                    library.apply(entry)
+                    clock.observe(entry.hlc)
+                }
             }
             if parts.contains(.sync), let newSync = change.sync { sync = newSync }
         }

@@ -21,6 +21,11 @@ public protocol StatusMarkStore: Sendable {
     func pendingPositions() throws -> [PendingPosition]
     /// The playback positions of `videoIDs` that the store knows.
     func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition]
+    /// Queue entries waiting to be pushed whose video has no mark or a synced one (as for
+    /// ``pendingPositions()``), oldest first.
+    func pendingQueueEntries() throws -> [PendingQueueEntry]
+    /// The watch-later queue entries of `videoIDs` that the store knows.
+    func queueEntries(of videoIDs: [String]) throws -> [String: QueueEntry]
 }
 
 /// What one status reconciliation changes in the store.
@@ -31,12 +36,15 @@ public struct StatusMarkUpdate: Sendable {
     public var removedVideoIDs: [String]
     /// Playback positions to save; a newer one already in the store is kept.
     public var positions: [PlaybackPosition]
+    /// Watch-later queue entries to save; a newer one already in the store is kept.
+    public var queue: [QueueEntry]
 
     /// Creates an update.
-    public init(marks: [Mark], removedVideoIDs: [String] = [], positions: [PlaybackPosition] = []) {
+    public init(marks: [Mark], removedVideoIDs: [String] = [], positions: [PlaybackPosition] = [], queue: [QueueEntry] = []) {
         self.marks = marks
         self.removedVideoIDs = removedVideoIDs
         self.positions = positions
+        self.queue = queue
     }
 }
 
@@ -54,7 +62,28 @@ public struct PendingPosition: Sendable {
     }
 }
 
+/// A watch-later queue entry waiting to be pushed, with the video's mark (which the record
+/// carries too).
+public struct PendingQueueEntry: Sendable {
+    /// The entry.
+    public var entry: QueueEntry
+    /// The video's mark, `nil` when it has none.
+    public var mark: Mark?
+
+    /// Creates a pending queue entry.
+    public init(entry: QueueEntry, mark: Mark?) {
+        self.entry = entry
+        self.mark = mark
+    }
+}
+
 extension StatusMarkStore {
+    /// None: a store without a watch-later queue.
+    public func pendingQueueEntries() throws -> [PendingQueueEntry] { [] }
+
+    /// None: a store without a watch-later queue.
+    public func queueEntries(of videoIDs: [String]) throws -> [String: QueueEntry] { [:] }
+
     /// None: a store without playback positions.
     public func pendingPositions() throws -> [PendingPosition] { [] }
 

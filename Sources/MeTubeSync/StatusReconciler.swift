@@ -28,12 +28,15 @@ public struct StatusReconciler: Sendable {
     }
 
     /// The `records/modify` operation that pushes `mark`: an `update` carrying the change tag
-    /// of the version it replaces, or a `create` when it replaces none.
-    public static func operation(for mark: Mark, position: PlaybackPosition? = nil) -> StatusRecordsModifyRequest.Operation {
+    /// of the version it replaces, or a `create` when it replaces none. The video's playback
+    /// position and queue entry travel in the same record.
+    public static func operation(for mark: Mark, position: PlaybackPosition? = nil, queue: QueueEntry? = nil) -> StatusRecordsModifyRequest.Operation {
         var record = WatchedStatusRecord(
             videoID: mark.videoID, status: mark.status.rawValue, lastModified: mark.hlc.millis, playbackPosition: position?.seconds,
             hlc: mark.hlc.description, deviceID: mark.deviceID)
         record.positionHLC = position?.hlc.description
+        record.queuedAt = queue?.queuedAt
+        record.queueHLC = queue?.hlc.description
         guard let tag = (mark.theirs ?? mark.base)?.changeTag else { return .init(.create, record: record.record()) }
         return .init(.update, record: record.record(changeTag: tag))
     }
@@ -103,6 +106,11 @@ public struct StatusReconciler: Sendable {
         // Only the playback position changed since our base: no status conflict, push ours on it.
         if let base = local.base, base.changeTag != server.changeTag, base.status == server.status, base.hlc == server.hlc,
            base.deviceID == server.deviceID, server.status != local.status {
+            return rebase(local, on: server)
+        }
+        // A record no one marked (written only to carry a position or a queue entry by a device
+        // without a mark, at clock reading 0): no conflict, push ours on it.
+        if server.status == .unwatched, server.status != local.status, (server.hlc ?? HybridTimestamp(millis: 0)).millis == 0 {
             return rebase(local, on: server)
         }
         if server.status == local.status {

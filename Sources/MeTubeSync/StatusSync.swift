@@ -51,7 +51,7 @@ public struct StatusSync: Sendable {
     private var client: StatusClient
     let store: any StatusMarkStore
     let reconciler: StatusReconciler
-    private let batchSize: Int
+    let batchSize: Int
     let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
     private let logger: Logger
 
@@ -125,12 +125,10 @@ public struct StatusSync: Sendable {
     private func push(into report: inout Report) async throws {
         let pending = try store.pendingMarks()
         let positions = try store.playbackPositions(of: pending.map(\.videoID))
+        let queue = try store.queueEntries(of: pending.map(\.videoID))
         let batches = stride(from: 0, to: pending.count, by: batchSize).map { Array(pending[$0..<min($0 + batchSize, pending.count)]) }
-        report.add(try await Report.pipelined(batches, inFlight: Self.concurrentPushes) { batch in try await push(batch, positions: positions) })
-        let pendingPositions = try store.pendingPositions()
-        for start in stride(from: 0, to: pendingPositions.count, by: batchSize) {
-            report.add(try await pushPositions(Array(pendingPositions[start..<min(start + batchSize, pendingPositions.count)])))
-        }
+        report.add(try await Report.pipelined(batches, inFlight: Self.concurrentPushes) { batch in try await push(batch, positions: positions, queue: queue) })
+        report.add(try await pushRecordFields(positions: try store.pendingPositions(), queue: try store.pendingQueueEntries()))
     }
 
     /// How many push requests may be in flight at once.
@@ -138,16 +136,16 @@ public struct StatusSync: Sendable {
 
     /// Pushes one batch, halving it while the server says it is too large, and reconciles the
     /// results into the store.
-    private func push(_ batch: [Mark], positions: [String: PlaybackPosition]) async throws -> Report {
-        let request = StatusRecordsModifyRequest(operations: batch.map { StatusReconciler.operation(for: $0, position: positions[$0.videoID]) },
+    private func push(_ batch: [Mark], positions: [String: PlaybackPosition], queue: [String: QueueEntry]) async throws -> Report {
+        let request = StatusRecordsModifyRequest(operations: batch.map { StatusReconciler.operation(for: $0, position: positions[$0.videoID], queue: queue[$0.videoID]) },
                                                  zoneID: zoneID, atomic: false)
         let response: StatusRecordsResponse
         do {
             response = try await modifyEnsuringZone(request)
         } catch let failure as StatusRequestFailure {
             guard case .server(let body, _) = failure, body.isLimitExceeded || body.serverErrorCode == .quotaExceeded, batch.count > 1 else { throw failure }
-            var halves = try await push(Array(batch[..<(batch.count / 2)]), positions: positions)
-            halves.add(try await push(Array(batch[(batch.count / 2)...]), positions: positions))
+            var halves = try await push(Array(batch[..<(batch.count / 2)]), positions: positions, queue: queue)
+            halves.add(try await push(Array(batch[(batch.count / 2)...]), positions: positions, queue: queue))
             return halves
         }
         let observed = response.records.compactMap { result -> HybridTimestamp? in
@@ -170,7 +168,8 @@ public struct StatusSync: Sendable {
                 }
                 updated.append(mark)
             }
-            return StatusMarkUpdate(marks: updated, positions: Self.positionsAfterPush(batch.map(\.videoID), positions, response.records))
+            return StatusMarkUpdate(marks: updated, positions: Self.positionsAfterPush(batch.map(\.videoID), positions, response.records),
+                                    queue: Self.queueAfterPush(batch.map(\.videoID), queue, response.records))
         }
         for case .failure(let error) in response.records where error.serverErrorCode != .conflict && error.serverErrorCode != .exists {
             logger.warning("status push of \(error.recordName ?? "?") deferred: \(error.serverErrorCode.rawValue) \(error.reason)")
@@ -282,6 +281,9 @@ public struct StatusSync: Sendable {
         let positions = named.compactMap { record in
             record.deleted == true ? nil : StatusReconciler.position(of: record).flatMap { $0.videoID == record.recordName ? $0 : nil }
         }
+        let queue = named.compactMap { record in
+            record.deleted == true ? nil : StatusReconciler.queueEntry(of: record).flatMap { $0.videoID == record.recordName ? $0 : nil }
+        }
         let dropped = changes.records.count - versions.count - deleted.count
         if dropped > 0 {
             logger.warning("status pull: \(dropped) record(s) dropped (invalid record name, or no readable watched status)")
@@ -296,7 +298,7 @@ public struct StatusSync: Sendable {
                 guard let mark = reconciler.afterPull(local: local[videoID], server: version, videoID: videoID) else { return nil }
                 if mark.syncState == .conflict { conflicts += 1 }
                 return mark
-            }, positions: positions)
+            }, positions: positions, queue: queue)
             for videoID in deleted {
                 switch reconciler.afterDeletion(local: local[videoID]) {
                 case .unchanged: break

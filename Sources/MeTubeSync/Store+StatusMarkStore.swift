@@ -24,6 +24,21 @@ extension Store: StatusMarkStore {
         return found
     }
 
+    public func pendingQueueEntries() throws -> [PendingQueueEntry] {
+        try refresh()
+        let library = library()
+        return library.queue.values.filter { entry in
+            entry.syncState != .synced && (library.marks[entry.videoID].map { $0.syncState == .synced } ?? true)
+        }.sorted { $0.hlc < $1.hlc }.map { PendingQueueEntry(entry: $0, mark: library.marks[$0.videoID]) }
+    }
+
+    public func queueEntries(of videoIDs: [String]) throws -> [String: QueueEntry] {
+        let queue = library().queue
+        var found: [String: QueueEntry] = [:]
+        for id in videoIDs { found[id] = queue[id] }
+        return found
+    }
+
     public func statusSyncToken() throws -> String? {
         try refresh()
         return syncSnapshot().statusSyncToken
@@ -40,6 +55,7 @@ extension Store: StatusMarkStore {
             transaction.change.marks = update.marks
             transaction.change.removedMarkIDs = update.removedVideoIDs
             transaction.change.positions = update.positions
+            transaction.change.queue = update.queue
             if let syncToken { transaction.sync.statusSyncToken = syncToken }
             if let observed { transaction.observe(observed) }
             if pullFinished { transaction.sync.lastStatusSync = Date() }

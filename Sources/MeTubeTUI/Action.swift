@@ -15,6 +15,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case markAllSkipped = "mark-all-skipped"
     case markAllWatched = "mark-all-watched"
     case undo
+    case toggleQueue = "toggle-queue"
     case open
     case copyURL = "copy-url"
     case toggleShorts = "toggle-shorts"
@@ -27,6 +28,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case channels
     case retryFailing = "retry-failing"
     case conflicts
+    case queue
     case keepMine = "keep-mine"
     case takeTheirs = "take-theirs"
     case back
@@ -53,6 +55,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .markAllSkipped: ActionInfo(keys: ["A"], help: "Mark every video of the view skipped (asks first)", group: .marks)
         case .markAllWatched: ActionInfo(keys: ["W"], help: "Mark every video of the view watched (asks first)", group: .marks)
         case .undo: ActionInfo(keys: ["U"], help: "Undo the last mark, batch or sync's rule marks (again for older ones)", group: .marks)
+        case .toggleQueue: ActionInfo(keys: ["l"], help: "Add to or take out of the watch-later queue", group: .marks)
         case .open: ActionInfo(keys: ["Enter", "o"], help: "Open the video (or the channel)", group: .marks)
         case .copyURL: ActionInfo(keys: ["y"], help: "Copy the video's URL (OSC 52)", group: .marks)
         case .toggleShorts: ActionInfo(keys: ["S"], help: "Hide or show Shorts", group: .views)
@@ -65,6 +68,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
+        case .queue: ActionInfo(keys: ["L"], help: "Watch-later queue; J/K move a video in it (details pane closed)", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)
         case .back: ActionInfo(keys: ["Esc"], help: "Back", group: .views)

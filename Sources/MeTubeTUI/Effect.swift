@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeStore
 
 /// Work the screen model asks the event loop to do; the model itself never touches the store,
 /// the terminal or other processes.
@@ -11,6 +12,8 @@ public enum Effect: Sendable, Equatable {
     /// Open `url` with the configured command; when `markWhen` is set, mark the video watched
     /// at that point (on the player's success, or at once).
     case open(videoID: String, url: String, markOnSuccess: Bool)
+    /// Make this change to the watch-later queue durable in the store.
+    case queue(QueueEdit)
     /// Play the video in a tracked mpv, from `startSeconds` when given.
     case play(videoID: String, startSeconds: Double?)
     /// Put `text` on the clipboard (OSC 52).

@@ -11,6 +11,8 @@ public protocol LibrarySource: Sendable {
     /// Makes all these marks durable in one write (one journal line): the videos to give each
     /// status. Returns how many marks were written.
     func mark(_ batch: [WatchStatus: [String]]) throws -> Int
+    /// Makes a change to the watch-later queue durable; returns the entries written.
+    func editQueue(_ edit: QueueEdit) throws -> [QueueEntry]
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
     /// Each channel's last feed fetch, by channel id.

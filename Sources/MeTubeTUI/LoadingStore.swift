@@ -86,6 +86,10 @@ public final class LoadingStore: LibrarySource {
         try waitForStore().mark(batch)
     }
 
+    public func editQueue(_ edit: QueueEdit) throws -> [QueueEntry] {
+        try waitForStore().editQueue(edit)
+    }
+
     /// `true` once when the open has finished (the whole library replaces the head), then the
     /// store's own answer.
     public func refresh() throws -> Bool {

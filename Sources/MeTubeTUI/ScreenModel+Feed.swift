@@ -52,7 +52,7 @@ extension ScreenModel {
             message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing:
             message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
-        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .jumpToView, .undo:
+        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .jumpToView, .undo, .toggleQueue, .queue:
             break
         }
         return []
@@ -97,7 +97,7 @@ extension ScreenModel {
         if let selectedID {
             let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
                 ?? library.videos.firstIndex { $0.id == selectedID }
-            if let index, let position = Self.position(of: index, in: rows) { target = position }
+            if let index, let position = showsQueue ? rows.firstIndex(of: index) : Self.position(of: index, in: rows) { target = position }
         }
         feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)
         if !searchText.isEmpty { countMatches() }
@@ -119,6 +119,10 @@ extension ScreenModel {
     @discardableResult
     mutating func computeRows() -> Int {
         viewScan = nil
+        if showsQueue {
+            rows = queueRows()
+            return 0
+        }
         rows = []
         return scanRows(from: 0).stopped
     }

@@ -66,6 +66,8 @@ public enum ModelEvent: Sendable, Equatable {
     case libraryChanged(Library)
     /// The store made a mark durable.
     case marked(Mark)
+    /// The store made these watch-later queue entries durable.
+    case queued([QueueEntry])
     /// The store could not make a mark durable.
     case markFailed(videoID: String, message: String)
     /// The store could not write a bulk mark or an undo (``Effect/markBatch(_:)``).
@@ -196,6 +198,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var resumeQuestion: ResumeQuestion?
     /// The details pane (`Tab`).
     public internal(set) var details = DetailsPane()
+    /// Whether the feed shows the watch-later queue, in its order (see ScreenModel+Queue).
+    public internal(set) var showsQueue = false
 
     /// A model showing `library`'s unwatched feed at `size`.
     public init(
@@ -252,6 +256,7 @@ public struct ScreenModel: Sendable {
     public mutating func perform(_ action: Action) -> [Effect] {
         message = nil
         finishViewScan()
+        if let effects = performQueue(action) { return effects }
         switch action {
         case .quit:
             wantsQuit = true
@@ -294,6 +299,8 @@ public struct ScreenModel: Sendable {
             replaceLibrary(loaded, countingNew: false)
         case .marked(let mark):
             setMark(mark)
+        case .queued(let entries):
+            applyQueued(entries)
         case .markFailed(let videoID, let text):
             message = StatusMessage(text: "could not mark \(videoID): \(text)", isError: true)
         case .batchMarkFailed(let text):

@@ -201,6 +201,12 @@ struct TUILoop<Source: LibrarySource> {
                         inbox.post(.sync(.message(detail, isError: true)))
                     }
                 }
+            case .queue(let edit):
+                do {
+                    _ = model.apply(.queued(try source.editQueue(edit)))
+                } catch {
+                    _ = model.apply(.sync(.message("could not change the queue: \(error)", isError: true)))
+                }
             case .play(let videoID, let startSeconds):
                 startPlayer(videoID, at: startSeconds)
             case .copy(let text):

@@ -14,6 +14,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("playback", playbackFigures),
     ("postgres", postgresFigures),
     ("views", viewsFigures),
+    ("queue", queueFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {

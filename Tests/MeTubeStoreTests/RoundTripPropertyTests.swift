@@ -81,6 +81,7 @@ import TestSupport
             var library = Library(channels: generator.list(20) { $0.channel() }, videos: generator.list(40) { $0.video() },
                                   marks: generator.list(40) { $0.mark() })
             for position in generator.list(20, { $0.position() }) { library.apply(position) }
+            for entry in generator.list(20, { $0.queueEntry() }) { library.apply(entry) }
             let sync = generator.sync()
             let files = try SnapshotEncoding.files(library: library, sync: sync, generation: Int(generator.int64() >> 1))
             let libraryFile = try SnapshotDecoding.library(files[0].1)
@@ -88,6 +89,7 @@ import TestSupport
             let syncFile = try StoreCoding.decoder().decode(SyncFile.self, from: files[2].1)
             var read = Library(channels: libraryFile.channels, videos: libraryFile.videos, marks: marksFile.marks)
             for position in marksFile.positions ?? [] { read.apply(position) }
+            for entry in marksFile.queue ?? [] { read.apply(entry) }
             #expect(read == library, "round \(round)")
             #expect(syncFile.sync == sync, "round \(round)")
         }

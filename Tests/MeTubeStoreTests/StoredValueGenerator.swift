@@ -132,6 +132,13 @@ struct StoredValueGenerator {
                          syncState: SyncState.allCases[below(SyncState.allCases.count)])
     }
 
+    /// A watch-later queue entry, queued at any `Int64` (the initializer clamps it into range) or
+    /// taken out.
+    mutating func queueEntry() -> QueueEntry {
+        QueueEntry(videoID: string(), queuedAt: optional { $0.int64() }, hlc: timestamp(), deviceID: string(),
+                   syncState: SyncState.allCases[below(SyncState.allCases.count)])
+    }
+
     mutating func channelFetch() -> ChannelFetchResult {
         ChannelFetchResult(lastSuccess: optional { $0.date() }, failingSince: optional { $0.date() }, lastError: optional { $0.string() },
                            etag: optional { $0.string() }, lastModified: optional { $0.string() })
@@ -151,8 +158,10 @@ struct StoredValueGenerator {
     }
 
     mutating func change() -> StoreChange {
-        StoreChange(marks: list(4) { $0.mark() }, removedMarkIDs: list(2) { $0.string() }, videos: list(4) { $0.video() },
-                    channels: list(3) { $0.channel() }, removedChannelIDs: list(2) { $0.string() }, sync: optional { $0.sync() },
-                    positions: list(3) { $0.position() })
+        var change = StoreChange(marks: list(4) { $0.mark() }, removedMarkIDs: list(2) { $0.string() }, videos: list(4) { $0.video() },
+                                 channels: list(3) { $0.channel() }, removedChannelIDs: list(2) { $0.string() }, sync: optional { $0.sync() },
+                                 positions: list(3) { $0.position() })
+        change.queue = list(3) { $0.queueEntry() }
+        return change
     }
 }
