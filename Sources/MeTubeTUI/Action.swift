@@ -51,7 +51,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .search: ActionInfo(keys: ["/"], help: "Search titles and channels", group: .views)
         case .nextMatch: ActionInfo(keys: ["n"], help: "Next search match", group: .views)
         case .previousMatch: ActionInfo(keys: ["N"], help: "Previous search match", group: .views)
-        case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped, in progress", group: .views)
+        case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped, in progress, upcoming", group: .views)
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)

@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeCore
 
 extension ScreenModel {
@@ -62,6 +63,10 @@ extension ScreenModel {
 
     private mutating func openSelected() -> [Effect] {
         guard let video = selectedVideo else { return [] }
+        guard video.availability.isPlayable else {
+            message = StatusMessage(text: Self.notPlayableText(video, now: now, timeZone: timeZone), isError: false)
+            return []
+        }
         if let player { return playTracked(video, player) }
         message = StatusMessage(text: "opening \(video.url)", isError: false)
         switch markOnOpen {
@@ -91,7 +96,8 @@ extension ScreenModel {
         if let selectedID {
             let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
                 ?? library.videos.firstIndex { $0.id == selectedID }
-            if let index, let position = Self.position(of: index, in: rows) { target = position }
+            let position = query.filter == .upcoming ? index.flatMap { rows.firstIndex(of: $0) } : index.flatMap { Self.position(of: $0, in: rows) }
+            if let position { target = position }
         }
         feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)
         if !searchText.isEmpty { countMatches() }
@@ -114,18 +120,28 @@ extension ScreenModel {
         let channelID = query.channelID
         let filter = query.filter
         let hideShorts = query.hideShorts
+        let isAllView = filter == .all && query.query == nil
+        let now = now
         let library = library
         library.videos.withUnsafeBufferPointer { videos in
             statuses.withUnsafeBufferPointer { statuses in
                 for index in 0..<videos.count {
                     let hasProgress = filter == .inProgress && FeedFilter.hasProgress(videos[index].id, in: library)
                     if !filter.admits(statuses[index], hasProgress: hasProgress), stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) { continue }
+                    if filter == .upcoming || videos[index].availability != .available, !filter.admits(videos[index], now: now, isAllView: isAllView) { continue }
                     if hideShorts, videos[index].isShort { continue }
                     if let channelID, videos[index].channelID != channelID { continue }
                     result.append(index)
                 }
             }
         }
+        if filter == .upcoming { result.sort { FeedFilter.upcomingOrder(library.videos[$0], library.videos[$1]) } }
         rows = result
+    }
+
+    /// Why `video` does not open: when an upcoming one starts, or that it is gone and why.
+    static func notPlayableText(_ video: Video, now: Date, timeZone: TimeZone) -> String {
+        if let reason = video.availability.reason { return "not watchable: this video is \(reason)" }
+        return "not started yet: it starts \(Formatting.startText(video.scheduledStart, now: now, timeZone: timeZone))"
     }
 }
