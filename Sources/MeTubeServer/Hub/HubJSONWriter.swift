@@ -28,6 +28,14 @@ enum HubJSONWriter {
             buffer.writeJSONString(video.url, escapingSlashes: false)
             buffer.writeStaticString(",\"durationSeconds\":")
             if let duration = video.durationSeconds { buffer.writeString(String(duration)) } else { buffer.writeStaticString("null") }
+            if let availability = video.availability {
+                buffer.writeStaticString(",\"availability\":")
+                buffer.writeJSONString(availability, escapingSlashes: false)
+            }
+            if let start = video.scheduledStart {
+                buffer.writeStaticString(",\"scheduledStart\":")
+                buffer.writeJSONString(start, escapingSlashes: false)
+            }
             buffer.writeInteger(UInt8(ascii: "}"))
         }
         buffer.writeStaticString("],\"maxSeqReturned\":")
