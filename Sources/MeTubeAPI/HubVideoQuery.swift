@@ -73,11 +73,17 @@ public struct HubVideo: Codable, Sendable, Equatable {
     public var url: String
     /// The length in seconds, best-effort; may be null.
     public var durationSeconds: Int?
+    /// Whether the video can be watched now (`available`, `upcoming`, `live`, `members-only`,
+    /// `gone`, `private`); absent means `available`. Additive: older hubs do not send it.
+    public var availability: String?
+    /// When an upcoming premiere or stream is scheduled to start, as ISO-8601 text; absent when
+    /// not known. Additive.
+    public var scheduledStart: String?
 
     /// Creates a row.
     public init(
         seq: Int64, videoID: String, channelID: String, publishedAt: String, title: String?, url: String,
-        durationSeconds: Int? = nil
+        durationSeconds: Int? = nil, availability: String? = nil, scheduledStart: String? = nil
     ) {
         self.seq = seq
         self.videoID = videoID
@@ -86,6 +92,8 @@ public struct HubVideo: Codable, Sendable, Equatable {
         self.title = title
         self.url = url
         self.durationSeconds = durationSeconds
+        self.availability = availability
+        self.scheduledStart = scheduledStart
     }
 
     enum CodingKeys: String, CodingKey {
@@ -96,10 +104,13 @@ public struct HubVideo: Codable, Sendable, Equatable {
         case title
         case url
         case durationSeconds
+        case availability
+        case scheduledStart
     }
 
     /// Decodes a row, refusing a `seq` outside `1...HubAPI.maxAfterSeq` (it becomes the next
-    /// `afterSeq`) and a `durationSeconds` that is not a whole number.
+    /// `afterSeq`) and a `durationSeconds` that is not a whole number; an `availability` or
+    /// `scheduledStart` that is not text is ignored (the video counts as available).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         seq = try container.decodeWholeNumber(Int64.self, forKey: .seq, in: 1...HubAPI.maxAfterSeq)
@@ -109,9 +120,12 @@ public struct HubVideo: Codable, Sendable, Equatable {
         title = try container.decodeIfPresent(String.self, forKey: .title)
         url = try container.decode(String.self, forKey: .url)
         durationSeconds = try container.decodeWholeNumberIfPresent(Int.self, forKey: .durationSeconds, in: Int.min...Int.max)
+        availability = try? container.decodeIfPresent(String.self, forKey: .availability)
+        scheduledStart = try? container.decodeIfPresent(String.self, forKey: .scheduledStart)
     }
 
-    /// Encodes every key, writing `null` for unknown values as the hub does.
+    /// Encodes every key, writing `null` for unknown values as the hub does; the additive
+    /// availability fields only when set.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(seq, forKey: .seq)
@@ -121,5 +135,7 @@ public struct HubVideo: Codable, Sendable, Equatable {
         try container.encode(title, forKey: .title)
         try container.encode(url, forKey: .url)
         try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encodeIfPresent(availability, forKey: .availability)
+        try container.encodeIfPresent(scheduledStart, forKey: .scheduledStart)
     }
 }

@@ -8,6 +8,8 @@ public enum FeedFilter: String, Codable, Sendable, CaseIterable {
     case skipped
     /// Partly watched: a saved playback position, neither watched nor skipped.
     case inProgress = "in-progress"
+    /// Premieres and scheduled streams not started yet, and streams in progress, soonest first.
+    case upcoming
 
     /// The next filter in the order the `f` key cycles through.
     public var next: FeedFilter {
@@ -20,7 +22,7 @@ public enum FeedFilter: String, Codable, Sendable, CaseIterable {
     public func admits(_ status: DisplayStatus, hasProgress: Bool = false) -> Bool {
         switch (self, status) {
         case (.all, _), (_, .unknown): true
-        case (.unwatched, .unwatched), (.watched, .watched), (.skipped, .skipped): true
+        case (.unwatched, .unwatched), (.watched, .watched), (.skipped, .skipped), (.upcoming, .unwatched): true
         case (.inProgress, .unwatched): hasProgress
         default: false
         }
@@ -29,6 +31,26 @@ public enum FeedFilter: String, Codable, Sendable, CaseIterable {
     /// Whether `library` holds a playback position past the start for `videoID`.
     public static func hasProgress(_ videoID: String, in library: Library) -> Bool {
         (library.playbackPositions[videoID]?.seconds ?? 0) > 0
+    }
+
+    /// Whether this filter shows `video` by its availability at `now`: ``upcoming`` only what is
+    /// upcoming (and not long overdue) or live, `all` everything; every other view (and any view
+    /// with a query) leaves out what is upcoming or gone. `isAllView` says whether this is the
+    /// `all` view itself.
+    public func admits(_ video: Video, now: Date, isAllView: Bool) -> Bool {
+        switch self {
+        case .upcoming: video.availability == .live || (video.availability == .upcoming && video.isHiddenFromLists(now: now))
+        default: isAllView || !video.isHiddenFromLists(now: now)
+        }
+    }
+
+    /// Orders the rows of the ``upcoming`` view: streams in progress first, then by scheduled
+    /// start (or publication when the start is not known), soonest first.
+    public static func upcomingOrder(_ lhs: Video, _ rhs: Video) -> Bool {
+        let (left, right) = (lhs.availability == .live ? 0 : 1, rhs.availability == .live ? 0 : 1)
+        if left != right { return left < right }
+        let (leftStart, rightStart) = (lhs.scheduledStart ?? lhs.published, rhs.scheduledStart ?? rhs.published)
+        return leftStart != rightStart ? leftStart < rightStart : lhs.id < rhs.id
     }
 }
 
@@ -88,11 +110,14 @@ public struct FeedQuery: Sendable, Equatable {
     /// title regexes stopped by their limit are counted in `context`.
     public func rows(in context: inout QueryContext, limit: Int = .max) -> [FeedRow] {
         let (library, statusesKnown) = (context.library, context.statusesKnown)
-        let hiding = rules.hidesAny && !(filter == .all && query == nil)
+        let isAllView = filter == .all && query == nil
+        let hiding = rules.hidesAny && !isAllView
         let needle = search.lowercased()
+        let now = Date()
         var rows: [FeedRow] = []
         for video in library.videos {
-            if rows.count >= limit { break }
+            if rows.count >= limit, filter != .upcoming { break }
+            guard filter.admits(video, now: now, isAllView: isAllView) else { continue }
             if let channelID, video.channelID != channelID { continue }
             if hideShorts, video.isShort { continue }
             let mark = library.marks[video.id]
@@ -104,6 +129,7 @@ public struct FeedQuery: Sendable, Equatable {
             if hiding, rules.hides(video, in: &context) { continue }
             rows.append(FeedRow(video: video, channelName: channelName, mark: mark, status: status, position: library.playbackPositions[video.id]))
         }
-        return rows
+        guard filter == .upcoming else { return rows }
+        return Array(rows.sorted { FeedFilter.upcomingOrder($0.video, $1.video) }.prefix(limit))
     }
 }

@@ -120,6 +120,7 @@ public struct Library: Sendable, Equatable {
         result.thumbnailURL = new.thumbnailURL ?? old.thumbnailURL
         result.hubSeq = new.hubSeq ?? old.hubSeq
         result.isShortLink = new.isShortLink || old.isShortLink
+        if result.scheduledStart == nil, new.availability == old.availability { result.scheduledStart = old.scheduledStart }
         return result
     }
 

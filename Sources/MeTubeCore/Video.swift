@@ -29,13 +29,20 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var hubSeq: Int64?
     /// Whether the source linked it as a Short (`/shorts/` URL).
     public var isShortLink: Bool
+    /// Whether it can be watched now, as its sources last said (one byte, held beside
+    /// ``isShortLink`` where the layout had room).
+    public var availability: Availability
+    /// The scheduled start in whole seconds since 1970, 0 when unknown: four bytes that fit in the
+    /// layout's padding, where a `Date?` would add eight.
+    private var scheduledStartSeconds: UInt32
     private var thumbnail: Thumbnail
     private var storedDescription: StoredDescription
 
     /// Creates a video.
     public init(
         id: String, channelID: String, title: String, published: Date, duration: Int? = nil,
-        description: String? = nil, thumbnailURL: String? = nil, hubSeq: Int64? = nil, isShortLink: Bool = false
+        description: String? = nil, thumbnailURL: String? = nil, hubSeq: Int64? = nil, isShortLink: Bool = false,
+        availability: Availability = .available, scheduledStart: Date? = nil
     ) {
         self.id = id
         self.channelID = channelID
@@ -45,7 +52,33 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         storedDescription = description.map(StoredDescription.text) ?? .none
         self.hubSeq = hubSeq
         self.isShortLink = isShortLink
+        self.availability = availability
+        scheduledStartSeconds = Self.seconds(of: scheduledStart)
         thumbnail = Thumbnail(thumbnailURL, videoID: id)
+    }
+
+    /// When a premiere or stream is scheduled to start, when a source said so; held to the whole
+    /// second, and only between 1970 and 2106 (a start outside is a source's error and reads as
+    /// unknown).
+    public var scheduledStart: Date? {
+        get { scheduledStartSeconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(scheduledStartSeconds)) }
+        set { scheduledStartSeconds = Self.seconds(of: newValue) }
+    }
+
+    private static func seconds(of date: Date?) -> UInt32 {
+        guard let seconds = date?.timeIntervalSince1970.rounded(.down), seconds >= 1, seconds <= TimeInterval(UInt32.max) else { return 0 }
+        return UInt32(seconds)
+    }
+
+    /// Whether lists that promise something to watch leave this video out at `now`: upcoming or
+    /// gone; an upcoming video whose start (or publication) lies long past counts as available,
+    /// so no source's silence hides a video for good.
+    public func isHiddenFromLists(now: Date) -> Bool {
+        switch availability {
+        case .upcoming: !ScheduledStart.isStale(scheduledStart, published: published, now: now)
+        case .gone, .privateVideo: true
+        case .available, .live, .membersOnly: false
+        }
     }
 
     /// The thumbnail image, when a source provided one.
@@ -82,7 +115,7 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink
+        case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink, availability, scheduledStart
     }
 
     public init(from decoder: any Decoder) throws {
@@ -93,7 +126,9 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
             duration: try container.decodeIfPresent(Int.self, forKey: .duration),
             description: try container.decodeIfPresent(String.self, forKey: .description),
             thumbnailURL: try container.decodeIfPresent(String.self, forKey: .thumbnailURL),
-            hubSeq: try container.decodeIfPresent(Int64.self, forKey: .hubSeq), isShortLink: try container.decode(Bool.self, forKey: .isShortLink)
+            hubSeq: try container.decodeIfPresent(Int64.self, forKey: .hubSeq), isShortLink: try container.decode(Bool.self, forKey: .isShortLink),
+            availability: Availability(wire: try container.decodeIfPresent(String.self, forKey: .availability)),
+            scheduledStart: try container.decodeIfPresent(Date.self, forKey: .scheduledStart)
         )
     }
 
@@ -108,6 +143,8 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
         try container.encodeIfPresent(hubSeq, forKey: .hubSeq)
         try container.encode(isShortLink, forKey: .isShortLink)
+        if availability != .available { try container.encode(availability, forKey: .availability) }
+        try container.encodeIfPresent(scheduledStart, forKey: .scheduledStart)
     }
 }
 

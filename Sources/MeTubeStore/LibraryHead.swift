@@ -24,10 +24,13 @@ public struct LibraryHead: Sendable {
     public var snapshotVideoCount: Int
 
     /// The rows `query` selects, when the head alone can answer: at most `limit` rows, and `nil`
-    /// when the head holds fewer matching rows than `limit` (more may lie past its boundary).
+    /// when the head holds fewer matching rows than `limit` (more may lie past its boundary), or
+    /// for the `upcoming` view of part of the library.
     public func rows(_ query: FeedQuery, statusesKnown: Bool, limit: Int) -> [FeedRow]? {
         let rows = query.rows(in: library, statusesKnown: statusesKnown, limit: limit)
-        return rows.count >= limit || isWholeLibrary ? rows : nil
+        // The upcoming view is ordered by start, not by publication: the head alone cannot know
+        // that no older video starts sooner.
+        return (rows.count >= limit && query.filter != .upcoming) || isWholeLibrary ? rows : nil
     }
 }
 

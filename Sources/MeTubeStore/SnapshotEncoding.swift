@@ -156,6 +156,8 @@ enum SnapshotEncoding {
             $0.field("thumbnailURL", video.thumbnailURL)
             $0.field("hubSeq", video.hubSeq)
             $0.field("isShortLink", video.isShortLink)
+            if video.availability != .available { $0.field("availability", video.availability.rawValue) }
+            if let start = video.scheduledStart { $0.field("scheduledStart", start.timeIntervalSince1970) }
         }
         return range
     }

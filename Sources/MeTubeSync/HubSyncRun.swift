@@ -222,7 +222,7 @@ struct HubSyncRun {
 
     /// Adds one page's videos and the watermark `next` it proves to the batch.
     private func take(_ answer: ScreenedHubPage, upTo next: Int64, local: Set<String>, into batch: inout Batch, report: SyncReport) {
-        batch.videos += answer.videos.filter { local.contains($0.channelID) }.compactMap(Self.video)
+        batch.videos += answer.videos.filter { local.contains($0.channelID) }.compactMap { Self.video($0) }
         batch.next = max(batch.next ?? next, next)
         progress("page \(report.requests): \(answer.rowCount) videos, up to seq \(next)")
     }
@@ -248,13 +248,17 @@ struct HubSyncRun {
         if Task.isCancelled { throw .cancelled }
     }
 
-    /// The store's form of a screened hub row; nil when its date cannot be read.
-    static func video(_ row: HubVideo) -> Video? {
+    /// The store's form of a screened hub row; nil when its date cannot be read. An availability
+    /// word this version does not know reads as available, and a scheduled start that is not
+    /// believable at `now` (1970, 9999) as unknown.
+    static func video(_ row: HubVideo, now: Date = Date()) -> Video? {
         guard let published = ISO8601Timestamp.parse(row.publishedAt) else { return nil }
         let title = row.title.flatMap { $0.isEmpty ? nil : $0 } ?? row.videoID
         return Video(
             id: row.videoID, channelID: row.channelID, title: title, published: published,
-            duration: row.durationSeconds.map { max(0, $0) }, hubSeq: row.seq, isShortLink: isShortsURL(row.url)
+            duration: row.durationSeconds.map { max(0, $0) }, hubSeq: row.seq, isShortLink: isShortsURL(row.url),
+            availability: Availability(wire: row.availability),
+            scheduledStart: ScheduledStart.plausible(row.scheduledStart.flatMap { ISO8601Timestamp.parse($0) }, now: now)
         )
     }
 }

@@ -65,7 +65,9 @@ struct ScreenedHubPage: Decodable, Sendable {
         } else if row.durationWasBad {
             clear("duration not a whole number")
         }
-        videos.append(HubVideo(seq: seq, videoID: videoID, channelID: channelID, publishedAt: published, title: title, url: url, durationSeconds: duration))
+        videos.append(HubVideo(
+            seq: seq, videoID: videoID, channelID: channelID, publishedAt: published, title: title, url: url, durationSeconds: duration,
+            availability: PeerInput.shortText(row.availability, maxBytes: 32), scheduledStart: PeerInput.shortText(row.scheduledStart, maxBytes: 64)))
     }
 
     private mutating func drop(_ reason: String) { dropped[reason, default: 0] += 1 }
@@ -84,9 +86,12 @@ private struct LenientHubRow: Decodable {
     var url: String?
     var durationSeconds: Int?
     var durationWasBad = false
+    var availability: String?
+    var scheduledStart: String?
 
     private enum Keys: String, CodingKey {
         case seq, videoID = "videoId", channelID = "channelId", publishedAt, title, url, durationSeconds
+        case availability, scheduledStart
     }
 
     init(from decoder: any Decoder) {
@@ -96,6 +101,8 @@ private struct LenientHubRow: Decodable {
         channelID = try? row.decode(String.self, forKey: .channelID)
         publishedAt = try? row.decode(String.self, forKey: .publishedAt)
         url = try? row.decode(String.self, forKey: .url)
+        availability = try? row.decode(String.self, forKey: .availability)
+        scheduledStart = try? row.decode(String.self, forKey: .scheduledStart)
         (title, titleWasBad) = Self.optional(String.self, row, .title)
         (durationSeconds, durationWasBad) = Self.optional(Int.self, row, .durationSeconds)
     }

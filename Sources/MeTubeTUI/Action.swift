@@ -62,7 +62,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .search: ActionInfo(keys: ["/"], help: "Search titles and channels", group: .views)
         case .nextMatch: ActionInfo(keys: ["n"], help: "Next search match", group: .views)
         case .previousMatch: ActionInfo(keys: ["N"], help: "Previous search match", group: .views)
-        case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped, in progress", group: .views)
+        case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped, in progress, upcoming", group: .views)
         case .views: ActionInfo(keys: ["v"], help: "Views: pick one, with unseen counts", group: .views)
         case .jumpToView: ActionInfo(keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], help: "Switch to the first nine views (the n-th key, the n-th view)", group: .views)
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)

@@ -27,6 +27,29 @@ enum Formatting {
         return "\(minutes / (24 * 60)) d ago"
     }
 
+    /// How long until `start`, at most eight columns: `in 45 m`, `in 2 h`, `in 3 d`; `due` once it
+    /// has passed (a premiere that has not been seen to start), `soon` when it is not known.
+    static func countdown(to start: Date?, now: Date) -> String {
+        guard let start else { return "soon" }
+        let minutes = Int((start.timeIntervalSince(now) / 60).rounded(.up))
+        if minutes <= 0 { return "due" }
+        if minutes < 60 { return "in \(minutes) m" }
+        if minutes < 48 * 60 { return "in \(minutes / 60) h" }
+        return "in \(min(minutes / (24 * 60), 999)) d"
+    }
+
+    /// When `start` is, in words, for a message: `today at 14:02`, `on 2026-11-28 at 20:00`, or
+    /// `at a time not announced yet`.
+    static func startText(_ start: Date?, now: Date, timeZone: TimeZone) -> String {
+        guard let start else { return "at a time not announced yet" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let clock = Self.clock(start, timeZone: timeZone)
+        if calendar.isDate(start, inSameDayAs: now) { return "today at \(clock)" }
+        let parts = calendar.dateComponents([.year, .month, .day], from: start)
+        return "on \(parts.year ?? 0)-\(twoDigits(parts.month ?? 0))-\(twoDigits(parts.day ?? 0)) at \(clock)"
+    }
+
     /// A video's length: `12:34` or `1:02:03`; empty when unknown.
     static func duration(_ seconds: Int?) -> String {
         guard let seconds, seconds > 0 else { return "" }

@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeCore
 
 extension ScreenModel {
@@ -66,6 +67,10 @@ extension ScreenModel {
 
     private mutating func openSelected() -> [Effect] {
         guard let video = selectedVideo else { return [] }
+        guard video.availability.isPlayable else {
+            message = StatusMessage(text: Self.notPlayableText(video, now: now, timeZone: timeZone), isError: false)
+            return []
+        }
         if let player { return playTracked(video, player) }
         message = StatusMessage(text: "opening \(video.url)", isError: false)
         switch markOnOpen {
@@ -97,7 +102,7 @@ extension ScreenModel {
         if let selectedID {
             let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
                 ?? library.videos.firstIndex { $0.id == selectedID }
-            if let index, let position = showsQueue ? rows.firstIndex(of: index) : Self.position(of: index, in: rows) { target = position }
+            if let index, let position = showsQueue || query.filter == .upcoming ? rows.firstIndex(of: index) : Self.position(of: index, in: rows) { target = position }
         }
         feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)
         if !searchText.isEmpty { countMatches() }
@@ -140,6 +145,8 @@ extension ScreenModel {
         let hideShorts = query.hideShorts
         let viewQuery = query.query
         let hidden = filter == .all && viewQuery == nil ? [] : hiddenByRules
+        let isAllView = filter == .all && viewQuery == nil
+        let now = now
         let library = library
         var context = QueryContext(library: library, statusesKnown: statusesKnown, now: now)
         library.videos.withUnsafeBufferPointer { videos in
@@ -151,6 +158,7 @@ extension ScreenModel {
                         next = index
                         break
                     }
+                    if filter == .upcoming || videos[index].availability != .available, !filter.admits(videos[index], now: now, isAllView: isAllView) { continue }
                     if hideShorts, videos[index].isShort { continue }
                     if let channelID, videos[index].channelID != channelID { continue }
                     if stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) {
@@ -163,7 +171,14 @@ extension ScreenModel {
                 }
             }
         }
+        if filter == .upcoming { result.sort { FeedFilter.upcomingOrder(library.videos[$0], library.videos[$1]) } }
         rows = result
         return (next, context.stoppedRegexes)
+    }
+
+    /// Why `video` does not open: when an upcoming one starts, or that it is gone and why.
+    static func notPlayableText(_ video: Video, now: Date, timeZone: TimeZone) -> String {
+        if let reason = video.availability.reason { return "not watchable: this video is \(reason)" }
+        return "not started yet: it starts \(Formatting.startText(video.scheduledStart, now: now, timeZone: timeZone))"
     }
 }

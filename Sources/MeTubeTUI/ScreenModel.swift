@@ -117,7 +117,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var screen: Screen = .feed
     /// What the feed shows (the search text is not a filter: `/` moves between matches).
     public internal(set) var query: FeedQuery
-    /// The feed's rows, as indices into `library.videos`, ascending (newest first).
+    /// The feed's rows, as indices into `library.videos`, ascending (newest first); in the
+    /// `upcoming` view, by scheduled start instead.
     public internal(set) var rows: [Int] = []
     /// Each video's status, aligned with `library.videos`, so a filter change is one array scan.
     var statuses: [DisplayStatus] = []
@@ -395,7 +396,7 @@ public struct ScreenModel: Sendable {
     }
 
     private mutating func replaceLibrary(_ changed: Library, countingNew: Bool = true) {
-        let added = countingNew ? changed.videos.count - library.videos.count : 0
+        let added = countingNew ? Self.listedCount(changed, now: now) - Self.listedCount(library, now: now) : 0
         let selectedID = selectedVideo?.id
         if added > 0 { rememberRuleMarks(in: changed) }
         library = changed
@@ -407,6 +408,12 @@ public struct ScreenModel: Sendable {
         if screen == .channels { rebuildChannels() }
         if screen == .conflicts { rebuildConflicts() }
         if screen == .views { countViews() }
+    }
+
+    /// How many videos of `library` the lists that promise something to watch can show: an
+    /// upcoming video that becomes available counts as new, as a video that arrives does.
+    private static func listedCount(_ library: Library, now: Date) -> Int {
+        library.videos.count - library.videos.reduce(0) { $0 + ($1.availability == .available || !$1.isHiddenFromLists(now: now) ? 0 : 1) }
     }
 
     private mutating func clampCursors() {

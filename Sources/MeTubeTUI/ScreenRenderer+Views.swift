@@ -25,16 +25,20 @@ extension ScreenRenderer {
                 let state = mark.syncState.displayed(serviceReachable: statusReachable)
                 grid.put(state.badge(unicode: model.unicode), row: row, column: 0, style: Self.style(of: state))
             }
-            grid.put(glyph(of: status), row: row, column: 2, style: status == .unwatched || status == .unknown ? .accent : .dim)
+            let availability = video.availability
+            grid.put(availability == .available ? glyph(of: status) : glyph(of: availability), row: row, column: 2,
+                     style: (status == .unwatched || status == .unknown) && !availability.isGone ? .accent : .dim)
             field(Formatting.age(of: video.published, now: model.now), into: &grid, row: row, column: 4, width: 4, style: .dim, alignRight: true)
             let channelName = model.library.channels[video.channelID]?.displayName ?? video.channelID
             field(channelName, into: &grid, row: row, column: Self.feedPrefixWidth, width: channelWidth, style: .accent)
             let titleColumn = Self.feedPrefixWidth + channelWidth + 1
             let titleWidth = grid.width - titleColumn - Self.durationWidth - 1
-            field(video.title, into: &grid, row: row, column: titleColumn, width: titleWidth, style: status == .watched || status == .skipped ? .dim : .normal)
+            field(video.title, into: &grid, row: row, column: titleColumn, width: titleWidth,
+                  style: status == .watched || status == .skipped || availability.isGone ? .dim : .normal)
             let progress = model.progressText(of: video.id)
-            field(progress ?? Formatting.duration(video.duration), into: &grid, row: row, column: grid.width - Self.durationWidth, width: Self.durationWidth,
-                  style: progress == nil ? .dim : .accent, alignRight: true)
+            let availabilityText = self.availabilityText(of: video)
+            field(progress ?? availabilityText ?? Formatting.duration(video.duration), into: &grid, row: row, column: grid.width - Self.durationWidth,
+                  width: Self.durationWidth, style: progress == nil && (availabilityText == nil || availability.isGone) ? .dim : .accent, alignRight: true)
             if position == cursor.selection { grid.invert(row: row) }
         }
     }
@@ -124,6 +128,29 @@ extension ScreenRenderer {
 
     private func drawEmpty(_ text: String, into grid: inout CellGrid) {
         field(text, into: &grid, row: 1 + model.listHeight / 2, column: 2, width: grid.width - 4, style: .dim)
+    }
+
+    /// The glyph that stands for a video not simply available, in the mark's place.
+    private func glyph(of availability: Availability) -> String {
+        switch availability {
+        case .available: ""
+        case .upcoming: model.unicode ? "◷" : "^"
+        case .live: model.unicode ? "◉" : "!"
+        case .membersOnly: "$"
+        case .gone, .privateVideo: model.unicode ? "✕" : "x"
+        }
+    }
+
+    /// What the length column says of a video not simply available: the countdown of an upcoming
+    /// one, `live`, `members`, or why it is gone; `nil` for an available video.
+    private func availabilityText(of video: Video) -> String? {
+        switch video.availability {
+        case .available: nil
+        case .upcoming: Formatting.countdown(to: video.scheduledStart, now: model.now)
+        case .live: "live"
+        case .membersOnly: "members"
+        case .gone, .privateVideo: video.availability.reason
+        }
     }
 
     private func glyph(of status: DisplayStatus) -> String {

@@ -9,13 +9,13 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var store: StoreAccess
 
-    @Option(help: "Which videos: unwatched, watched, skipped, in-progress (partly watched in mpv) or all. Videos whose status is not known yet show under every filter. Default: unwatched, or all with --query or a saved --view.")
+    @Option(help: "Which videos: unwatched, watched, skipped, in-progress (partly watched in mpv), upcoming (premieres and streams not started yet, and live ones, soonest first) or all. Videos whose status is not known yet show under every filter; upcoming and gone videos show only under upcoming (gone: all). Default: unwatched, or all with --query or a saved --view.")
     var filter: FeedFilter?
 
     @Option(help: ArgumentHelp("Only videos this query selects, e.g. 'tag:music and unwatched and !short' (see Queries, saved views and rules in the README).", valueName: "query"))
     var query: String?
 
-    @Option(help: ArgumentHelp("A view: unwatched, all, watched, skipped, in-progress, or a [views.NAME] of the config file.", valueName: "name"))
+    @Option(help: ArgumentHelp("A view: unwatched, all, watched, skipped, in-progress, upcoming, or a [views.NAME] of the config file.", valueName: "name"))
     var view: String?
 
     @Option(name: .customLong("channel"), help: ArgumentHelp("Only this channel's videos.", valueName: "channel-id"))
@@ -65,7 +65,7 @@ struct ListCommand: ParsableCommand {
         }
         for row in rows {
             let badge = row.mark.map { $0.syncState.badge(unicode: false) } ?? " "
-            let duration = row.video.duration.map(DurationText.format) ?? ""
+            let duration = row.video.availability == .available ? row.video.duration.map(DurationText.format) ?? "" : row.video.availability.rawValue
             print("\(DisplayText.line(row.video.id, limit: 24))  \(badge) \(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.day(row.video.published))  \(duration.padding(toLength: 8, withPad: " ", startingAt: 0))  \(DisplayText.line(row.channelName, limit: 100)) — \(DisplayText.line(row.video.title))")
         }
     }
@@ -130,6 +130,10 @@ struct VideoOutput: Encodable {
     var positionSeconds: Double?
     /// The config file's rule that made the mark, when a rule did.
     var rule: String?
+    /// Whether it can be watched now: available, upcoming, live, members-only, gone or private.
+    var availability: Availability
+    /// When an upcoming premiere or stream is scheduled to start, when a source said so.
+    var scheduledStart: Date?
 
     init(_ row: FeedRow) {
         videoId = row.video.id
@@ -144,5 +148,7 @@ struct VideoOutput: Encodable {
         syncState = row.mark?.syncState
         positionSeconds = row.position?.seconds
         rule = row.mark?.rule
+        availability = row.video.availability
+        scheduledStart = row.video.scheduledStart
     }
 }

@@ -180,7 +180,7 @@ final class LoopbackWebSubHub: Sendable {
     }
 
     @Test(arguments: PushStorage.allCases)
-    func signedDeliveriesAreIngestedAndDeletedEntriesRemovedWhileBadSignaturesAreDroppedAndLogged(storage: PushStorage) async throws {
+    func signedDeliveriesAreIngestedAndDeletedEntriesMarkedGoneWhileBadSignaturesAreDroppedAndLogged(storage: PushStorage) async throws {
         try await withSubscribedServer(storage) { client, request, _, _, log, _ in
             #expect(try await Self.verify(client, request, challenge: "ok", leaseSeconds: 3600).0 == .ok)
 
@@ -203,16 +203,35 @@ final class LoopbackWebSubHub: Sendable {
             #expect(drops.allSatisfy { $0.metadata["channel"] == Self.channel })
 
             // When the hub announces the pushed video's deletion
+            let before = try await Self.rows(client)
             let deletion = try Self.fixture("ytnoti_deleted_entry_tombstone_redacted_2024.xml")
             let deleted = try await Self.deliver(client, request, deletion, signature: LoopbackWebSubHub.signature(deletion, secret: request.secret))
-            // Then the video is gone
+            // Then the video is marked gone under a new seq, so a client that synced it learns it
             #expect(deleted.code / 100 == 2)
-            #expect(try await Self.videoIDs(client).isEmpty)
+            let after = try await Self.rows(client)
+            #expect(after.map(\.videoID) == [Self.pushedVideo])
+            #expect(after.first?.availability == "gone")
+            #expect(after.first!.seq > before.first!.seq)
+            #expect(try await Self.rows(client, afterSeq: before.first!.seq).map(\.videoID) == [Self.pushedVideo])
+
+            // And the same deletion again, or one for a video or channel the server never had, changes nothing
+            let again = try await Self.deliver(client, request, deletion, signature: LoopbackWebSubHub.signature(deletion, secret: request.secret))
+            #expect(again.code / 100 == 2)
+            let unknownVideo = try Self.fixture("ytnoti_deleted_entry_tombstone_redacted_2024.xml", video: "ZZZZZZZZZZZ")
+            #expect(try await Self.deliver(client, request, unknownVideo, signature: LoopbackWebSubHub.signature(unknownVideo, secret: request.secret)).code / 100 == 2)
+            #expect(try await Self.rows(client).map(\.seq) == after.map(\.seq))
 
             // And a delivery for a channel without a subscription is not found
             let stranger = LoopbackWebSubHub.SubscriptionRequest(fields: ["hub.callback": "\(Self.publicURL)/websub/\(Support.channelID(9))"])
             #expect(try await Self.deliver(client, stranger, push, signature: LoopbackWebSubHub.signature(push, secret: request.secret)) == .notFound)
         }
+    }
+
+    /// The rows the hub serves after `afterSeq`.
+    static func rows(_ client: any TestClientProtocol, afterSeq: Int64 = 0) async throws -> [HubVideo] {
+        try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: afterSeq, limit: 500))) {
+            try Support.decode(HubVideoPage.self, $0.body)
+        }.videos
     }
 
     /// Every video the hub serves, as (id, title, seq).
@@ -252,9 +271,9 @@ final class LoopbackWebSubHub: Sendable {
             #expect(try await Self.deliver(client, request, olderDeletion, signature: sign(olderDeletion)).code / 100 == 2)
             #expect(try await Self.videos(client).map(\.seq) == current.map(\.seq))
 
-            // And a newer deletion removes it
+            // And a newer deletion marks it gone
             #expect(try await Self.deliver(client, request, tombstone, signature: sign(tombstone)).code / 100 == 2)
-            #expect(try await Self.videos(client).isEmpty)
+            #expect(try await Self.rows(client).map(\.availability) == ["gone"])
         }
     }
 

@@ -87,7 +87,8 @@ struct StoredValueGenerator {
         let id = chance(30) ? videoID() : string()
         return Video(id: id, channelID: string(), title: string(), published: date(), duration: optional { Int($0.int64()) },
                      description: optional { $0.string() }, thumbnailURL: optional { $0.thumbnailURL(for: id) }, hubSeq: optional { $0.int64() },
-                     isShortLink: chance(50))
+                     isShortLink: chance(50), availability: Availability.allCases[below(Availability.allCases.count)],
+                     scheduledStart: optional { $0.date() })
     }
 
     /// A YouTube-shaped video id: 11 characters of `[A-Za-z0-9_-]`.

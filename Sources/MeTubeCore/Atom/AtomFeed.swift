@@ -98,12 +98,26 @@ public struct AtomEntry: Sendable, Equatable {
 
     private static let shortsMarker = Array("/shorts/".utf8)
 
-    /// The entry as a `Video`; `fallbackDate` stands in for a missing publication date
-    /// (`updated` is preferred when it is present).
+    /// How recent an entry with no views must be to count as a premiere or stream not started
+    /// yet: an older one with no views is just unwatched by anyone, and available.
+    public static let upcomingWindow: TimeInterval = 3 * 86_400
+
+    /// Whether the feed alone says the video has not started: no views (`media:statistics
+    /// views="0"`, which YouTube gives a scheduled premiere or stream) on an entry published
+    /// within ``upcomingWindow`` of `now`.
+    public func looksUpcoming(now: Date) -> Bool {
+        guard views == 0, let published = published ?? updated else { return false }
+        return abs(now.timeIntervalSince(published)) <= Self.upcomingWindow
+    }
+
+    /// The entry as a `Video`; `fallbackDate`, the time of reading, stands in for a missing
+    /// publication date (`updated` is preferred when it is present) and judges whether the
+    /// entry is upcoming (``looksUpcoming(now:)``).
     public func video(fallbackDate: Date) -> Video {
         Video(
             id: videoID, channelID: channelID, title: title, published: published ?? updated ?? fallbackDate,
-            description: description, thumbnailURL: thumbnailURL, isShortLink: isShortLink
+            description: description, thumbnailURL: thumbnailURL, isShortLink: isShortLink,
+            availability: looksUpcoming(now: fallbackDate) ? .upcoming : .available
         )
     }
 }

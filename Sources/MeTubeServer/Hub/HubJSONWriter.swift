@@ -28,11 +28,21 @@ enum HubJSONWriter {
             buffer.writeJSONString(video.url, escapingSlashes: false)
             buffer.writeStaticString(",\"durationSeconds\":")
             if let duration = video.durationSeconds { buffer.writeString(String(duration)) } else { buffer.writeStaticString("null") }
+            writeAdditive(",\"availability\":", video.availability, to: &buffer)
+            writeAdditive(",\"scheduledStart\":", video.scheduledStart, to: &buffer)
             buffer.writeInteger(UInt8(ascii: "}"))
         }
         buffer.writeStaticString("],\"maxSeqReturned\":")
         buffer.writeString(String(page.maxSeqReturned))
         buffer.writeInteger(UInt8(ascii: "}"))
         return buffer
+    }
+
+    /// Writes `key` (`,"name":`) and `value` when there is one: an additive field, absent when
+    /// unset so that rows without it are byte for byte as before.
+    private static func writeAdditive(_ key: StaticString, _ value: String?, to buffer: inout ByteBuffer) {
+        guard let value else { return }
+        buffer.writeStaticString(key)
+        buffer.writeJSONString(value, escapingSlashes: false)
     }
 }

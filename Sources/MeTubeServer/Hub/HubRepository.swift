@@ -123,7 +123,19 @@ extension HubVideo {
         self.init(
             seq: seq, videoID: video.id, channelID: video.channelID,
             publishedAt: ISO8601Timestamp.format(video.published), title: video.title, url: video.hubURL,
-            durationSeconds: video.duration
+            durationSeconds: video.duration, availability: video.storedAvailability,
+            scheduledStart: video.scheduledStart.map { ISO8601Timestamp.format($0) }
+        )
+    }
+
+    /// The additive availability fields of a stored row: `availability` (NULL for available)
+    /// and `scheduled_start` (seconds since 1970).
+    init(seq: Int64, videoID: String, channelID: String, published: Double, title: String?, url: String, duration: Int?,
+         availability: String?, scheduledStart: Double?) {
+        self.init(
+            seq: seq, videoID: videoID, channelID: channelID, publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)),
+            title: title, url: url, durationSeconds: duration, availability: availability,
+            scheduledStart: scheduledStart.map { ISO8601Timestamp.format(Date(timeIntervalSince1970: $0)) }
         )
     }
 }
@@ -131,4 +143,7 @@ extension HubVideo {
 extension Video {
     /// The URL the hub reports for this video: the Shorts link for Shorts, else the watch page.
     var hubURL: String { isShortLink ? "https://www.youtube.com/shorts/\(id)" : url }
+
+    /// The `availability` column's value: nil for an available video.
+    var storedAvailability: String? { availability == .available ? nil : availability.rawValue }
 }

@@ -72,7 +72,7 @@ public struct PostgresHubRepository: HubRepository {
     /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
     /// alone (with nulls) when the page is empty.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start"
         var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
             page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
@@ -92,13 +92,13 @@ public struct PostgresHubRepository: HubRepository {
         var videos: [HubVideo] = []
         videos.reserveCapacity(query.limit)
         for row in try await database.query(statement) {
-            let (value, seq, videoID, channelID, published, title, url, duration) =
-                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?).self)
+            let (value, seq, videoID, channelID, published, title, url, duration, availability, scheduledStart) =
+                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?, String?, Double?).self)
             version = value
             guard let seq, let videoID, let channelID, let published, let title, let url else { continue }
             videos.append(HubVideo(
-                seq: seq, videoID: videoID, channelID: channelID,
-                publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)), title: title, url: url, durationSeconds: duration))
+                seq: seq, videoID: videoID, channelID: channelID, published: published, title: title, url: url, duration: duration,
+                availability: availability, scheduledStart: scheduledStart))
         }
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
@@ -112,23 +112,24 @@ public struct PostgresHubRepository: HubRepository {
                         "UPDATE hub_channels SET title = \(title) WHERE channel_id = \(ingestion.channelID) AND title IS DISTINCT FROM \(title)",
                         logger: logger)
                 }
-                var known: [String: String] = [:]
+                var known: [String: StoredVersion] = [:]
                 let ids = ingestion.videos.map(\.id)
-                for try await (id, title) in try await connection.query(
-                    "SELECT video_id, title FROM hub_videos WHERE video_id = ANY(\(ids)::text[])", logger: logger
-                ).decode((String, String).self) {
-                    known[id] = title
+                for try await (id, title, availability) in try await connection.query(
+                    "SELECT video_id, title, availability FROM hub_videos WHERE video_id = ANY(\(ids)::text[])", logger: logger
+                ).decode((String, String, String?).self) {
+                    known[id] = StoredVersion(title: title, availability: availability)
                 }
                 var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
                 var changed: [Video] = []
                 for video in ingestion.videos {
-                    if let title = known[video.id] {
-                        guard title != video.title else { continue }
+                    let version = StoredVersion(title: video.title, availability: video.storedAvailability)
+                    if let stored = known[video.id] {
+                        guard stored != version else { continue }
                         outcome.updated += 1
                     } else {
                         outcome.inserted += 1
                     }
-                    known[video.id] = video.title
+                    known[video.id] = version
                     changed.append(video)
                 }
                 guard !changed.isEmpty else { return outcome }
@@ -140,11 +141,13 @@ public struct PostgresHubRepository: HubRepository {
                     seq += 1
                     try await connection.query(
                         """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
-                        VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration))
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start)
+                        VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration),
+                            \(video.storedAvailability), \(video.scheduledStart?.timeIntervalSince1970))
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
-                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds)
-                        WHERE hub_videos.title IS DISTINCT FROM excluded.title
+                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds),
+                            availability = excluded.availability, scheduled_start = excluded.scheduled_start
+                        WHERE hub_videos.title IS DISTINCT FROM excluded.title OR hub_videos.availability IS DISTINCT FROM excluded.availability
                         """, logger: logger)
                 }
                 for channelID in Set(changed.map(\.channelID)) {
@@ -187,4 +190,10 @@ public struct PostgresHubRepository: HubRepository {
         for try await value in rows.decode(T.self) { return value }
         return nil
     }
+}
+
+/// What decides whether an ingested video changed: its title and its availability.
+private struct StoredVersion: Equatable {
+    var title: String
+    var availability: String?
 }

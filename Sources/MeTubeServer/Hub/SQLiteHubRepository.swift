@@ -77,9 +77,8 @@ public final class SQLiteHubRepository: HubRepository {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
                 videos.append(HubVideo(
-                    seq: row[0], videoID: row[1], channelID: row[2],
-                    publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: row[3])), title: row[4],
-                    url: row[5], durationSeconds: row[6]))
+                    seq: row[0], videoID: row[1], channelID: row[2], published: row[3], title: row[4], url: row[5], duration: row[6],
+                    availability: row[7], scheduledStart: row[8]))
             }
             return (videos, try Self.videosVersion(db))
         }
@@ -100,7 +99,7 @@ public final class SQLiteHubRepository: HubRepository {
     /// `(channel_id, seq)` index and sorting them reads fewer. The walk reads about
     /// `limit × channels / requested` rows, the index plan up to `requested × videosKeptPerChannel`.
     private func select(matching query: HubVideoSelection) throws -> (String, StatementArguments) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start"
         if query.channelIDs.isEmpty {
             return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [query.afterSeq, query.limit])
         }
@@ -151,8 +150,8 @@ public final class SQLiteHubRepository: HubRepository {
             var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
             var touchedChannels: Set<String> = []
             for video in ingestion.videos {
-                if let known = try String.fetchOne(db, sql: "SELECT title FROM hub_videos WHERE video_id = ?", arguments: [video.id]) {
-                    guard known != video.title else { continue }
+                if let known = try Row.fetchOne(db, sql: "SELECT title, availability FROM hub_videos WHERE video_id = ?", arguments: [video.id]) {
+                    guard known[0] != video.title || known[1] != video.storedAvailability else { continue }
                     outcome.updated += 1
                 } else {
                     outcome.inserted += 1
@@ -160,12 +159,14 @@ public final class SQLiteHubRepository: HubRepository {
                 let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
                 try db.execute(
                     sql: """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
-                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds)
+                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds),
+                            availability = excluded.availability, scheduled_start = excluded.scheduled_start
                         """,
-                    arguments: [seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration])
+                    arguments: [seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
+                                video.storedAvailability, video.scheduledStart?.timeIntervalSince1970])
                 touchedChannels.insert(video.channelID)
             }
             for channelID in touchedChannels {

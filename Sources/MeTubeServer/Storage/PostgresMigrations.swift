@@ -196,6 +196,11 @@ enum PostgresMigrations {
         Step(name: "postgres-websub-002-video-updates", statements: [
             "CREATE TABLE IF NOT EXISTS websub_video_updates (video_id TEXT COLLATE \"C\" PRIMARY KEY, updated_at BIGINT NOT NULL)",
         ]),
+        // Whether each video can be watched now, and when an upcoming one starts (SQLite's hub-003).
+        Step(name: "postgres-hub-005-video-availability", statements: [
+            "ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS availability TEXT",
+            "ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS scheduled_start DOUBLE PRECISION",
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

@@ -182,6 +182,14 @@ extension ServerDatabase {
                 CREATE TABLE websub_video_updates (video_id TEXT PRIMARY KEY, updated_at INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("hub-003-video-availability") { db in
+            // Whether each video can be watched now (NULL: available) and when an upcoming one
+            // starts (seconds since 1970), served as videos/query's additive fields.
+            try db.execute(sql: """
+                ALTER TABLE hub_videos ADD COLUMN availability TEXT;
+                ALTER TABLE hub_videos ADD COLUMN scheduled_start REAL;
+                """)
+        }
         return migrator
     }()
 }

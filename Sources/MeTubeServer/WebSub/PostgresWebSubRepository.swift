@@ -140,10 +140,23 @@ struct PostgresWebSubRepository: WebSubRepository {
             """).map { try $0.decode(String.self) })
     }
 
-    func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int {
+    func markVideosGone(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
-        return try await database.query("""
-            DELETE FROM hub_videos WHERE video_id = ANY(\(videoIDs)::text[]) AND channel_id = \(channelID) RETURNING video_id
-            """).count
+        let logger = database.logger
+        return try await PostgresServerDatabase.storageErrors {
+            try await database.transaction { connection in
+                // The counter's row lock first, as an ingest takes it, so seqs commit in order.
+                _ = try await connection.query("SELECT value FROM hub_counters WHERE name = 'last_seq' FOR UPDATE", logger: logger)
+                return try await connection.query("""
+                    WITH targets AS (
+                        SELECT video_id, row_number() OVER (ORDER BY video_id) AS rank FROM hub_videos
+                        WHERE video_id = ANY(\(videoIDs)::text[]) AND channel_id = \(channelID) AND availability IS DISTINCT FROM 'gone'),
+                    counter AS (
+                        UPDATE hub_counters SET value = value + (SELECT count(*) FROM targets) WHERE name = 'last_seq' RETURNING value)
+                    UPDATE hub_videos SET seq = counter.value - targets.rank + 1, availability = 'gone', scheduled_start = NULL
+                    FROM targets, counter WHERE hub_videos.video_id = targets.video_id RETURNING hub_videos.video_id
+                    """, logger: logger).collect().count
+            }
+        }
     }
 }

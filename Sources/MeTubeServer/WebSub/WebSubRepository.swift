@@ -72,9 +72,10 @@ protocol WebSubRepository: Sendable {
     func deny(channelID: String, retryAt: Int64) async throws -> Bool
     /// The channels whose verified lease is live at `now`.
     func liveChannelIDs(now: Int64) async throws -> Set<String>
-    /// Removes the videos `videoIDs` of `channelID` (those of other channels are left alone);
-    /// returns how many were removed.
-    func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int
+    /// Marks the stored videos `videoIDs` of `channelID` gone, each with a new `seq`, so clients
+    /// that synced them learn it (those of other channels, unknown ones and ones already gone are
+    /// left alone); returns how many were marked.
+    func markVideosGone(_ videoIDs: [String], of channelID: String) async throws -> Int
     /// Records, for each video, the time a push says it last changed (its `updated`, or a
     /// deletion's `when`), where that is no older than the time recorded before; returns the
     /// videos it was recorded for, whose push may be applied. One statement, so of two racing
@@ -196,16 +197,17 @@ struct SQLiteWebSubRepository: WebSubRepository {
         }
     }
 
-    func removeVideos(_ videoIDs: [String], of channelID: String) async throws -> Int {
+    func markVideosGone(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
         return try await database.write { db in
-            var removed = 0
-            let statement = try db.cachedStatement(sql: "DELETE FROM hub_videos WHERE video_id = ? AND channel_id = ?")
-            for id in videoIDs {
-                try statement.execute(arguments: [id, channelID])
-                removed += db.changesCount
+            var marked = 0
+            let stored = try db.cachedStatement(sql: "SELECT 1 FROM hub_videos WHERE video_id = ? AND channel_id = ? AND availability IS NOT 'gone'")
+            for id in Set(videoIDs) where try Bool.fetchOne(stored, arguments: [id, channelID]) != nil {
+                let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
+                try db.execute(sql: "UPDATE hub_videos SET seq = ?, availability = 'gone', scheduled_start = NULL WHERE video_id = ?", arguments: [seq, id])
+                marked += 1
             }
-            return removed
+            return marked
         }
     }
 }

@@ -74,8 +74,8 @@ struct WebSubService: Sendable {
     }
 
     /// Takes the hub's notification `body` for `channelID`, signed with `signature`
-    /// (`X-Hub-Signature`): ingests its entries of that channel and removes its deleted entries
-    /// when the signature is valid, drops it (logged) otherwise.
+    /// (`X-Hub-Signature`): ingests its entries of that channel and marks its deleted entries gone
+    /// (each with a new `seq`) when the signature is valid, drops it (logged) otherwise.
     func receive(channelID: String, body: Data, signature: String?) async throws -> Delivery {
         guard ChannelID.isValid(channelID), let subscription = try await subscriptions.subscription(channelID: channelID) else { return .unknown }
         guard WebSubSignature.isValid(signature, body: body, secret: subscription.secret) else {
@@ -102,7 +102,7 @@ struct WebSubService: Sendable {
         if !videos.isEmpty {
             outcome = try await hub.ingest(FeedIngestion(channelID: channelID, channelTitle: feed.channelTitle, videos: videos))
         }
-        let removed = try await subscriptions.removeVideos(deletions.filter(current.contains), of: channelID)
+        let removed = try await subscriptions.markVideosGone(deletions.filter(current.contains), of: channelID)
         let stale = entries.count + deletions.count - videos.count - deletions.filter(current.contains).count
         if stale > 0 {
             logger.notice("WebSub delivery older than what is stored; its stale entries changed nothing", metadata: [
