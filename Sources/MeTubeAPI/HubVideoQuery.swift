@@ -73,11 +73,22 @@ public struct HubVideo: Codable, Sendable, Equatable {
     public var url: String
     /// The length in seconds, best-effort; may be null.
     public var durationSeconds: Int?
+    /// The feed's description (`media:description`); metube-server's addition, absent when unknown.
+    public var description: String?
+    /// The thumbnail's address (`media:thumbnail`); metube-server's addition, absent when unknown.
+    public var thumbnailURL: String?
+    /// The view count the feed last gave (`media:statistics`); metube-server's addition, absent
+    /// when unknown. Refreshed in place: a changed count does not give the row a new `seq`.
+    public var viewCount: Int?
+    /// How many rated the video, as the feed last gave it (`media:starRating`'s count);
+    /// metube-server's addition, absent when unknown, refreshed in place like ``viewCount``.
+    public var starRatingCount: Int?
 
     /// Creates a row.
     public init(
         seq: Int64, videoID: String, channelID: String, publishedAt: String, title: String?, url: String,
-        durationSeconds: Int? = nil
+        durationSeconds: Int? = nil, description: String? = nil, thumbnailURL: String? = nil, viewCount: Int? = nil,
+        starRatingCount: Int? = nil
     ) {
         self.seq = seq
         self.videoID = videoID
@@ -86,6 +97,10 @@ public struct HubVideo: Codable, Sendable, Equatable {
         self.title = title
         self.url = url
         self.durationSeconds = durationSeconds
+        self.description = description
+        self.thumbnailURL = thumbnailURL
+        self.viewCount = viewCount
+        self.starRatingCount = starRatingCount
     }
 
     enum CodingKeys: String, CodingKey {
@@ -96,10 +111,15 @@ public struct HubVideo: Codable, Sendable, Equatable {
         case title
         case url
         case durationSeconds
+        case description
+        case thumbnailURL = "thumbnailUrl"
+        case viewCount
+        case starRatingCount
     }
 
     /// Decodes a row, refusing a `seq` outside `1...HubAPI.maxAfterSeq` (it becomes the next
-    /// `afterSeq`) and a `durationSeconds` that is not a whole number.
+    /// `afterSeq`) and a `durationSeconds`, `viewCount` or `starRatingCount` that is not a whole
+    /// number.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         seq = try container.decodeWholeNumber(Int64.self, forKey: .seq, in: 1...HubAPI.maxAfterSeq)
@@ -109,9 +129,14 @@ public struct HubVideo: Codable, Sendable, Equatable {
         title = try container.decodeIfPresent(String.self, forKey: .title)
         url = try container.decode(String.self, forKey: .url)
         durationSeconds = try container.decodeWholeNumberIfPresent(Int.self, forKey: .durationSeconds, in: Int.min...Int.max)
+        description = try container.decodeIfPresent(String.self, forKey: .description)
+        thumbnailURL = try container.decodeIfPresent(String.self, forKey: .thumbnailURL)
+        viewCount = try container.decodeWholeNumberIfPresent(Int.self, forKey: .viewCount, in: Int.min...Int.max)
+        starRatingCount = try container.decodeWholeNumberIfPresent(Int.self, forKey: .starRatingCount, in: Int.min...Int.max)
     }
 
-    /// Encodes every key, writing `null` for unknown values as the hub does.
+    /// Encodes every key of the hub API, writing `null` for unknown values as the hub does, and
+    /// metube-server's additions only when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(seq, forKey: .seq)
@@ -121,5 +146,9 @@ public struct HubVideo: Codable, Sendable, Equatable {
         try container.encode(title, forKey: .title)
         try container.encode(url, forKey: .url)
         try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
+        try container.encodeIfPresent(viewCount, forKey: .viewCount)
+        try container.encodeIfPresent(starRatingCount, forKey: .starRatingCount)
     }
 }

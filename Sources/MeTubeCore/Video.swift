@@ -31,11 +31,16 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var isShortLink: Bool
     private var thumbnail: Thumbnail
     private var storedDescription: StoredDescription
+    /// ``views`` and ``starRatings``, -1 when unknown: eight bytes each where `Int?` takes
+    /// sixteen, in a library of hundreds of thousands.
+    private var storedViews: Int64 = -1
+    private var storedStarRatings: Int64 = -1
 
     /// Creates a video.
     public init(
         id: String, channelID: String, title: String, published: Date, duration: Int? = nil,
-        description: String? = nil, thumbnailURL: String? = nil, hubSeq: Int64? = nil, isShortLink: Bool = false
+        description: String? = nil, thumbnailURL: String? = nil, hubSeq: Int64? = nil, isShortLink: Bool = false,
+        views: Int? = nil, starRatings: Int? = nil
     ) {
         self.id = id
         self.channelID = channelID
@@ -46,6 +51,22 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         self.hubSeq = hubSeq
         self.isShortLink = isShortLink
         thumbnail = Thumbnail(thumbnailURL, videoID: id)
+        self.views = views
+        self.starRatings = starRatings
+    }
+
+    /// How many times it was viewed, as the feed said when last read (`media:statistics`); nil
+    /// when unknown or outside `FeedLimits.count`'s range.
+    public var views: Int? {
+        get { storedViews < 0 ? nil : Int(storedViews) }
+        set { storedViews = FeedLimits.count(newValue).map(Int64.init) ?? -1 }
+    }
+
+    /// How many people rated it, as the feed said when last read (`media:starRating`'s count);
+    /// nil when unknown or out of range.
+    public var starRatings: Int? {
+        get { storedStarRatings < 0 ? nil : Int(storedStarRatings) }
+        set { storedStarRatings = FeedLimits.count(newValue).map(Int64.init) ?? -1 }
     }
 
     /// The thumbnail image, when a source provided one.
@@ -82,7 +103,7 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink
+        case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink, views, starRatings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -93,7 +114,8 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
             duration: try container.decodeIfPresent(Int.self, forKey: .duration),
             description: try container.decodeIfPresent(String.self, forKey: .description),
             thumbnailURL: try container.decodeIfPresent(String.self, forKey: .thumbnailURL),
-            hubSeq: try container.decodeIfPresent(Int64.self, forKey: .hubSeq), isShortLink: try container.decode(Bool.self, forKey: .isShortLink)
+            hubSeq: try container.decodeIfPresent(Int64.self, forKey: .hubSeq), isShortLink: try container.decode(Bool.self, forKey: .isShortLink),
+            views: try container.decodeIfPresent(Int.self, forKey: .views), starRatings: try container.decodeIfPresent(Int.self, forKey: .starRatings)
         )
     }
 
@@ -108,6 +130,8 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
         try container.encodeIfPresent(hubSeq, forKey: .hubSeq)
         try container.encode(isShortLink, forKey: .isShortLink)
+        try container.encodeIfPresent(views, forKey: .views)
+        try container.encodeIfPresent(starRatings, forKey: .starRatings)
     }
 }
 

@@ -245,6 +245,7 @@ enum SnapshotDecoding {
     static func video(_ scanner: inout JSONScanner, _ notes: inout FieldNotes, descriptions: DescriptionHandling = .text) throws(Failure) -> Video? {
         var id: String?, channelID: String?, title: String?, published: Date?
         var duration: Int?, description: String?, thumbnailURL: String?, hubSeq: Int64?, isShortLink = false
+        var views: Int64?, starRatings: Int64?
         var reference: DescriptionReference?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
@@ -262,6 +263,8 @@ enum SnapshotDecoding {
             case "thumbnailURL": thumbnailURL = try field(&scanner, "video.thumbnailURL", &notes, default: nil, optionalString)
             case "hubSeq": hubSeq = try field(&scanner, "video.hubSeq", &notes, default: nil, optionalInt)
             case "isShortLink": isShortLink = try field(&scanner, "video.isShortLink", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
+            case "views": views = try field(&scanner, "video.views", &notes, default: nil, optionalInt)
+            case "starRatings": starRatings = try field(&scanner, "video.starRatings", &notes, default: nil, optionalInt)
             default: try scanner.skipValue()
             }
         }
@@ -272,7 +275,8 @@ enum SnapshotDecoding {
         if title == nil { notes.add("video \(id): no title; shown untitled") }
         if published == nil { notes.add("video \(id): no publication date; 1970 used") }
         var video = Video(id: id, channelID: channelID, title: title ?? "", published: published ?? Date(timeIntervalSince1970: 0), duration: duration,
-                          description: description, thumbnailURL: thumbnailURL, hubSeq: hubSeq, isShortLink: isShortLink)
+                          description: description, thumbnailURL: thumbnailURL, hubSeq: hubSeq, isShortLink: isShortLink,
+                          views: views.flatMap { Int(exactly: $0) }, starRatings: starRatings.flatMap { Int(exactly: $0) })
         if let reference { video.descriptionReference = reference }
         return video
     }

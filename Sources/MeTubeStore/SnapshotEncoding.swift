@@ -152,6 +152,8 @@ enum SnapshotEncoding {
             $0.field("thumbnailURL", video.thumbnailURL)
             $0.field("hubSeq", video.hubSeq)
             $0.field("isShortLink", video.isShortLink)
+            if let views = video.views { $0.field("views", views) }
+            if let starRatings = video.starRatings { $0.field("starRatings", starRatings) }
         }
         return range
     }

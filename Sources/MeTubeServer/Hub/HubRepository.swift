@@ -18,7 +18,8 @@ public protocol HubRepository: Sendable {
     /// `seq` first, at most `query.limit`.
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage
     /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
-    /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
+    /// values (a video whose title or description changed gets a fresh `seq` too; counts and
+    /// thumbnails are refreshed in place, see ``StoredVideoDetails``), trims old ones.
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
     /// Keeps, per channel, when its feed was last fetched and how many fetches in a row failed
     /// (with the last reason), for `metube-server channels list`. Unknown channels are ignored.
@@ -123,7 +124,8 @@ extension HubVideo {
         self.init(
             seq: seq, videoID: video.id, channelID: video.channelID,
             publishedAt: ISO8601Timestamp.format(video.published), title: video.title, url: video.hubURL,
-            durationSeconds: video.duration
+            durationSeconds: video.duration, description: video.description, thumbnailURL: video.thumbnailURL,
+            viewCount: video.views, starRatingCount: video.starRatings
         )
     }
 }

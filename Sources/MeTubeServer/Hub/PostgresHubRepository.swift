@@ -72,7 +72,7 @@ public struct PostgresHubRepository: HubRepository {
     /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
     /// alone (with nulls) when the page is empty.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, description, thumbnail_url, view_count, star_rating_count"
         var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
             page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
@@ -92,13 +92,14 @@ public struct PostgresHubRepository: HubRepository {
         var videos: [HubVideo] = []
         videos.reserveCapacity(query.limit)
         for row in try await database.query(statement) {
-            let (value, seq, videoID, channelID, published, title, url, duration) =
-                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?).self)
+            let (value, seq, videoID, channelID, published, title, url, duration, description, thumbnail, views, ratings) =
+                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?, String?, String?, Int?, Int?).self)
             version = value
             guard let seq, let videoID, let channelID, let published, let title, let url else { continue }
             videos.append(HubVideo(
                 seq: seq, videoID: videoID, channelID: channelID,
-                publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)), title: title, url: url, durationSeconds: duration))
+                publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)), title: title, url: url, durationSeconds: duration,
+                description: description, thumbnailURL: thumbnail, viewCount: views, starRatingCount: ratings))
         }
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
@@ -112,25 +113,33 @@ public struct PostgresHubRepository: HubRepository {
                         "UPDATE hub_channels SET title = \(title) WHERE channel_id = \(ingestion.channelID) AND title IS DISTINCT FROM \(title)",
                         logger: logger)
                 }
-                var known: [String: String] = [:]
+                var known: [String: StoredVideoDetails] = [:]
                 let ids = ingestion.videos.map(\.id)
-                for try await (id, title) in try await connection.query(
-                    "SELECT video_id, title FROM hub_videos WHERE video_id = ANY(\(ids)::text[])", logger: logger
-                ).decode((String, String).self) {
-                    known[id] = title
+                for try await (id, title, description, thumbnail, views, ratings) in try await connection.query(
+                    "SELECT video_id, title, description, thumbnail_url, view_count, star_rating_count FROM hub_videos WHERE video_id = ANY(\(ids)::text[])",
+                    logger: logger
+                ).decode((String, String, String?, String?, Int?, Int?).self) {
+                    known[id] = StoredVideoDetails(title: title, description: description, thumbnailURL: thumbnail, views: views, starRatings: ratings)
                 }
                 var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
                 var changed: [Video] = []
+                var refreshed: [Video] = []
                 for video in ingestion.videos {
-                    if let title = known[video.id] {
-                        guard title != video.title else { continue }
-                        outcome.updated += 1
+                    if let details = known[video.id] {
+                        switch details.change(to: video) {
+                        case .none: continue
+                        case .refresh:
+                            refreshed.append(video)
+                            continue
+                        case .resequence: outcome.updated += 1
+                        }
                     } else {
                         outcome.inserted += 1
                     }
-                    known[video.id] = video.title
+                    known[video.id] = StoredVideoDetails(title: video.title, description: video.description)
                     changed.append(video)
                 }
+                try await Self.refresh(refreshed, connection, logger)
                 guard !changed.isEmpty else { return outcome }
                 // The counter's row lock, held to the commit, puts the ingests that take seqs in seq order.
                 let last = try await Self.single(Int64.self, connection.query(
@@ -140,11 +149,18 @@ public struct PostgresHubRepository: HubRepository {
                     seq += 1
                     try await connection.query(
                         """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
-                        VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration))
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds,
+                            description, thumbnail_url, view_count, star_rating_count)
+                        VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration),
+                            \(video.description), \(video.thumbnailURL), \(video.views), \(video.starRatings))
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
-                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds)
+                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds),
+                            description = coalesce(excluded.description, hub_videos.description),
+                            thumbnail_url = coalesce(excluded.thumbnail_url, hub_videos.thumbnail_url),
+                            view_count = coalesce(excluded.view_count, hub_videos.view_count),
+                            star_rating_count = coalesce(excluded.star_rating_count, hub_videos.star_rating_count)
                         WHERE hub_videos.title IS DISTINCT FROM excluded.title
+                            OR (excluded.description IS NOT NULL AND hub_videos.description IS DISTINCT FROM excluded.description)
                         """, logger: logger)
                 }
                 for channelID in Set(changed.map(\.channelID)) {
@@ -180,6 +196,20 @@ public struct PostgresHubRepository: HubRepository {
             FROM (SELECT * FROM unnest(\(ids)::text[], \(times)::bigint[], \(failures)::text[], \(failed)::boolean[]) AS f(channel_id, at, failure, failed)) AS fetched
             WHERE hub_channels.channel_id = fetched.channel_id
             """)
+    }
+
+    /// Writes the counts and thumbnails of `videos` in place (no fresh `seq`, see ``StoredVideoDetails``);
+    /// unknown values travel as `''` and -1, which keep what is stored.
+    private static func refresh(_ videos: [Video], _ connection: PostgresConnection, _ logger: Logger) async throws {
+        guard !videos.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE hub_videos SET thumbnail_url = coalesce(nullif(u.thumbnail, ''), hub_videos.thumbnail_url),
+                view_count = coalesce(nullif(u.views, -1), hub_videos.view_count), star_rating_count = coalesce(nullif(u.ratings, -1), hub_videos.star_rating_count)
+            FROM unnest(\(videos.map(\.id))::text[], \(videos.map { $0.thumbnailURL ?? "" })::text[], \(videos.map { Int64($0.views ?? -1) })::bigint[],
+                \(videos.map { Int64($0.starRatings ?? -1) })::bigint[]) AS u(video_id, thumbnail, views, ratings)
+            WHERE hub_videos.video_id = u.video_id
+            """, logger: logger)
     }
 
     /// The first column of the first row of `rows`, if any.

@@ -79,11 +79,19 @@ public final class SQLiteHubRepository: HubRepository {
                 videos.append(HubVideo(
                     seq: row[0], videoID: row[1], channelID: row[2],
                     publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: row[3])), title: row[4],
-                    url: row[5], durationSeconds: row[6]))
+                    url: row[5], durationSeconds: row[6], description: row[7], thumbnailURL: row[8], viewCount: row[9], starRatingCount: row[10]))
             }
             return (videos, try Self.videosVersion(db))
         }
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
+    }
+
+    /// What the hub holds of `videoID`, nil when it holds no such video.
+    private static func storedDetails(of videoID: String, _ db: Database) throws -> StoredVideoDetails? {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT title, description, thumbnail_url, view_count, star_rating_count FROM hub_videos WHERE video_id = ?"),
+            arguments: [videoID])
+        return row.map { StoredVideoDetails(title: $0[0], description: $0[1], thumbnailURL: $0[2], views: $0[3], starRatings: $0[4]) }
     }
 
     /// The `videos_version` counter, which triggers count up on every change to `hub_videos`.
@@ -100,7 +108,7 @@ public final class SQLiteHubRepository: HubRepository {
     /// `(channel_id, seq)` index and sorting them reads fewer. The walk reads about
     /// `limit × channels / requested` rows, the index plan up to `requested × videosKeptPerChannel`.
     private func select(matching query: HubVideoSelection) throws -> (String, StatementArguments) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, description, thumbnail_url, view_count, star_rating_count"
         if query.channelIDs.isEmpty {
             return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [query.afterSeq, query.limit])
         }
@@ -151,21 +159,38 @@ public final class SQLiteHubRepository: HubRepository {
             var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
             var touchedChannels: Set<String> = []
             for video in ingestion.videos {
-                if let known = try String.fetchOne(db, sql: "SELECT title FROM hub_videos WHERE video_id = ?", arguments: [video.id]) {
-                    guard known != video.title else { continue }
-                    outcome.updated += 1
+                if let known = try Self.storedDetails(of: video.id, db) {
+                    switch known.change(to: video) {
+                    case .none: continue
+                    case .refresh:
+                        try db.execute(
+                            sql: """
+                                UPDATE hub_videos SET thumbnail_url = coalesce(?, thumbnail_url), view_count = coalesce(?, view_count),
+                                    star_rating_count = coalesce(?, star_rating_count) WHERE video_id = ?
+                                """,
+                            arguments: [video.thumbnailURL, video.views, video.starRatings, video.id])
+                        continue
+                    case .resequence: outcome.updated += 1
+                    }
                 } else {
                     outcome.inserted += 1
                 }
                 let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
                 try db.execute(
                     sql: """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds,
+                            description, thumbnail_url, view_count, star_rating_count)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
-                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds)
+                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds),
+                            description = coalesce(excluded.description, description), thumbnail_url = coalesce(excluded.thumbnail_url, thumbnail_url),
+                            view_count = coalesce(excluded.view_count, view_count),
+                            star_rating_count = coalesce(excluded.star_rating_count, star_rating_count)
                         """,
-                    arguments: [seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration])
+                    arguments: [
+                        seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
+                        video.description, video.thumbnailURL, video.views, video.starRatings,
+                    ])
                 touchedChannels.insert(video.channelID)
             }
             for channelID in touchedChannels {

@@ -196,6 +196,14 @@ enum PostgresMigrations {
         Step(name: "postgres-websub-002-video-updates", statements: [
             "CREATE TABLE IF NOT EXISTS websub_video_updates (video_id TEXT COLLATE \"C\" PRIMARY KEY, updated_at BIGINT NOT NULL)",
         ]),
+        // What the feed says of a video beyond its title (SQLite's hub-003-video-details); IF NOT
+        // EXISTS, as a step without a former name may run again on a database renamed from those.
+        Step(name: "postgres-hub-005-video-details", statements: [
+            """
+            ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS description TEXT, ADD COLUMN IF NOT EXISTS thumbnail_url TEXT,
+                ADD COLUMN IF NOT EXISTS view_count BIGINT, ADD COLUMN IF NOT EXISTS star_rating_count BIGINT
+            """,
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

@@ -182,6 +182,16 @@ extension ServerDatabase {
                 CREATE TABLE websub_video_updates (video_id TEXT PRIMARY KEY, updated_at INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("hub-003-video-details") { db in
+            // What the feed says of a video beyond its title, served as additional fields of
+            // videos/query (see StoredVideoDetails for when they change a row's seq).
+            try db.execute(sql: """
+                ALTER TABLE hub_videos ADD COLUMN description TEXT;
+                ALTER TABLE hub_videos ADD COLUMN thumbnail_url TEXT;
+                ALTER TABLE hub_videos ADD COLUMN view_count INTEGER;
+                ALTER TABLE hub_videos ADD COLUMN star_rating_count INTEGER;
+                """)
+        }
         return migrator
     }()
 }
