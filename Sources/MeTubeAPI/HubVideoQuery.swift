@@ -79,11 +79,22 @@ public struct HubVideo: Codable, Sendable, Equatable {
     /// When an upcoming premiere or stream is scheduled to start, as ISO-8601 text; absent when
     /// not known. Additive.
     public var scheduledStart: String?
+    /// The feed's description (`media:description`); metube-server's addition, absent when unknown.
+    public var description: String?
+    /// The thumbnail's address (`media:thumbnail`); metube-server's addition, absent when unknown.
+    public var thumbnailURL: String?
+    /// The view count the feed last gave (`media:statistics`); metube-server's addition, absent
+    /// when unknown. Refreshed in place: a changed count does not give the row a new `seq`.
+    public var viewCount: Int?
+    /// How many rated the video, as the feed last gave it (`media:starRating`'s count);
+    /// metube-server's addition, absent when unknown, refreshed in place like ``viewCount``.
+    public var starRatingCount: Int?
 
     /// Creates a row.
     public init(
         seq: Int64, videoID: String, channelID: String, publishedAt: String, title: String?, url: String,
-        durationSeconds: Int? = nil, availability: String? = nil, scheduledStart: String? = nil
+        durationSeconds: Int? = nil, availability: String? = nil, scheduledStart: String? = nil, description: String? = nil,
+        thumbnailURL: String? = nil, viewCount: Int? = nil, starRatingCount: Int? = nil
     ) {
         self.seq = seq
         self.videoID = videoID
@@ -94,6 +105,10 @@ public struct HubVideo: Codable, Sendable, Equatable {
         self.durationSeconds = durationSeconds
         self.availability = availability
         self.scheduledStart = scheduledStart
+        self.description = description
+        self.thumbnailURL = thumbnailURL
+        self.viewCount = viewCount
+        self.starRatingCount = starRatingCount
     }
 
     enum CodingKeys: String, CodingKey {
@@ -106,11 +121,16 @@ public struct HubVideo: Codable, Sendable, Equatable {
         case durationSeconds
         case availability
         case scheduledStart
+        case description
+        case thumbnailURL = "thumbnailUrl"
+        case viewCount
+        case starRatingCount
     }
 
     /// Decodes a row, refusing a `seq` outside `1...HubAPI.maxAfterSeq` (it becomes the next
-    /// `afterSeq`) and a `durationSeconds` that is not a whole number; an `availability` or
-    /// `scheduledStart` that is not text is ignored (the video counts as available).
+    /// `afterSeq`) and a `durationSeconds`, `viewCount` or `starRatingCount` that is not a whole
+    /// number; an `availability` or `scheduledStart` that is not text is ignored (the video counts
+    /// as available).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         seq = try container.decodeWholeNumber(Int64.self, forKey: .seq, in: 1...HubAPI.maxAfterSeq)
@@ -122,10 +142,14 @@ public struct HubVideo: Codable, Sendable, Equatable {
         durationSeconds = try container.decodeWholeNumberIfPresent(Int.self, forKey: .durationSeconds, in: Int.min...Int.max)
         availability = try? container.decodeIfPresent(String.self, forKey: .availability)
         scheduledStart = try? container.decodeIfPresent(String.self, forKey: .scheduledStart)
+        description = try container.decodeIfPresent(String.self, forKey: .description)
+        thumbnailURL = try container.decodeIfPresent(String.self, forKey: .thumbnailURL)
+        viewCount = try container.decodeWholeNumberIfPresent(Int.self, forKey: .viewCount, in: Int.min...Int.max)
+        starRatingCount = try container.decodeWholeNumberIfPresent(Int.self, forKey: .starRatingCount, in: Int.min...Int.max)
     }
 
-    /// Encodes every key, writing `null` for unknown values as the hub does; the additive
-    /// availability fields only when set.
+    /// Encodes every key of the hub API, writing `null` for unknown values as the hub does, and
+    /// metube-server's additions (availability, details) only when known.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(seq, forKey: .seq)
@@ -137,5 +161,9 @@ public struct HubVideo: Codable, Sendable, Equatable {
         try container.encode(durationSeconds, forKey: .durationSeconds)
         try container.encodeIfPresent(availability, forKey: .availability)
         try container.encodeIfPresent(scheduledStart, forKey: .scheduledStart)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
+        try container.encodeIfPresent(viewCount, forKey: .viewCount)
+        try container.encodeIfPresent(starRatingCount, forKey: .starRatingCount)
     }
 }

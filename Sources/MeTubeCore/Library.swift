@@ -112,7 +112,7 @@ public struct Library: Sendable, Equatable {
         }
     }
 
-    /// Keeps what the old copy knew and the new one does not (a hub row has no description).
+    /// Keeps what the old copy knew and the new one does not (a hub row may have no description, a WebSub push no counts).
     private static func merged(old: Video, new: Video) -> Video {
         var result = new
         result.duration = new.duration ?? old.duration
@@ -121,6 +121,8 @@ public struct Library: Sendable, Equatable {
         result.hubSeq = new.hubSeq ?? old.hubSeq
         result.isShortLink = new.isShortLink || old.isShortLink
         if result.scheduledStart == nil, new.availability == old.availability { result.scheduledStart = old.scheduledStart }
+        result.views = new.views ?? old.views
+        result.starRatings = new.starRatings ?? old.starRatings
         return result
     }
 

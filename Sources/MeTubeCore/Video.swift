@@ -37,12 +37,16 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     private var scheduledStartSeconds: UInt32
     private var thumbnail: Thumbnail
     private var storedDescription: StoredDescription
+    /// ``views`` and ``starRatings``, -1 when unknown: eight bytes each where `Int?` takes
+    /// sixteen, in a library of hundreds of thousands.
+    private var storedViews: Int64 = -1
+    private var storedStarRatings: Int64 = -1
 
     /// Creates a video.
     public init(
         id: String, channelID: String, title: String, published: Date, duration: Int? = nil,
         description: String? = nil, thumbnailURL: String? = nil, hubSeq: Int64? = nil, isShortLink: Bool = false,
-        availability: Availability = .available, scheduledStart: Date? = nil
+        availability: Availability = .available, scheduledStart: Date? = nil, views: Int? = nil, starRatings: Int? = nil
     ) {
         self.id = id
         self.channelID = channelID
@@ -55,6 +59,22 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         self.availability = availability
         scheduledStartSeconds = Self.seconds(of: scheduledStart)
         thumbnail = Thumbnail(thumbnailURL, videoID: id)
+        self.views = views
+        self.starRatings = starRatings
+    }
+
+    /// How many times it was viewed, as the feed said when last read (`media:statistics`); nil
+    /// when unknown or outside `FeedLimits.count`'s range.
+    public var views: Int? {
+        get { storedViews < 0 ? nil : Int(storedViews) }
+        set { storedViews = FeedLimits.count(newValue).map(Int64.init) ?? -1 }
+    }
+
+    /// How many people rated it, as the feed said when last read (`media:starRating`'s count);
+    /// nil when unknown or out of range.
+    public var starRatings: Int? {
+        get { storedStarRatings < 0 ? nil : Int(storedStarRatings) }
+        set { storedStarRatings = FeedLimits.count(newValue).map(Int64.init) ?? -1 }
     }
 
     /// When a premiere or stream is scheduled to start, when a source said so; held to the whole
@@ -116,6 +136,7 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink, availability, scheduledStart
+        case views, starRatings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -128,7 +149,8 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
             thumbnailURL: try container.decodeIfPresent(String.self, forKey: .thumbnailURL),
             hubSeq: try container.decodeIfPresent(Int64.self, forKey: .hubSeq), isShortLink: try container.decode(Bool.self, forKey: .isShortLink),
             availability: Availability(wire: try container.decodeIfPresent(String.self, forKey: .availability)),
-            scheduledStart: try container.decodeIfPresent(Date.self, forKey: .scheduledStart)
+            scheduledStart: try container.decodeIfPresent(Date.self, forKey: .scheduledStart),
+            views: try container.decodeIfPresent(Int.self, forKey: .views), starRatings: try container.decodeIfPresent(Int.self, forKey: .starRatings)
         )
     }
 
@@ -145,6 +167,8 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         try container.encode(isShortLink, forKey: .isShortLink)
         if availability != .available { try container.encode(availability, forKey: .availability) }
         try container.encodeIfPresent(scheduledStart, forKey: .scheduledStart)
+        try container.encodeIfPresent(views, forKey: .views)
+        try container.encodeIfPresent(starRatings, forKey: .starRatings)
     }
 }
 

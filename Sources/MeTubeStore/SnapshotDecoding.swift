@@ -251,6 +251,7 @@ enum SnapshotDecoding {
         var id: String?, channelID: String?, title: String?, published: Date?
         var duration: Int?, description: String?, thumbnailURL: String?, hubSeq: Int64?, isShortLink = false
         var availability = Availability.available, scheduledStart: Date?
+        var views: Int64?, starRatings: Int64?
         var reference: DescriptionReference?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
             switch key {
@@ -272,6 +273,8 @@ enum SnapshotDecoding {
                 Availability(wire: try optionalString(&scanner))
             }
             case "scheduledStart": scheduledStart = try field(&scanner, "video.scheduledStart", &notes, default: nil, optionalDate)
+            case "views": views = try field(&scanner, "video.views", &notes, default: nil, optionalInt)
+            case "starRatings": starRatings = try field(&scanner, "video.starRatings", &notes, default: nil, optionalInt)
             default: try scanner.skipValue()
             }
         }
@@ -283,7 +286,8 @@ enum SnapshotDecoding {
         if published == nil { notes.add("video \(id): no publication date; 1970 used") }
         var video = Video(id: id, channelID: channelID, title: title ?? "", published: published ?? Date(timeIntervalSince1970: 0), duration: duration,
                           description: description, thumbnailURL: thumbnailURL, hubSeq: hubSeq, isShortLink: isShortLink,
-                          availability: availability, scheduledStart: scheduledStart)
+                          availability: availability, scheduledStart: scheduledStart,
+                          views: views.flatMap { Int(exactly: $0) }, starRatings: starRatings.flatMap { Int(exactly: $0) })
         if let reference { video.descriptionReference = reference }
         return video
     }

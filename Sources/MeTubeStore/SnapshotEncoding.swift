@@ -158,6 +158,8 @@ enum SnapshotEncoding {
             $0.field("isShortLink", video.isShortLink)
             if video.availability != .available { $0.field("availability", video.availability.rawValue) }
             if let start = video.scheduledStart { $0.field("scheduledStart", start.timeIntervalSince1970) }
+            if let views = video.views { $0.field("views", views) }
+            if let starRatings = video.starRatings { $0.field("starRatings", starRatings) }
         }
         return range
     }

@@ -256,9 +256,11 @@ struct HubSyncRun {
         let title = row.title.flatMap { $0.isEmpty ? nil : $0 } ?? row.videoID
         return Video(
             id: row.videoID, channelID: row.channelID, title: title, published: published,
-            duration: row.durationSeconds.map { max(0, $0) }, hubSeq: row.seq, isShortLink: isShortsURL(row.url),
+            duration: row.durationSeconds.map { max(0, $0) }, description: row.description, thumbnailURL: row.thumbnailURL,
+            hubSeq: row.seq, isShortLink: isShortsURL(row.url),
             availability: Availability(wire: row.availability),
-            scheduledStart: ScheduledStart.plausible(row.scheduledStart.flatMap { ISO8601Timestamp.parse($0) }, now: now)
+            scheduledStart: ScheduledStart.plausible(row.scheduledStart.flatMap { ISO8601Timestamp.parse($0) }, now: now),
+            views: row.viewCount, starRatings: row.starRatingCount
         )
     }
 }

@@ -4,8 +4,8 @@ import MeTubeCore
 
 /// A `videos/query` answer after the boundary checks of ``PeerInput``, decoded row by row so that
 /// one bad row or field never takes the page down: rows without a usable seq, video id, channel
-/// id or date are dropped and counted; a bad title, URL or duration is cleared and counted;
-/// titles are capped.
+/// id or date are dropped and counted; a bad title, URL, duration, thumbnail address or count is
+/// cleared and counted; titles and descriptions are capped.
 struct ScreenedHubPage: Decodable, Sendable {
     /// The rows that can be stored.
     var videos: [HubVideo] = []
@@ -65,9 +65,28 @@ struct ScreenedHubPage: Decodable, Sendable {
         } else if row.durationWasBad {
             clear("duration not a whole number")
         }
+        var description = row.description
+        if let long = description, long.utf8.count > FeedLimits.maxDescriptionBytes {
+            clear("description longer than \(FeedLimits.maxDescriptionBytes) bytes, cut")
+            description = FeedLimits.description(long)
+        }
+        let thumbnailURL = PeerInput.shortText(row.thumbnailURL)
+        if row.thumbnailURL != nil, thumbnailURL == nil { clear("thumbnail address too long") }
         videos.append(HubVideo(
             seq: seq, videoID: videoID, channelID: channelID, publishedAt: published, title: title, url: url, durationSeconds: duration,
-            availability: PeerInput.shortText(row.availability, maxBytes: 32), scheduledStart: PeerInput.shortText(row.scheduledStart, maxBytes: 64)))
+            availability: PeerInput.shortText(row.availability, maxBytes: 32), scheduledStart: PeerInput.shortText(row.scheduledStart, maxBytes: 64),
+            description: description, thumbnailURL: thumbnailURL, viewCount: count(row.viewCount, "view count"),
+            starRatingCount: count(row.starRatingCount, "rating count")))
+    }
+
+    /// A count when it is in `FeedLimits.count`'s range; else nil, counted as cleared.
+    private mutating func count(_ value: Int?, _ name: String) -> Int? {
+        guard let value else { return nil }
+        guard let count = FeedLimits.count(value) else {
+            clear("\(name) out of range")
+            return nil
+        }
+        return count
     }
 
     private mutating func drop(_ reason: String) { dropped[reason, default: 0] += 1 }
@@ -88,10 +107,15 @@ private struct LenientHubRow: Decodable {
     var durationWasBad = false
     var availability: String?
     var scheduledStart: String?
+    var description: String?
+    var thumbnailURL: String?
+    var viewCount: Int?
+    var starRatingCount: Int?
 
     private enum Keys: String, CodingKey {
         case seq, videoID = "videoId", channelID = "channelId", publishedAt, title, url, durationSeconds
         case availability, scheduledStart
+        case description, thumbnailURL = "thumbnailUrl", viewCount, starRatingCount
     }
 
     init(from decoder: any Decoder) {
@@ -105,6 +129,16 @@ private struct LenientHubRow: Decodable {
         scheduledStart = try? row.decode(String.self, forKey: .scheduledStart)
         (title, titleWasBad) = Self.optional(String.self, row, .title)
         (durationSeconds, durationWasBad) = Self.optional(Int.self, row, .durationSeconds)
+        description = try? row.decode(String.self, forKey: .description)
+        thumbnailURL = try? row.decode(String.self, forKey: .thumbnailURL)
+        viewCount = (try? row.decode(Int.self, forKey: .viewCount)) ?? Self.outOfRange(row, .viewCount)
+        starRatingCount = (try? row.decode(Int.self, forKey: .starRatingCount)) ?? Self.outOfRange(row, .starRatingCount)
+    }
+
+    /// -1 (out of range) for a count too large for `Int` or not whole, so that it is cleared and
+    /// counted rather than taken as unknown; nil when the field is absent, null or not a number.
+    private static func outOfRange(_ row: KeyedDecodingContainer<Keys>, _ key: Keys) -> Int? {
+        (try? row.decode(Double.self, forKey: key)) == nil ? nil : -1
     }
 
     /// An optional field: its value, and whether it was present, not null and unreadable.

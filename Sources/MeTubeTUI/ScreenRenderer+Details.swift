@@ -34,6 +34,7 @@ extension ScreenRenderer {
         for line in DescriptionText.wrap(shown(video.title), width: textWidth) { lines.append((line, .header)) }
         lines.append((shown(model.library.channels[video.channelID]?.displayName ?? video.channelID), .accent))
         lines.append(("\(dateText(video.published)) (\(Formatting.ago(video.published, now: model.now)))" + durationText(video), .dim))
+        if let counts = countsText(video) { lines.append((counts, .dim)) }
         if let markLine = markText(of: video.id) { lines.append(markLine) }
         if let bar = positionBar(of: video, width: textWidth) { lines.append((bar, .accent)) }
         lines.append(("", .normal))
@@ -92,6 +93,12 @@ extension ScreenRenderer {
     private func durationText(_ video: Video) -> String {
         let duration = Formatting.duration(video.duration)
         return duration.isEmpty ? "" : (model.unicode ? " · " : " - ") + duration
+    }
+
+    /// The feed's view and rating counts, when known: `23,088 views · 1,580 ratings`.
+    private func countsText(_ video: Video) -> String? {
+        let parts = [video.views.map { Formatting.count($0, "view") }, video.starRatings.map { Formatting.count($0, "rating") }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: model.unicode ? " · " : " - ")
     }
 
     /// The mark, its sync state, and which device set it when: `watched · synced · laptop 14:02`.

@@ -8,14 +8,17 @@ import Testing
 
 /// `videos/query` answers must stay byte for byte what earlier versions sent, whose pages SQLite
 /// wrote with `json_object` under the plan `channel_id IN (SELECT value FROM json_each(?)) ORDER
-/// BY seq LIMIT ?`. That statement is kept here, verbatim, as the reference.
+/// BY seq LIMIT ?`. That statement is kept here as the reference, with only metube-server's
+/// additional fields appended when known (`json_patch` drops the null ones), as clients that
+/// predate them ignore them.
 @Suite struct HubPageCompatibilityTests {
     /// The page statement of the earlier versions (`SQLiteHubRepository.videoPageJSON`).
     static func referenceSQL(withChannels: Bool) -> String {
         let columns = """
-            seq, json_object('seq', seq, 'videoId', video_id, 'channelId', channel_id,
+            seq, json_patch(json_object('seq', seq, 'videoId', video_id, 'channelId', channel_id,
                 'publishedAt', strftime('%Y-%m-%dT%H:%M:%SZ', CAST(published_at AS INTEGER) - (published_at < CAST(published_at AS INTEGER)), 'unixepoch'),
-                'title', title, 'url', url, 'durationSeconds', duration_seconds)
+                'title', title, 'url', url, 'durationSeconds', duration_seconds),
+                json_object('description', description, 'thumbnailUrl', thumbnail_url, 'viewCount', view_count, 'starRatingCount', star_rating_count))
             """
         return withChannels
             ? "SELECT \(columns) FROM hub_videos WHERE seq > ? AND channel_id IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?"

@@ -59,18 +59,20 @@ public struct AtomEntry: Sendable, Equatable {
     public var published: Date?
     /// When the entry last changed (changes with view counts; not a sign of a new video).
     public var updated: Date?
-    /// `media:description`, when present.
+    /// `media:description`, when present (cut to `FeedLimits.maxDescriptionBytes`).
     public var description: String?
     /// `media:thumbnail`'s URL, when present.
     public var thumbnailURL: String?
-    /// `media:statistics`' view count, when present.
+    /// `media:statistics`' view count, when present and in `FeedLimits.count`'s range.
     public var views: Int?
+    /// `media:starRating`'s count (how many rated the video), when present and in range.
+    public var starRatings: Int?
 
     /// Creates an entry from its parts.
     public init(
         videoID: String, channelID: String, title: String, link: String? = nil, authorName: String? = nil,
         published: Date? = nil, updated: Date? = nil, description: String? = nil, thumbnailURL: String? = nil,
-        views: Int? = nil
+        views: Int? = nil, starRatings: Int? = nil
     ) {
         self.videoID = videoID
         self.channelID = channelID
@@ -82,6 +84,7 @@ public struct AtomEntry: Sendable, Equatable {
         self.description = description
         self.thumbnailURL = thumbnailURL
         self.views = views
+        self.starRatings = starRatings
     }
 
     /// Whether the feed links this video as a Short (`/shorts/` instead of `watch?v=`).
@@ -117,7 +120,7 @@ public struct AtomEntry: Sendable, Equatable {
         Video(
             id: videoID, channelID: channelID, title: title, published: published ?? updated ?? fallbackDate,
             description: description, thumbnailURL: thumbnailURL, isShortLink: isShortLink,
-            availability: looksUpcoming(now: fallbackDate) ? .upcoming : .available
+            availability: looksUpcoming(now: fallbackDate) ? .upcoming : .available, views: views, starRatings: starRatings
         )
     }
 }

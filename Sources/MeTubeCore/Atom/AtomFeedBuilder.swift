@@ -17,6 +17,7 @@ struct AtomFeedBuilder {
         var description: String?
         var thumbnailURL: String?
         var views: Int?
+        var starRatings: Int?
     }
 
     private(set) var rootIsAtomFeed = false
@@ -78,7 +79,9 @@ struct AtomFeedBuilder {
         case (_, "media:thumbnail") where entry != nil:
             if entry?.thumbnailURL == nil { entry?.thumbnailURL = attribute("url") }
         case (_, "media:statistics") where entry != nil:
-            entry?.views = attribute("views").flatMap { Int($0) }
+            entry?.views = FeedLimits.count(text: attribute("views"))
+        case (_, "media:starRating") where entry != nil:
+            entry?.starRatings = FeedLimits.count(text: attribute("count"))
         default:
             break
         }
@@ -142,8 +145,8 @@ struct AtomFeedBuilder {
                 videoID: videoID, channelID: entryChannel,
                 title: DisplayText.capped(fields.title?.trimmingWhitespace() ?? ""), link: fields.link,
                 authorName: fields.authorName, published: fields.published.flatMap(ISO8601Timestamp.parse),
-                updated: fields.updated.flatMap(ISO8601Timestamp.parse), description: fields.description,
-                thumbnailURL: fields.thumbnailURL, views: fields.views
+                updated: fields.updated.flatMap(ISO8601Timestamp.parse), description: fields.description.map(FeedLimits.description),
+                thumbnailURL: fields.thumbnailURL, views: fields.views, starRatings: fields.starRatings
             )
         }
         return AtomFeed(

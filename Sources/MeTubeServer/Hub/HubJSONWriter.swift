@@ -5,7 +5,8 @@ import MeTubeAPI
 /// `JSONEncoder` for the hub's hottest route. The output is the same JSON `HubVideoPage` encodes
 /// to, byte for byte the answer of earlier versions (which had SQLite's `json_object` write it):
 /// `\b`, `\f`, `\n`, `\r`, `\t` and `\u00xx` for the other control characters, `/` and
-/// non-ASCII characters unescaped.
+/// non-ASCII characters unescaped; metube-server's additional fields (`description`,
+/// `thumbnailUrl`, `viewCount`, `starRatingCount`) only when known, as `HubVideo` encodes them.
 enum HubJSONWriter {
     /// The page as JSON: `{"videos":[…],"maxSeqReturned":n}`.
     static func page(_ page: HubVideoPage) -> ByteBuffer {
@@ -30,6 +31,22 @@ enum HubJSONWriter {
             if let duration = video.durationSeconds { buffer.writeString(String(duration)) } else { buffer.writeStaticString("null") }
             writeAdditive(",\"availability\":", video.availability, to: &buffer)
             writeAdditive(",\"scheduledStart\":", video.scheduledStart, to: &buffer)
+            if let description = video.description {
+                buffer.writeStaticString(",\"description\":")
+                buffer.writeJSONString(description, escapingSlashes: false)
+            }
+            if let thumbnailURL = video.thumbnailURL {
+                buffer.writeStaticString(",\"thumbnailUrl\":")
+                buffer.writeJSONString(thumbnailURL, escapingSlashes: false)
+            }
+            if let views = video.viewCount {
+                buffer.writeStaticString(",\"viewCount\":")
+                buffer.writeString(String(views))
+            }
+            if let ratings = video.starRatingCount {
+                buffer.writeStaticString(",\"starRatingCount\":")
+                buffer.writeString(String(ratings))
+            }
             buffer.writeInteger(UInt8(ascii: "}"))
         }
         buffer.writeStaticString("],\"maxSeqReturned\":")

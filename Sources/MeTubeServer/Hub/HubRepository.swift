@@ -18,7 +18,8 @@ public protocol HubRepository: Sendable {
     /// `seq` first, at most `query.limit`.
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage
     /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
-    /// values (a video whose title changed gets a fresh `seq` too), trims old ones.
+    /// values (a video whose title or description changed gets a fresh `seq` too; counts and
+    /// thumbnails are refreshed in place, see ``StoredVideoDetails``), trims old ones.
     func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
     /// Keeps, per channel, when its feed was last fetched and how many fetches in a row failed
     /// (with the last reason), for `metube-server channels list`. Unknown channels are ignored.
@@ -124,18 +125,20 @@ extension HubVideo {
             seq: seq, videoID: video.id, channelID: video.channelID,
             publishedAt: ISO8601Timestamp.format(video.published), title: video.title, url: video.hubURL,
             durationSeconds: video.duration, availability: video.storedAvailability,
-            scheduledStart: video.scheduledStart.map { ISO8601Timestamp.format($0) }
+            scheduledStart: video.scheduledStart.map { ISO8601Timestamp.format($0) },
+            description: video.description, thumbnailURL: video.thumbnailURL, viewCount: video.views, starRatingCount: video.starRatings
         )
     }
 
-    /// The additive availability fields of a stored row: `availability` (NULL for available)
-    /// and `scheduled_start` (seconds since 1970).
+    /// A stored row: `published` and `scheduledStart` in seconds since 1970, `availability` NULL
+    /// for available, and what else the feed said of the video.
     init(seq: Int64, videoID: String, channelID: String, published: Double, title: String?, url: String, duration: Int?,
-         availability: String?, scheduledStart: Double?) {
+         availability: String?, scheduledStart: Double?, description: String?, thumbnailURL: String?, viewCount: Int?, starRatingCount: Int?) {
         self.init(
             seq: seq, videoID: videoID, channelID: channelID, publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)),
             title: title, url: url, durationSeconds: duration, availability: availability,
-            scheduledStart: scheduledStart.map { ISO8601Timestamp.format(Date(timeIntervalSince1970: $0)) }
+            scheduledStart: scheduledStart.map { ISO8601Timestamp.format(Date(timeIntervalSince1970: $0)) },
+            description: description, thumbnailURL: thumbnailURL, viewCount: viewCount, starRatingCount: starRatingCount
         )
     }
 }

@@ -72,7 +72,7 @@ public struct PostgresHubRepository: HubRepository {
     /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
     /// alone (with nulls) when the page is empty.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count"
         var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
             page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
@@ -92,13 +92,14 @@ public struct PostgresHubRepository: HubRepository {
         var videos: [HubVideo] = []
         videos.reserveCapacity(query.limit)
         for row in try await database.query(statement) {
-            let (value, seq, videoID, channelID, published, title, url, duration, availability, scheduledStart) =
-                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?, String?, Double?).self)
+            let (value, seq, videoID, channelID, published, title, url, duration, availability, scheduledStart, description, thumbnail, views, ratings) =
+                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?, String?, Double?, String?, String?, Int?, Int?).self)
             version = value
             guard let seq, let videoID, let channelID, let published, let title, let url else { continue }
             videos.append(HubVideo(
                 seq: seq, videoID: videoID, channelID: channelID, published: published, title: title, url: url, duration: duration,
-                availability: availability, scheduledStart: scheduledStart))
+                availability: availability, scheduledStart: scheduledStart, description: description, thumbnailURL: thumbnail,
+                viewCount: views, starRatingCount: ratings))
         }
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
@@ -112,26 +113,37 @@ public struct PostgresHubRepository: HubRepository {
                         "UPDATE hub_channels SET title = \(title) WHERE channel_id = \(ingestion.channelID) AND title IS DISTINCT FROM \(title)",
                         logger: logger)
                 }
-                var known: [String: StoredVersion] = [:]
+                var known: [String: StoredVideoDetails] = [:]
                 let ids = ingestion.videos.map(\.id)
-                for try await (id, title, availability) in try await connection.query(
-                    "SELECT video_id, title, availability FROM hub_videos WHERE video_id = ANY(\(ids)::text[])", logger: logger
-                ).decode((String, String, String?).self) {
-                    known[id] = StoredVersion(title: title, availability: availability)
+                for try await (id, title, availability, description, thumbnail, views, ratings) in try await connection.query(
+                    """
+                    SELECT video_id, title, availability, description, thumbnail_url, view_count, star_rating_count
+                    FROM hub_videos WHERE video_id = ANY(\(ids)::text[])
+                    """,
+                    logger: logger
+                ).decode((String, String, String?, String?, String?, Int?, Int?).self) {
+                    known[id] = StoredVideoDetails(
+                        title: title, availability: availability, description: description, thumbnailURL: thumbnail, views: views, starRatings: ratings)
                 }
                 var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
                 var changed: [Video] = []
+                var refreshed: [Video] = []
                 for video in ingestion.videos {
-                    let version = StoredVersion(title: video.title, availability: video.storedAvailability)
-                    if let stored = known[video.id] {
-                        guard stored != version else { continue }
-                        outcome.updated += 1
+                    if let details = known[video.id] {
+                        switch details.change(to: video) {
+                        case .none: continue
+                        case .refresh:
+                            refreshed.append(video)
+                            continue
+                        case .resequence: outcome.updated += 1
+                        }
                     } else {
                         outcome.inserted += 1
                     }
-                    known[video.id] = version
+                    known[video.id] = StoredVideoDetails(title: video.title, availability: video.storedAvailability, description: video.description)
                     changed.append(video)
                 }
+                try await Self.refresh(refreshed, connection, logger)
                 guard !changed.isEmpty else { return outcome }
                 // The counter's row lock, held to the commit, puts the ingests that take seqs in seq order.
                 let last = try await Self.single(Int64.self, connection.query(
@@ -141,13 +153,20 @@ public struct PostgresHubRepository: HubRepository {
                     seq += 1
                     try await connection.query(
                         """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start)
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
+                            description, thumbnail_url, view_count, star_rating_count)
                         VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration),
-                            \(video.storedAvailability), \(video.scheduledStart?.timeIntervalSince1970))
+                            \(video.storedAvailability), \(video.scheduledStart?.timeIntervalSince1970),
+                            \(video.description), \(video.thumbnailURL), \(video.views), \(video.starRatings))
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
                             published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds),
-                            availability = excluded.availability, scheduled_start = excluded.scheduled_start
+                            availability = excluded.availability, scheduled_start = excluded.scheduled_start,
+                            description = coalesce(excluded.description, hub_videos.description),
+                            thumbnail_url = coalesce(excluded.thumbnail_url, hub_videos.thumbnail_url),
+                            view_count = coalesce(excluded.view_count, hub_videos.view_count),
+                            star_rating_count = coalesce(excluded.star_rating_count, hub_videos.star_rating_count)
                         WHERE hub_videos.title IS DISTINCT FROM excluded.title OR hub_videos.availability IS DISTINCT FROM excluded.availability
+                            OR (excluded.description IS NOT NULL AND hub_videos.description IS DISTINCT FROM excluded.description)
                         """, logger: logger)
                 }
                 for channelID in Set(changed.map(\.channelID)) {
@@ -185,15 +204,23 @@ public struct PostgresHubRepository: HubRepository {
             """)
     }
 
+    /// Writes the counts and thumbnails of `videos` in place (no fresh `seq`, see ``StoredVideoDetails``);
+    /// unknown values travel as `''` and -1, which keep what is stored.
+    private static func refresh(_ videos: [Video], _ connection: PostgresConnection, _ logger: Logger) async throws {
+        guard !videos.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE hub_videos SET thumbnail_url = coalesce(nullif(u.thumbnail, ''), hub_videos.thumbnail_url),
+                view_count = coalesce(nullif(u.views, -1), hub_videos.view_count), star_rating_count = coalesce(nullif(u.ratings, -1), hub_videos.star_rating_count)
+            FROM unnest(\(videos.map(\.id))::text[], \(videos.map { $0.thumbnailURL ?? "" })::text[], \(videos.map { Int64($0.views ?? -1) })::bigint[],
+                \(videos.map { Int64($0.starRatings ?? -1) })::bigint[]) AS u(video_id, thumbnail, views, ratings)
+            WHERE hub_videos.video_id = u.video_id
+            """, logger: logger)
+    }
+
     /// The first column of the first row of `rows`, if any.
     static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
         for try await value in rows.decode(T.self) { return value }
         return nil
     }
-}
-
-/// What decides whether an ingested video changed: its title and its availability.
-private struct StoredVersion: Equatable {
-    var title: String
-    var availability: String?
 }

@@ -78,11 +78,20 @@ public final class SQLiteHubRepository: HubRepository {
             while let row = try rows.next() {
                 videos.append(HubVideo(
                     seq: row[0], videoID: row[1], channelID: row[2], published: row[3], title: row[4], url: row[5], duration: row[6],
-                    availability: row[7], scheduledStart: row[8]))
+                    availability: row[7], scheduledStart: row[8], description: row[9], thumbnailURL: row[10], viewCount: row[11],
+                    starRatingCount: row[12]))
             }
             return (videos, try Self.videosVersion(db))
         }
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
+    }
+
+    /// What the hub holds of `videoID`, nil when it holds no such video.
+    private static func storedDetails(of videoID: String, _ db: Database) throws -> StoredVideoDetails? {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT title, availability, description, thumbnail_url, view_count, star_rating_count FROM hub_videos WHERE video_id = ?"),
+            arguments: [videoID])
+        return row.map { StoredVideoDetails(title: $0[0], availability: $0[1], description: $0[2], thumbnailURL: $0[3], views: $0[4], starRatings: $0[5]) }
     }
 
     /// The `videos_version` counter, which triggers count up on every change to `hub_videos`.
@@ -99,7 +108,7 @@ public final class SQLiteHubRepository: HubRepository {
     /// `(channel_id, seq)` index and sorting them reads fewer. The walk reads about
     /// `limit × channels / requested` rows, the index plan up to `requested × videosKeptPerChannel`.
     private func select(matching query: HubVideoSelection) throws -> (String, StatementArguments) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count"
         if query.channelIDs.isEmpty {
             return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [query.afterSeq, query.limit])
         }
@@ -150,23 +159,40 @@ public final class SQLiteHubRepository: HubRepository {
             var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
             var touchedChannels: Set<String> = []
             for video in ingestion.videos {
-                if let known = try Row.fetchOne(db, sql: "SELECT title, availability FROM hub_videos WHERE video_id = ?", arguments: [video.id]) {
-                    guard known[0] != video.title || known[1] != video.storedAvailability else { continue }
-                    outcome.updated += 1
+                if let known = try Self.storedDetails(of: video.id, db) {
+                    switch known.change(to: video) {
+                    case .none: continue
+                    case .refresh:
+                        try db.execute(
+                            sql: """
+                                UPDATE hub_videos SET thumbnail_url = coalesce(?, thumbnail_url), view_count = coalesce(?, view_count),
+                                    star_rating_count = coalesce(?, star_rating_count) WHERE video_id = ?
+                                """,
+                            arguments: [video.thumbnailURL, video.views, video.starRatings, video.id])
+                        continue
+                    case .resequence: outcome.updated += 1
+                    }
                 } else {
                     outcome.inserted += 1
                 }
                 let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
                 try db.execute(
                     sql: """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
+                            description, thumbnail_url, view_count, star_rating_count)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
                             published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds),
-                            availability = excluded.availability, scheduled_start = excluded.scheduled_start
+                            availability = excluded.availability, scheduled_start = excluded.scheduled_start,
+                            description = coalesce(excluded.description, description), thumbnail_url = coalesce(excluded.thumbnail_url, thumbnail_url),
+                            view_count = coalesce(excluded.view_count, view_count),
+                            star_rating_count = coalesce(excluded.star_rating_count, star_rating_count)
                         """,
-                    arguments: [seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
-                                video.storedAvailability, video.scheduledStart?.timeIntervalSince1970])
+                    arguments: [
+                        seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
+                        video.storedAvailability, video.scheduledStart?.timeIntervalSince1970,
+                        video.description, video.thumbnailURL, video.views, video.starRatings,
+                    ])
                 touchedChannels.insert(video.channelID)
             }
             for channelID in touchedChannels {

@@ -201,6 +201,14 @@ enum PostgresMigrations {
             "ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS availability TEXT",
             "ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS scheduled_start DOUBLE PRECISION",
         ]),
+        // What the feed says of a video beyond its title (SQLite's hub-004-video-details); IF NOT
+        // EXISTS, as a step without a former name may run again on a database renamed from those.
+        Step(name: "postgres-hub-006-video-details", statements: [
+            """
+            ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS description TEXT, ADD COLUMN IF NOT EXISTS thumbnail_url TEXT,
+                ADD COLUMN IF NOT EXISTS view_count BIGINT, ADD COLUMN IF NOT EXISTS star_rating_count BIGINT
+            """,
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

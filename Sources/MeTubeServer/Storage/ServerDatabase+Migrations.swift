@@ -190,6 +190,16 @@ extension ServerDatabase {
                 ALTER TABLE hub_videos ADD COLUMN scheduled_start REAL;
                 """)
         }
+        migrator.registerMigration("hub-004-video-details") { db in
+            // What the feed says of a video beyond its title, served as additional fields of
+            // videos/query (see StoredVideoDetails for when they change a row's seq).
+            try db.execute(sql: """
+                ALTER TABLE hub_videos ADD COLUMN description TEXT;
+                ALTER TABLE hub_videos ADD COLUMN thumbnail_url TEXT;
+                ALTER TABLE hub_videos ADD COLUMN view_count INTEGER;
+                ALTER TABLE hub_videos ADD COLUMN star_rating_count INTEGER;
+                """)
+        }
         return migrator
     }()
 }

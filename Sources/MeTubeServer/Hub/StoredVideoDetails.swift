@@ -1,0 +1,44 @@
+import MeTubeCore
+
+/// What the hub holds of a known video, to decide what a newly read copy changes.
+///
+/// A changed title, availability or description gives the row a fresh `seq`, so clients receive it again. View
+/// and rating counts and the thumbnail are refreshed in place (no fresh `seq`, so clients see the
+/// figures of when they last received the row): counts change on nearly every poll, and
+/// re-sequencing for them would send every recent video to every client again and again. A
+/// count is refreshed when it was unknown or moved by at least a tenth, so that polls do not
+/// rewrite every row (and empty the page cache) for a few more views.
+struct StoredVideoDetails: Sendable {
+    /// How a newly read copy changes a known row.
+    enum Change: Equatable {
+        /// Nothing worth writing.
+        case none
+        /// Counts or the thumbnail, written in place.
+        case refresh
+        /// Title, availability or description: stored under a fresh `seq`.
+        case resequence
+    }
+
+    var title: String
+    /// The stored availability: NULL (nil) for available.
+    var availability: String?
+    var description: String?
+    var thumbnailURL: String?
+    var views: Int?
+    var starRatings: Int?
+
+    /// What `video`, read again, changes. Fields `video` lacks (a WebSub push has no description
+    /// or counts) change nothing.
+    func change(to video: Video) -> Change {
+        if video.title != title || video.storedAvailability != availability { return .resequence }
+        if let text = video.description, text != description { return .resequence }
+        if let url = video.thumbnailURL, url != thumbnailURL { return .refresh }
+        return Self.moved(views, to: video.views) || Self.moved(starRatings, to: video.starRatings) ? .refresh : .none
+    }
+
+    private static func moved(_ old: Int?, to new: Int?) -> Bool {
+        guard let new else { return false }
+        guard let old else { return true }
+        return abs(new - old) * 10 >= max(old, 1)
+    }
+}
