@@ -37,10 +37,11 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     private var scheduledStartSeconds: UInt32
     private var thumbnail: Thumbnail
     private var storedDescription: StoredDescription
-    /// ``views`` and ``starRatings``, -1 when unknown: eight bytes each where `Int?` takes
-    /// sixteen, in a library of hundreds of thousands.
-    private var storedViews: Int64 = -1
-    private var storedStarRatings: Int64 = -1
+    /// ``starRatings`` and ``views`` as ``CompactCount``s: two and four bytes that sit in the
+    /// padding at the end of the layout, so they cost nothing in a library of hundreds of
+    /// thousands (`Int?` would add sixteen bytes each).
+    private var storedStarRatings = CompactCount<UInt16>.unknown
+    private var storedViews = CompactCount<UInt32>.unknown
 
     /// Creates a video.
     public init(
@@ -66,15 +67,15 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     /// How many times it was viewed, as the feed said when last read (`media:statistics`); nil
     /// when unknown or outside `FeedLimits.count`'s range.
     public var views: Int? {
-        get { storedViews < 0 ? nil : Int(storedViews) }
-        set { storedViews = FeedLimits.count(newValue).map(Int64.init) ?? -1 }
+        get { storedViews.value }
+        set { storedViews = CompactCount(FeedLimits.count(newValue)) }
     }
 
     /// How many people rated it, as the feed said when last read (`media:starRating`'s count);
     /// nil when unknown or out of range.
     public var starRatings: Int? {
-        get { storedStarRatings < 0 ? nil : Int(storedStarRatings) }
-        set { storedStarRatings = FeedLimits.count(newValue).map(Int64.init) ?? -1 }
+        get { storedStarRatings.value }
+        set { storedStarRatings = CompactCount(FeedLimits.count(newValue)) }
     }
 
     /// When a premiere or stream is scheduled to start, when a source said so; held to the whole

@@ -105,7 +105,7 @@ extension ScreenModel {
     }
 
     /// Counts every view's unseen and total videos in the library as the feed would show them
-    /// (channel, Shorts and `hide` rules applied).
+    /// (channel, Shorts, availability and `hide` rules applied).
     mutating func countViews() {
         var context = QueryContext(library: library, statusesKnown: statusesKnown, now: now)
         viewCounts = views.map { view in
@@ -116,6 +116,7 @@ extension ScreenModel {
                 if let channelID = query.channelID, video.channelID != channelID { continue }
                 let hasProgress = view.filter == .inProgress && FeedFilter.hasProgress(video.id, in: library)
                 guard view.filter.admits(statuses[index], hasProgress: hasProgress), hidden.isEmpty || !hidden[index] else { continue }
+                if view.filter == .upcoming || video.availability != .available, !view.filter.admits(video, now: now, isAllView: view.isAll) { continue }
                 if let viewQuery = view.query, !viewQuery.matches(video, in: &context) { continue }
                 count.total += 1
                 if statuses[index] == .unwatched || statuses[index] == .unknown { count.unseen += 1 }

@@ -96,12 +96,13 @@ import Testing
         #expect(library.videos[0].scheduledStart == nil)
     }
 
-    @Test func availabilityAddsNoBytesToAVideo() {
-        // The state's byte and the start's four bytes sit in the padding after `isShortLink`, so a
-        // video is as large as before them (129 bytes on the commit before availability).
+    @Test func availabilityAndTheFeedsCountsAddNoBytesToAVideo() {
+        // The state's byte and the start's four bytes sit in the padding after `isShortLink`, and
+        // the view and rating counts in the padding at the end, so a video takes as much room in
+        // an array as before them (a stride of 136 bytes on the commit before availability).
         let afterShortLink = MemoryLayout<Video>.offset(of: \Video.isShortLink)! + 1
         #expect(MemoryLayout<Video>.offset(of: \Video.availability) == afterShortLink)
-        #expect(MemoryLayout<Video>.size == 129)
+        #expect(MemoryLayout<Video>.stride == 136)
     }
 
     private func fixture(_ folder: String, _ name: String) throws -> Data {

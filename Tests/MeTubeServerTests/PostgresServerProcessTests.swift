@@ -14,7 +14,7 @@ import TestSupport
     @Test func badDatabaseOptionsAreRefusedWithAClearMessage() throws {
         let cases: [([String], [String: String], Int32, String)] = [
             (["--database", "postgres://hub:hunter2@host/db?sslmode=maybe"], [:], 64, "sslmode=maybe"),
-            (["--database", "postgres://hub@host/db", "--database", "/tmp/hub.sqlite"], [:], 64, "give --database once (--db is its older spelling)"),
+            (["--database", "postgres://hub@host/db", "--db", "/tmp/hub.sqlite"], [:], 64, "give --database once (--db is its older spelling)"),
             (["--database-pool", "0"], [:], 64, "--database-pool must be 1…500"),
             ([], ["METUBE_DATABASE_URL": "mysql://hub@host/db"], 64, "$METUBE_DATABASE_URL"),
             (["--database", "postgres://hub@127.0.0.1:1/db?sslmode=disable", "--public-url", "https://hub.example.org", "--youtube-api-key", "AIzaGood_Key-123"], [:], 1,

@@ -24,10 +24,10 @@ struct SavedViewsEndToEndTests {
         // When the picker opens, Then it lists the saved view after the built-in ones with its counts
         try tmux.send("v")
         let picker = try tmux.waitFor { $0.contains("views (unseen, videos)") && $0.contains("first") }
-        #expect(EndToEndTests.line(6, of: picker).contains("\(ofChannel.count)"))
+        #expect(EndToEndTests.line(7, of: picker).contains("\(ofChannel.count)"))
 
-        // When 6 picks the saved view, Then the header and the status line name it
-        try tmux.send("6")
+        // When 7 picks the saved view, Then the header and the status line name it
+        try tmux.send("7")
         try tmux.waitFor { EndToEndTests.line(0, of: $0).contains("metube · first") && $0.contains("view first │ \(ofChannel.count) of 120") }
 
         // When A is answered with y, Then every video of the view is skipped on disk, nothing else

@@ -7,11 +7,11 @@ enum SavedViewsGoldenScreens {
           3       0       2  watched
           4       0       1  skipped
           5       0       0  in-progress
-          6       1       2  synth              channel:"Kitchen Synth"
-          7       2       2  long               duration>20m and unwatched
+          6       0       0  upcoming
+          7       1       2  synth              channel:"Kitchen Synth"
+          8       2       2  long               duration>20m and unwatched
 
-
-         7 views │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status: n…
+         8 views │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status: n…
         ? help
         """
 

@@ -31,12 +31,13 @@ struct SavedViewsTests {
         var model = try Self.model()
         model.press(.character("v"))
         #expect(model.screen == .views)
-        #expect(model.views.map(\.name) == ["unwatched", "all", "watched", "skipped", "in-progress", "synth", "long"])
+        #expect(model.views.map(\.name) == ["unwatched", "all", "watched", "skipped", "in-progress", "upcoming", "synth", "long"])
         // unwatched: videos 0, 1, 5 (3 is under 60 s, hidden by the rule); all: every video, the rule hides nothing there
         #expect(model.viewCounts[0] == ViewCount(unseen: 3, total: 3))
         #expect(model.viewCounts[1] == ViewCount(unseen: 4, total: 7))
-        #expect(model.viewCounts[5] == ViewCount(unseen: 1, total: 2))
-        #expect(model.viewCounts[6] == ViewCount(unseen: 2, total: 2))
+        #expect(model.viewCounts[5] == ViewCount(unseen: 0, total: 0))
+        #expect(model.viewCounts[6] == ViewCount(unseen: 1, total: 2))
+        #expect(model.viewCounts[7] == ViewCount(unseen: 2, total: 2))
 
         model.press(.character("G"), .enter)
         #expect(model.screen == .feed)
@@ -48,7 +49,7 @@ struct SavedViewsTests {
     @Test("the n-th number key switches to the n-th view; a key past the last view says so")
     func numberKeys() throws {
         var model = try Self.model()
-        model.press(.character("6"))
+        model.press(.character("7"))
         #expect(model.currentView.name == "synth")
         #expect(Fixture.rowIDs(model) == [Self.id(2), Self.id(5)])
         model.press(.character("2"))
@@ -73,7 +74,7 @@ struct SavedViewsTests {
         var model = try Self.model()
         model.press(.character("f"))
         #expect(model.currentView.name == "all")
-        model.press(.character("6"), .character("f"))
+        model.press(.character("7"), .character("f"))
         #expect(model.currentView.name == "unwatched")
         #expect(model.query.query == nil)
         #expect(Fixture.rowIDs(model) == [Self.id(0), Self.id(1), Self.id(5)])
@@ -180,7 +181,7 @@ struct SavedViewsTests {
         let expected = brute.rows(in: library, statusesKnown: true).map(\.video.id)
 
         // When 6 switches to it, Then only the first screen is there, and the status line says more follow
-        model.press(.character("6"))
+        model.press(.character("7"))
         #expect(model.isScanningView)
         #expect(model.rows.count == model.listHeight)
         #expect(ScreenRenderer.render(model).text(ofRow: 10).hasPrefix(" view long2 │ 9… of 45,000"))
@@ -192,7 +193,7 @@ struct SavedViewsTests {
         #expect(Fixture.rowIDs(model) == expected)
 
         // When a key comes before the scan ends, Then the scan ends first: G reaches the last row
-        model.press(.character("1"), .character("6"), .character("G"))
+        model.press(.character("1"), .character("7"), .character("G"))
         #expect(!model.isScanningView)
         #expect(model.selectedVideo?.id == expected.last)
     }
@@ -205,7 +206,7 @@ struct SavedViewsTests {
         var config = TUIConfig()
         config.views = SavedView.builtIn + [SavedView(name: "bomb", query: try VideoQuery(parsing: "title~\"(a+)+$\""))]
         var model = ScreenModel(library: library, size: Fixture.size, config: config, now: Fixture.now, statusesKnown: true)
-        model.press(.character("6"))
+        model.press(.character("7"))
         #expect(model.currentView.name == "bomb")
         #expect(!Fixture.rowIDs(model).contains(bomb.id))
         #expect(model.message?.isError == true)
@@ -222,14 +223,14 @@ struct SavedViewsTests {
     @Test("golden: A's question names the count and the view")
     func confirmationScreen() throws {
         var model = try Self.model()
-        model.press(.character("6"), .character("A"))
+        model.press(.character("7"), .character("A"))
         expectScreen(model, SavedViewsGoldenScreens.confirmation)
     }
 
     @Test("golden: a saved view named on the status line and in the header")
     func savedViewScreen() throws {
         var model = try Self.model()
-        model.press(.character("7"))
+        model.press(.character("8"))
         expectScreen(model, SavedViewsGoldenScreens.savedViewStatusLine)
     }
 
