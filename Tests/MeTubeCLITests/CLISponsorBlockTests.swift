@@ -10,6 +10,14 @@ import TestSupport
 @Suite struct CLISponsorBlockTests {
     let metube = ProductBinary.url("metube")
 
+    /// Runs metube on a thread of its own: waiting for it on one of the few threads of Swift's
+    /// concurrency pool could leave none for the stub that answers it.
+    private static func play(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws -> ProcessOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runProcess(executable, arguments, environment: environment) }) }.start()
+        }
+    }
+
     /// How often mpv's terminal OSD in `file` showed the skip.
     private static func skips(in file: URL) throws -> Int {
         try String(contentsOf: file, encoding: .utf8).components(separatedBy: "skipped sponsor 0:06–0:20").count - 1
@@ -33,14 +41,14 @@ import TestSupport
             api = "\(stub.url)"
             """.write(to: config, atomically: true, encoding: .utf8)
         let arguments = ["play", video.id, "--start-over", "--data-dir", store.directory.path, "--config", config.path]
-        let online = try runProcess(metube, arguments, environment: ["XDG_RUNTIME_DIR": directory.url.path])
+        let online = try await Self.play(metube, arguments, environment: ["XDG_RUNTIME_DIR": directory.url.path])
         #expect(online.status == 0, "\(online.stderr)")
         #expect(online.stdout.contains("saved position 0:30 of 0:30 (100%); marked watched"), "\(online.stdout)")
         #expect(stub.requests.count == 1)
         #expect(try Store.open(at: store.directory).sponsorSegments(of: video.id)?.segments == [SponsorSegment(start: 6, end: 20, category: "sponsor")])
         stub.stop()
         try Data().write(to: osd)
-        let offline = try runProcess(metube, arguments, environment: ["XDG_RUNTIME_DIR": directory.url.path])
+        let offline = try await Self.play(metube, arguments, environment: ["XDG_RUNTIME_DIR": directory.url.path])
         #expect(offline.status == 0 && offline.stderr.isEmpty, "\(offline.stderr)")
         #expect(try Self.skips(in: osd) >= 1)
         #expect(stub.requests.count == 1)

@@ -16,11 +16,11 @@ import TestSupport
                    + "av://lavfi:testsrc=duration=\(seconds):rate=10 >\(osd.path) 2>&1")
     }
 
-    /// A 30 s file of test source at `url`, encoded by mpv itself: unlike the generated source,
+    /// A 60 s file of test source at `url`, encoded by mpv itself: unlike the generated source,
     /// a file can be sought back in.
     private static func encodeTestFile(at url: URL) throws -> MPVCommand {
         let encoded = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [
-            "mpv", "--no-config", "av://lavfi:testsrc=duration=30:rate=10", "--o=\(url.path)", "--ovc=mpeg4", "--ovcopts=g=10",
+            "mpv", "--no-config", "av://lavfi:testsrc=duration=60:rate=10", "--o=\(url.path)", "--ovc=mpeg4", "--ovcopts=g=10",
         ])
         try #require(encoded.status == 0, "mpv could not encode the test file: \(encoded.stderr)")
         return MPVCommand(template: "mpv --no-config --vo=null --ao=null --ytdl=no --term-osd=force --speed=2 --title={url} \(url.path)")
@@ -51,9 +51,14 @@ import TestSupport
         while let update = await iterator.next(), (update.seconds ?? 0) < segment.end + 0.5 {}
         recorder.session.seek(to: 5)
         var replayed: Double?
-        while let update = await iterator.next() {
-            guard let seconds = update.seconds, seconds < 29 else { break }
-            if seconds >= 8, seconds < segment.end { replayed = seconds; break }
+        var sought = false
+        while let update = await iterator.next(), let seconds = update.seconds {
+            if !sought {
+                sought = seconds >= 5 && seconds < 6
+            } else if seconds >= 8 {
+                if seconds < segment.end { replayed = seconds }
+                break
+            }
         }
         let played = try #require(replayed, "the segment was skipped again")
         recorder.session.quit()

@@ -8,7 +8,7 @@ public struct SegmentSkipper: Sendable, Equatable {
 
     /// The segments in force, screened and sorted.
     public private(set) var segments: [SponsorSegment]
-    /// Segments already skipped (or seeked back into) this playback.
+    /// Segments already skipped this playback; entering one again plays it.
     private var passed: Set<SponsorSegment> = []
 
     /// A skipper for `segments` (already screened, see ``SponsorSegment/screened(_:categories:duration:)``).
