@@ -23,11 +23,7 @@ extension SnapshotDecoding {
             }
             case "hlc": hlc = try field(&scanner, "position.hlc", &notes, default: nil, timestamp)
             case "deviceID": deviceID = try field(&scanner, "position.deviceID", &notes, default: nil, optionalString)
-            case "syncState": syncState = try field(&scanner, "position.syncState", &notes, default: .pending) { (scanner: inout JSONScanner) throws(Failure) in
-                let text = try scanner.readString()
-                guard let state = SyncState(rawValue: text) else { throw Failure(offset: -1, reason: "unknown sync state \(text)") }
-                return state
-            }
+            case "syncState": syncState = try field(&scanner, "position.syncState", &notes, default: .pending, Self.syncState)
             default: try scanner.skipValue()
             }
         }

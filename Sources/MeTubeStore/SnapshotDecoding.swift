@@ -323,7 +323,7 @@ enum SnapshotDecoding {
         return status
     }
 
-    private static func syncState(_ scanner: inout JSONScanner) throws(Failure) -> SyncState {
+    static func syncState(_ scanner: inout JSONScanner) throws(Failure) -> SyncState {
         let text = try scanner.readString()
         guard let state = SyncState(rawValue: text) else { throw Failure(offset: -1, reason: "unknown sync state \(text)") }
         return state

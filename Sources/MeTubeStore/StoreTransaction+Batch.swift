@@ -1,8 +1,8 @@
 import MeTubeCore
 
 extension StoreTransaction {
-    /// Stages marks of every video in `videoIDs` as `status`, each as ``mark(_:as:)`` would, in
-    /// linear time: a batch of 50,000 (mark --query, rules) must not scan the staged marks once
+    /// Stages marks of every video in `videoIDs` as `status`, each as ``mark(_:as:)`` would (taking
+    /// watched and skipped videos out of the queue), in linear time: a batch of 50,000 (mark --query, rules) must not scan the staged marks once
     /// per video.
     /// - Returns: the marks staged, in the order of `videoIDs`.
     @discardableResult
@@ -18,6 +18,9 @@ extension StoreTransaction {
             staged[videoID] = change.marks.count
             change.marks.append(mark)
             made.append(mark)
+        }
+        if status != .unwatched {
+            for videoID in videoIDs where library.queue[videoID]?.isQueued == true { takeOutOfQueue(videoID) }
         }
         return made
     }

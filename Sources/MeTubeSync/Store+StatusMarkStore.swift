@@ -11,10 +11,8 @@ extension Store: StatusMarkStore {
     public func pendingPositions() throws -> [PendingPosition] {
         try refresh()
         let library = library()
-        return library.playbackPositions.values.filter { position in
-            // A pending mark's push carries the position; one in conflict waits until it is settled.
-            position.syncState != .synced && (library.marks[position.videoID].map { $0.syncState == .synced } ?? true)
-        }.sorted { $0.hlc < $1.hlc }.map { PendingPosition(position: $0, mark: library.marks[$0.videoID]) }
+        return Self.awaitingPush(library.playbackPositions.values, in: library, \.videoID, \.syncState, \.hlc)
+            .map { PendingPosition(position: $0, mark: library.marks[$0.videoID]) }
     }
 
     public func playbackPositions(of videoIDs: [String]) throws -> [String: PlaybackPosition] {
@@ -27,9 +25,19 @@ extension Store: StatusMarkStore {
     public func pendingQueueEntries() throws -> [PendingQueueEntry] {
         try refresh()
         let library = library()
-        return library.queue.values.filter { entry in
-            entry.syncState != .synced && (library.marks[entry.videoID].map { $0.syncState == .synced } ?? true)
-        }.sorted { $0.hlc < $1.hlc }.map { PendingQueueEntry(entry: $0, mark: library.marks[$0.videoID]) }
+        return Self.awaitingPush(library.queue.values, in: library, \.videoID, \.syncState, \.hlc)
+            .map { PendingQueueEntry(entry: $0, mark: library.marks[$0.videoID]) }
+    }
+
+    /// The values not yet synced whose video has no mark or a synced one, oldest first: a pending
+    /// mark's push carries its video's fields, and one in conflict waits until it is settled.
+    private static func awaitingPush<Value>(
+        _ values: some Sequence<Value>, in library: Library, _ videoID: KeyPath<Value, String>, _ syncState: KeyPath<Value, SyncState>,
+        _ hlc: KeyPath<Value, HybridTimestamp>
+    ) -> [Value] {
+        values.filter { value in
+            value[keyPath: syncState] != .synced && (library.marks[value[keyPath: videoID]].map { $0.syncState == .synced } ?? true)
+        }.sorted { $0[keyPath: hlc] < $1[keyPath: hlc] }
     }
 
     public func queueEntries(of videoIDs: [String]) throws -> [String: QueueEntry] {

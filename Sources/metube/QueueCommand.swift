@@ -11,7 +11,8 @@ struct QueueCommand: ParsableCommand {
         discussion: """
             The queue is ordered by when each video was added, and syncs between devices with the watch status. Marking a video watched or skipped takes it out.
             A video id that starts with - is given after --, e.g. `metube queue add -- -hAAAAAAAAA`.
-            In the TUI, l adds or removes the selected video, and the queue is a built-in view (V) where J and K move a video up and down.
+            In the TUI, l adds or takes out the selected video, and L shows the queue, where J and K move the selected video down and up while the details pane is closed.
+            Exit codes: 4 when a video to add is not in the library (without --force) or one to remove was not queued; 65 for something that is not a video id or URL.
             """,
         subcommands: [QueueListCommand.self, QueueAddCommand.self, QueueRemoveCommand.self],
         defaultSubcommand: QueueListCommand.self

@@ -39,6 +39,17 @@ struct QueueStoreTests {
         #expect(store.library().queuedVideoIDs == ["ccccccccccc"])
     }
 
+    @Test func aBatchOfMarksTakesWatchedAndSkippedVideosOut() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Store.open(at: directory.url)
+        try store.transaction { for id in ["aaaaaaaaaaa", "bbbbbbbbbbb", "ccccccccccc"] { $0.addToQueue(id) } }
+        try store.transaction { $0.mark(["aaaaaaaaaaa", "ccccccccccc"], as: .skipped) }
+        try store.transaction { $0.mark(["bbbbbbbbbbb"], as: .unwatched) }
+        #expect(store.library().queuedVideoIDs == ["bbbbbbbbbbb"])
+        #expect(store.library().queue["ccccccccccc"]?.isQueued == false)
+    }
+
     @Test func aWatchedMarkFromAnotherDeviceAfterQueueingTakesTheVideoOut() {
         // Given a video queued at 10 and a synced watched mark from an iOS device at 20
         var library = Library()
