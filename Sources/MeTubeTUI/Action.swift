@@ -21,6 +21,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case cycleFilter = "cycle-filter"
     case channels
     case retryFailing = "retry-failing"
+    case editTags = "edit-tags"
     case conflicts
     case keepMine = "keep-mine"
     case takeTheirs = "take-theirs"
@@ -54,6 +55,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .cycleFilter: ActionInfo(keys: ["f"], help: "Cycle filter: unwatched, all, watched, skipped, in progress", group: .views)
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
+        case .editTags: ActionInfo(keys: ["T"], help: "Channels: edit the channel's tags (comma-separated)", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)

@@ -8,6 +8,8 @@ public protocol LibrarySource: Sendable {
     func library() -> Library
     /// Makes a mark durable and returns it.
     func mark(_ videoID: String, as status: WatchStatus) throws -> Mark
+    /// Makes `tags` the tags of the followed channel `channelID`; `false` when it is not followed.
+    func setTags(_ tags: [String], of channelID: String) throws -> Bool
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
     /// Each channel's last feed fetch, by channel id.
@@ -34,4 +36,9 @@ extension LibrarySource {
 extension Store: LibrarySource {
     /// Each channel's last feed fetch, from the sync state.
     public func channelFetches() -> [String: ChannelFetchResult] { syncSnapshot().channelFetches }
+
+    /// Makes `tags` the tags of the followed channel `channelID` in one durable step.
+    public func setTags(_ tags: [String], of channelID: String) throws -> Bool {
+        try transaction { $0.setTags(tags, of: channelID) }
+    }
 }

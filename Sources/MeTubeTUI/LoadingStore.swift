@@ -82,6 +82,10 @@ public final class LoadingStore: LibrarySource {
         try waitForStore().mark(videoID, as: status)
     }
 
+    public func setTags(_ tags: [String], of channelID: String) throws -> Bool {
+        try waitForStore().setTags(tags, of: channelID)
+    }
+
     /// `true` once when the open has finished (the whole library replaces the head), then the
     /// store's own answer.
     public func refresh() throws -> Bool {

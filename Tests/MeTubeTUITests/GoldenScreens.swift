@@ -86,7 +86,7 @@ enum GoldenScreens {
            G End          Go to the last (oldest) row
 
          Marks and opening
-         29 actions │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
+         30 actions │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
         ? help
         """
 
