@@ -27,6 +27,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case jumpToView = "jump-to-view"
     case channels
     case retryFailing = "retry-failing"
+    case editTags = "edit-tags"
     case conflicts
     case queue
     case keepMine = "keep-mine"
@@ -67,6 +68,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .jumpToView: ActionInfo(keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], help: "Switch to the first nine views (the n-th key, the n-th view)", group: .views)
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
+        case .editTags: ActionInfo(keys: ["T"], help: "Channels: edit the channel's tags (comma-separated)", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
         case .queue: ActionInfo(keys: ["L"], help: "Watch-later queue; J/K move a video in it (details pane closed)", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)

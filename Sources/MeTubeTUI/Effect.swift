@@ -18,6 +18,8 @@ public enum Effect: Sendable, Equatable {
     case play(videoID: String, startSeconds: Double?)
     /// Put `text` on the clipboard (OSC 52).
     case copy(String)
+    /// Make `tags` the tags of the followed channel `channelID`.
+    case setTags(channelID: String, tags: [String])
     /// Start a sync now.
     case syncNow
     /// Forget where the syncs stopped and fetch and merge everything again.

@@ -13,6 +13,8 @@ public protocol LibrarySource: Sendable {
     func mark(_ batch: [WatchStatus: [String]]) throws -> Int
     /// Makes a change to the watch-later queue durable; returns the entries written.
     func editQueue(_ edit: QueueEdit) throws -> [QueueEntry]
+    /// Makes `tags` the tags of the followed channel `channelID`; `false` when it is not followed.
+    func setTags(_ tags: [String], of channelID: String) throws -> Bool
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
     /// Each channel's last feed fetch, by channel id.
@@ -39,4 +41,9 @@ extension LibrarySource {
 extension Store: LibrarySource {
     /// Each channel's last feed fetch, from the sync state.
     public func channelFetches() -> [String: ChannelFetchResult] { syncSnapshot().channelFetches }
+
+    /// Makes `tags` the tags of the followed channel `channelID` in one durable step.
+    public func setTags(_ tags: [String], of channelID: String) throws -> Bool {
+        try transaction { $0.setTags(tags, of: channelID) }
+    }
 }

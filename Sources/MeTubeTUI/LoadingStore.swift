@@ -90,6 +90,10 @@ public final class LoadingStore: LibrarySource {
         try waitForStore().editQueue(edit)
     }
 
+    public func setTags(_ tags: [String], of channelID: String) throws -> Bool {
+        try waitForStore().setTags(tags, of: channelID)
+    }
+
     /// `true` once when the open has finished (the whole library replaces the head), then the
     /// store's own answer.
     public func refresh() throws -> Bool {

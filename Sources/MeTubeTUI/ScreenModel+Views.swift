@@ -16,6 +16,8 @@ extension ScreenModel {
             rebuildRows()
         case .retryFailing:
             return retryFailingChannels()
+        case .editTags:
+            startTagEditing()
         case .conflicts:
             rebuildConflicts()
             screen = .conflicts

@@ -132,6 +132,8 @@ public struct ScreenModel: Sendable {
 
     /// The search text being typed after `/`, `nil` when not typing.
     public internal(set) var searchInput: String?
+    /// The channel whose tags are being edited after `T`, and the text typed; `nil` when not editing.
+    public internal(set) var tagInput: TagInput?
     /// The last search, for `n` and `N`.
     public internal(set) var searchText = ""
     /// How many feed rows match ``searchText`` (so far, while ``isCountingMatches``).
@@ -242,6 +244,7 @@ public struct ScreenModel: Sendable {
     /// Handles one key press.
     public mutating func handle(_ key: Key) -> [Effect] {
         if searchInput != nil { return handleSearchInput(key) }
+        if tagInput != nil { return handleTagInput(key) }
         if isConfirmingFullResync { return confirmFullResync(key) }
         if resumeQuestion != nil { return answerResume(key) }
         if pendingBulkMark != nil { return confirmBulkMark(key) }

@@ -118,6 +118,8 @@ public struct ScreenRenderer: Sendable {
             let matches = input.isEmpty ? "" : "  (\(Formatting.count(model.searchMatchCount, "match"))\(counting))"
             let end = field("/" + input, into: &grid, row: row, column: 0, width: grid.width - TextWidth.of(matches) - 1, style: .accent)
             grid.put(matches, row: row, column: end + 1, style: model.searchMatchCount == 0 && counting.isEmpty ? .error : .dim)
+        } else if let input = model.tagInput {
+            field("tags of \(input.channelName): \(input.text)", into: &grid, row: row, column: 0, width: grid.width, style: .accent)
         } else if let message = model.message {
             field(message.text, into: &grid, row: row, column: 0, width: grid.width, style: message.isError ? .error : .normal)
         } else {

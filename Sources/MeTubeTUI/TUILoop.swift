@@ -211,6 +211,18 @@ struct TUILoop<Source: LibrarySource> {
                 startPlayer(videoID, at: startSeconds)
             case .copy(let text):
                 clipboard = text
+            case .setTags(let channelID, let tags):
+                do {
+                    guard try source.setTags(tags, of: channelID) else {
+                        _ = model.apply(.sync(.message("the channel is no longer followed; its tags were not changed", isError: true)))
+                        continue
+                    }
+                    _ = model.apply(.libraryChanged(source.library()))
+                    _ = model.apply(.sync(.message(tags.isEmpty ? "tags removed" : "tagged: \(tags.joined(separator: ", "))", isError: false)))
+                    options.markDidChange?()
+                } catch {
+                    _ = model.apply(.sync(.message("cannot save the tags: \(error)", isError: true)))
+                }
             case .syncNow:
                 options.requestSync?()
             case .fullResync:

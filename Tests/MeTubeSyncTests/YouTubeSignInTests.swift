@@ -6,8 +6,13 @@ import Testing
 import TestSupport
 
 /// Signing in with YouTube (the OAuth device flow) and reading the subscriptions, against a
-/// loopback stub answering in Google's documented shapes, honest and hostile.
-@Suite struct YouTubeSignInTests {
+/// loopback stub answering in Google's documented shapes, honest and hostile. Serialized, with
+/// a minute per request: the stub answers from the cooperative pool, which the other suites'
+/// store work can hold for seconds on a loaded machine.
+@Suite(.serialized) struct YouTubeSignInTests {
+    /// Generous bounds for a loaded test machine; the size bound stays the reader's own.
+    static let patient = TransferLimits(total: .seconds(60), maxBodyBytes: 64 << 10)
+
     /// Records the waits of a device flow instead of making them.
     final class Waits: Sendable {
         let made = Mutex<[Duration]>([])
@@ -16,7 +21,11 @@ import TestSupport
     }
 
     static func client(_ stub: YouTubeStub) -> YouTubeOAuthClient {
-        YouTubeOAuthClient(configuration: YouTubeConfiguration(clientID: "client-1", clientSecret: "secret-1", oauthURL: stub.url, apiURL: stub.url + "/"))
+        YouTubeOAuthClient(configuration: YouTubeConfiguration(clientID: "client-1", clientSecret: "secret-1", oauthURL: stub.url, apiURL: stub.url + "/"), limits: patient)
+    }
+
+    static func reader(_ stub: YouTubeStub, maxPages: Int = 1_000) -> YouTubeSubscriptionReader {
+        YouTubeSubscriptionReader(oauth: client(stub), maxPages: maxPages, limits: TransferLimits(total: .seconds(60), maxBodyBytes: 4 << 20))
     }
 
     static func channels(_ count: Int) -> [(id: String, title: String)] {
@@ -105,12 +114,12 @@ import TestSupport
         defer { stub.stop() }
 
         // When they are read with a fresh sign-in
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+        let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
 
         // Then every channel is there once, with its title and picture, in three pages of 50
         #expect(list.failure == nil)
         #expect(list.pages == 3)
-        #expect(list.channels.map(\.id) == Self.channels(120).map(\.id))
+        try #require(list.channels.map(\.id) == Self.channels(120).map(\.id))
         #expect(list.channels[7].title == "Channel 7")
         #expect(list.channels[7].thumbnailURL == "https://yt3.ggpht.com/\(YouTubeStub.channelID(7))=s800")
         let pages = stub.requests.filter { $0.path == "/subscriptions" }
@@ -125,7 +134,7 @@ import TestSupport
         let saved = YouTubeCredentials(refreshToken: "refresh-1", accessToken: "stale", accessTokenExpires: Date().addingTimeInterval(3000))
 
         // When the subscriptions are read
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: saved)
+        let list = await Self.reader(stub).read(with: saved)
 
         // Then the 401 led to one refresh, and the new token is handed back to be saved
         #expect(list.failure == nil)
@@ -137,7 +146,7 @@ import TestSupport
     @Test func aRevokedRefreshTokenStopsWithSignInAgain() async throws {
         let stub = await YouTubeStub.start(channels: Self.channels(3))
         defer { stub.stop() }
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "revoked"))
+        let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "revoked"))
         #expect(list.failure == .youTube(.invalidGrant("Token has been expired or revoked.")))
         #expect(list.failure?.description.contains("revoked") == true)
         #expect(list.channels.isEmpty)
@@ -148,7 +157,7 @@ import TestSupport
             request.path == "/subscriptions" ? .json(YouTubeStub.apiError(status: 401, reason: "authError", message: "Invalid Credentials"), status: 401) : nil
         }
         defer { stub.stop() }
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+        let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
         #expect(list.failure == .youTube(.unauthorized))
     }
 
@@ -160,7 +169,7 @@ import TestSupport
                 : nil
         }
         defer { stub.stop() }
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+        let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
         #expect(list.failure == .youTube(.quotaExceeded))
         #expect(list.channels.count == 100)
     }
@@ -170,7 +179,7 @@ import TestSupport
             request.path == "/subscriptions" ? .json(YouTubeStub.subscriptionsPage([(YouTubeStub.channelID(pagesBefore), "c")], next: "again")) : nil
         }
         defer { stub.stop() }
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+        let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
         guard case .limitExceeded(let reason)? = list.failure else { Issue.record("not stopped: \(String(describing: list.failure))"); return }
         #expect(reason.contains("repeats"))
         #expect(list.pages == 2 && list.channels.count == 2)
@@ -181,7 +190,7 @@ import TestSupport
             request.path == "/subscriptions" ? .json(YouTubeStub.subscriptionsPage([(YouTubeStub.channelID(pagesBefore), "c")], next: "p\(pagesBefore + 1)")) : nil
         }
         defer { stub.stop() }
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub), maxPages: 5).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+        let list = await Self.reader(stub, maxPages: 5).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
         #expect(list.failure == .limitExceeded("the subscriptions have more than 5 pages"))
         #expect(list.channels.count == 5)
     }
@@ -192,7 +201,7 @@ import TestSupport
         var failures: [SyncError?] = []
         for answer in answers {
             let stub = await YouTubeStub.start { request, _ in request.path == "/subscriptions" ? .json(answer) : nil }
-            let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+            let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
             stub.stop()
             failures.append(list.failure)
             #expect(list.channels.isEmpty)
@@ -208,7 +217,7 @@ import TestSupport
                     (id: YouTubeStub.channelID(2), title: String(repeating: "t", count: 1 << 20))]
         let stub = await YouTubeStub.start(channels: evil)
         defer { stub.stop() }
-        let list = await YouTubeSubscriptionReader(oauth: Self.client(stub)).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
+        let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
 
         // Then only the two good channels come in, the bad ids are reported safely, the long title is cut
         #expect(list.failure == nil)

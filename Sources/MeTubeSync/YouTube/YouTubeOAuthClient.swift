@@ -3,8 +3,8 @@ import Foundation
 import NIOCore
 
 /// Talks to Google's OAuth 2.0 endpoints for TV and limited-input devices: asks for a device
-/// code, polls for the tokens, and refreshes the access token. Every answer is bounded (10 s,
-/// 64 KiB) and screened; a secret never reaches a message.
+/// code, polls for the tokens, and refreshes the access token. Every answer is bounded
+/// (``limits``) and screened; a secret never reaches a message.
 public struct YouTubeOAuthClient: Sendable {
     /// The grant type of a device-code poll.
     static let deviceGrant = "urn:ietf:params:oauth:grant-type:device_code"
@@ -21,12 +21,14 @@ public struct YouTubeOAuthClient: Sendable {
 
     /// The client and endpoints.
     public let configuration: YouTubeConfiguration
+    /// The bounds of each request (10 s and 64 KiB by default).
+    public var limits: TransferLimits
     private let httpClient: HTTPClient
-    private let limits = TransferLimits(total: .seconds(10), maxBodyBytes: 64 << 10)
 
     /// Creates a client.
-    public init(configuration: YouTubeConfiguration, httpClient: HTTPClient = .sync) {
+    public init(configuration: YouTubeConfiguration, limits: TransferLimits = TransferLimits(total: .seconds(10), maxBodyBytes: 64 << 10), httpClient: HTTPClient = .sync) {
         self.configuration = configuration
+        self.limits = limits
         self.httpClient = httpClient
     }
 

@@ -4,7 +4,7 @@ import MeTubeCore
 import NIOCore
 
 /// Reads the signed-in account's subscriptions from the Data API, 50 a page through
-/// `nextPageToken`. Bounded: 4 MiB and 15 s a page, at most `maxPages` pages, a page token
+/// `nextPageToken`. Bounded: ``limits`` a page, at most `maxPages` pages, a page token
 /// seen before ends the reading. A 401 gets one refresh of the access token and one retry.
 public struct YouTubeSubscriptionReader: Sendable {
     /// The most items asked for a page (the Data API's maximum).
@@ -14,13 +14,15 @@ public struct YouTubeSubscriptionReader: Sendable {
     public let oauth: YouTubeOAuthClient
     /// The most pages read (1,000 by default: 50,000 channels).
     public var maxPages: Int
+    /// The bounds of each page (15 s and 4 MiB by default; a page of 50 is about 40 KB).
+    public var limits: TransferLimits
     private let httpClient: HTTPClient
-    private let limits = TransferLimits(total: .seconds(15), maxBodyBytes: 4 << 20)
 
     /// Creates a reader.
-    public init(oauth: YouTubeOAuthClient, maxPages: Int = 1_000, httpClient: HTTPClient = .sync) {
+    public init(oauth: YouTubeOAuthClient, maxPages: Int = 1_000, limits: TransferLimits = TransferLimits(total: .seconds(15), maxBodyBytes: 4 << 20), httpClient: HTTPClient = .sync) {
         self.oauth = oauth
         self.maxPages = maxPages
+        self.limits = limits
         self.httpClient = httpClient
     }
 
