@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "MeTubeServer",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeJSON",
+                "MeTubeCore", "MeTubeAPI", "MeTubeJSON", "MeTubeThumbnails",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -87,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer",
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

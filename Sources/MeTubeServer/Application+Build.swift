@@ -93,10 +93,12 @@ private func buildApplication(
     if let metrics = configuration.metrics {
         services.append(metrics.endpoint(counts: counts, host: configuration.host, logger: configuration.logger))
     }
-    if configuration.demo {
-        let publisher = DemoPublisher(repository: repository, interval: configuration.demoInterval, logger: configuration.logger)
-        try await publisher.seedIfEmpty()
-        services.append(publisher)
+    let thumbnails = DemoThumbnails()
+    let demo = configuration.demo
+        ? DemoPublisher(repository: repository, interval: configuration.demoInterval, thumbnails: thumbnails, logger: configuration.logger) : nil
+    if let demo {
+        DemoThumbnails.addRoute(to: router)
+        services.append(demo)
     }
     let host = configuration.host
     let onListening = configuration.onListening
@@ -109,7 +111,20 @@ private func buildApplication(
             address: .hostname(host, port: configuration.port), serverName: "metube-server",
             availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: configuration.logger)),
         services: services,
-        onServerRunning: { channel in await onListening(host, channel.localAddress?.port ?? 0) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? 0
+            // The demo is seeded once the port is known (its thumbnails point here), before the
+            // server says it listens, so a client that waits for that sees the whole library.
+            if let demo {
+                thumbnails.listening(host: host, port: port)
+                do {
+                    try await demo.seedIfEmpty()
+                } catch {
+                    configuration.logger.error("seeding the demo library failed", metadata: ["error": "\(error)"])
+                }
+            }
+            await onListening(host, port)
+        },
         logger: configuration.logger
     )
 }

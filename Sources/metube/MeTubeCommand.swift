@@ -14,7 +14,7 @@ struct MeTubeCommand: AsyncParsableCommand {
         discussion: ExitStatus.help,
         version: MeTubeVersion.current,
         subcommands: [
-            TUICommand.self, ListCommand.self, MarkCommand.self, RulesCommand.self, PlayCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self, ConfigCommand.self,
+            TUICommand.self, ListCommand.self, ShowCommand.self, MarkCommand.self, RulesCommand.self, PlayCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self, ConfigCommand.self,
             ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self, YouTubeCommand.self, QueueCommand.self,
         ],
         defaultSubcommand: TUICommand.self

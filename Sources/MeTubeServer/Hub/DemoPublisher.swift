@@ -4,19 +4,22 @@ import MeTubeCore
 import ServiceLifecycle
 
 /// Seeds an empty hub with the demo catalog and then publishes a new upload every few seconds,
-/// so a demo visibly receives new videos.
+/// so a demo visibly receives new videos; their thumbnails point at the server itself
+/// (``DemoThumbnails``), and their view and rating counts are made up from their number.
 public struct DemoPublisher: Service {
     private let repository: any HubRepository
     private let library: DemoCatalog
     private let interval: Duration
     private let logger: Logger
+    private let thumbnails: DemoThumbnails
 
     /// Creates a publisher of `library` (216 channels and 10,000 videos ending now by default)
     /// that adds one video every `interval`.
     public init(
         repository: any HubRepository, library: DemoCatalog = DemoCatalog(newest: Date()),
-        interval: Duration = .seconds(5), logger: Logger
+        interval: Duration = .seconds(5), thumbnails: DemoThumbnails = DemoThumbnails(), logger: Logger
     ) {
+        self.thumbnails = thumbnails
         self.repository = repository
         self.library = library
         self.interval = interval
@@ -36,7 +39,7 @@ public struct DemoPublisher: Service {
             } catch {
                 return
             }
-            var video = library.video(index)
+            var video = Self.counted(thumbnails.pointing(library.video(index)), index)
             video.published = Date()
             let channel = channels.first { $0.id == video.channelID }
             _ = try await repository.ingest(FeedIngestion(channelID: video.channelID, channelTitle: channel?.title, videos: [video]))
@@ -50,10 +53,19 @@ public struct DemoPublisher: Service {
         guard try await repository.registeredChannelIDs().isEmpty else { return }
         let channels = library.channels()
         _ = try await repository.register(channelIDs: channels.map(\.id))
-        let videosByChannel = Dictionary(grouping: library.videos().reversed(), by: \.channelID)
+        let videos = library.videos().enumerated().map { Self.counted(thumbnails.pointing($0.element), $0.offset) }
+        let videosByChannel = Dictionary(grouping: videos.reversed(), by: \.channelID)
         for channel in channels {
             _ = try await repository.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: videosByChannel[channel.id] ?? []))
         }
         logger.info("demo library seeded", metadata: ["channels": "\(channels.count)", "videos": "\(library.videoCount)"])
+    }
+
+    /// `video`, the `index`-th of the catalog, with views and ratings: older ones have more.
+    private static func counted(_ video: Video, _ index: Int) -> Video {
+        var video = video
+        video.views = (index % 997) * 1_013 + index * 37 + 12
+        video.starRatings = (video.views ?? 0) / 40
+        return video
     }
 }
