@@ -211,6 +211,22 @@ import Testing
         #expect(parked.allSatisfy { $0.channel.isActive })
     }
 
+    @Test func aParkedConnectionIsResetAfterTheHeaderTimeout() async throws {
+        // Given a server that lets one address hold 2 connections and gives a request head 1 s
+        let server = try await RunningServer.start(ConnectionLimits(headerTimeout: .seconds(1), maxConnectionsPerAddress: 2))
+        defer { server.stop() }
+
+        // When one address opens 2 silent connections, then 3 more
+        var held: [RawConnection] = []
+        for _ in 0..<2 { held.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
+        var parked: [RawConnection] = []
+        for _ in 0..<3 { parked.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
+
+        // Then the 3 parked ones are closed too, not kept for ever
+        for connection in parked { #expect(await connection.isClosed(within: .seconds(10))) }
+        _ = held
+    }
+
     @Test func aSilentFloodFromOneAddressCannotFillTheServer() async throws {
         // Given a server capped at 200 connections that keeps idle ones for 60 s whatever their
         // number, so only the address cap (50) stands between a flood and the server's cap
