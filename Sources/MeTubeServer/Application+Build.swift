@@ -3,6 +3,7 @@ import GRDB
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import MeTubeAPI
 import ServiceLifecycle
 
@@ -104,12 +105,14 @@ private func buildApplication(
     let onListening = configuration.onListening
     let limits = configuration.connectionLimits
     let maxBodyBytes = max(configuration.status.maxBodyBytes, HubAPI.maxBodyBytes, WebSubService.maxNotificationBytes)
+    let connectionsByAddress = ConnectionsByAddress(
+        maxPerAddress: limits.maxConnectionsPerAddress, maxParked: 4 * limits.maxConnections, parkFor: TimeAmount(limits.headerTimeout))
     return Application(
         responder: HandlerDeadlineResponder(inner: router.buildResponder(), deadline: limits.handlerDeadline, maxBodyBytes: maxBodyBytes),
-        server: GuardedHTTP1Channel.server(limits: limits),
+        server: GuardedHTTP1Channel.server(limits: limits, connectionsByAddress: connectionsByAddress),
         configuration: .init(
             address: .hostname(host, port: configuration.port), serverName: "metube-server",
-            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: configuration.logger)),
+            availableConnectionsDelegate: AdmittedConnectionCap(maxConnections: limits.maxConnections, connectionsByAddress: connectionsByAddress)),
         services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0

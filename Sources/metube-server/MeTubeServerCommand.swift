@@ -73,7 +73,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Idle connections kept open for one client address (default: 100, at most --max-idle-connections).")
     var maxIdlePerAddress: Int?
 
-    @Option(help: "Connections one client address may hold at once; one more is reset as it is accepted (default: 100, at most --max-connections).")
+    @Option(help: "Connections one client address may hold at once; one more is kept unread for --header-timeout, then reset (default: 100, at most --max-connections).")
     var maxConnectionsPerAddress: Int?
 
     @Option(help: "Seconds a request's handler may take once the request has arrived; past it the client gets 503 with Retry-After.")

@@ -5,8 +5,9 @@
 /// connection must send a whole request head within `headerTimeout`, and one that waits between
 /// requests is closed after `idleTimeout`; a request must arrive at `minimumBytesPerSecond` on
 /// average once `requestGrace` has passed since its first byte, or the connection is closed.
-/// One client address may hold `maxConnectionsPerAddress` connections at once; one more is reset
-/// as it is accepted, before anything is set up for it, and those it holds are left alone.
+/// One client address may hold `maxConnectionsPerAddress` connections at once; one more is
+/// refused as it is accepted, before anything is set up for it: kept unread for `headerTimeout`,
+/// then reset (see ``ConnectionsByAddress``), and those the address holds are left alone.
 /// Connections without a request in progress are *idle*: beyond `maxIdleConnections` of them, or
 /// `maxIdleConnectionsPerAddress` from one client address, the one idle longest is closed, so
 /// silent connections never fill the cap and new clients are still accepted. Only the client's

@@ -7,48 +7,75 @@ import Glibc
 /// The server's open connections counted by client address, so one address cannot take more
 /// than its share of the server.
 ///
-/// A connection is admitted or refused as it is accepted, before its pipeline is built: a refused
-/// one costs the accept and a reset, no handlers, timers or task, so a client that reopens
-/// connections as fast as they are refused spends far more than the server does, and the
-/// connections it already holds are left alone (closing them would only make it reopen them).
+/// A connection is admitted or refused as it is accepted, before its pipeline is built. A refused
+/// one is *parked*: kept, never read from and never registered with the event loop, so it costs
+/// a file descriptor and no event-loop time, and reset once `parkFor` has passed. Resetting it
+/// at once would only make its client reopen it straight away, and a client reopening
+/// connections as fast as the server resets them keeps the listen backlog full, so new clients'
+/// connections would wait behind its. Beyond `maxParked` parked connections one more is reset at
+/// once. Those an address holds are left alone (closing them would only make it reopen them).
 final class ConnectionsByAddress: Sendable {
+    private struct State {
+        var open: [String: Int] = [:]
+        var parked = 0
+    }
+
     private let maxPerAddress: Int
-    private let open = Mutex<[String: Int]>([:])
+    private let maxParked: Int
+    private let parkFor: TimeAmount
+    private let state = Mutex(State())
 
-    /// Counts that admit at most `maxPerAddress` connections of one address at once.
-    init(maxPerAddress: Int) {
+    /// Counts that admit at most `maxPerAddress` connections of one address at once and park up
+    /// to `maxParked` refused ones for `parkFor` each.
+    init(maxPerAddress: Int, maxParked: Int, parkFor: TimeAmount) {
         self.maxPerAddress = max(1, maxPerAddress)
+        self.maxParked = max(0, maxParked)
+        self.parkFor = parkFor
     }
 
-    /// The connections open for `address` now.
-    func count(of address: String) -> Int {
-        open.withLock { $0[address] ?? 0 }
-    }
+    /// The connections parked now (accepted, refused and not yet reset).
+    var parked: Int { state.withLock { $0.parked } }
 
     /// Admits `channel`, just accepted and not yet registered, when its address has room, and
-    /// counts it until it closes; otherwise resets it (no `TIME_WAIT` is left behind) and answers
-    /// false. Runs on the channel's event loop.
+    /// counts it until it closes; otherwise parks or resets it and answers false. Runs on the
+    /// channel's event loop.
     func admit(_ channel: any Channel) -> Bool {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
-        let admitted = open.withLock { open in
-            let count = open[address] ?? 0
-            guard count < maxPerAddress else { return false }
-            open[address] = count + 1
-            return true
+        enum Decision { case admit, park, reset }
+        let decision = state.withLock { state -> Decision in
+            let count = state.open[address] ?? 0
+            if count < maxPerAddress {
+                state.open[address] = count + 1
+                return .admit
+            }
+            guard state.parked < maxParked else { return .reset }
+            state.parked += 1
+            return .park
         }
-        guard admitted else {
-            let reset = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
-            reset.whenComplete { _ in channel.close(promise: nil) }
+        switch decision {
+        case .admit:
+            channel.closeFuture.whenComplete { _ in self.release(address) }
+            return true
+        case .park:
+            channel.closeFuture.whenComplete { _ in self.state.withLock { $0.parked -= 1 } }
+            channel.eventLoop.scheduleTask(in: parkFor) { Self.reset(channel) }
+            return false
+        case .reset:
+            Self.reset(channel)
             return false
         }
-        channel.closeFuture.whenComplete { _ in self.release(address) }
-        return true
+    }
+
+    /// Closes `channel` with a reset, so no `TIME_WAIT` is left behind.
+    private static func reset(_ channel: any Channel) {
+        let linger = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+        linger.whenComplete { _ in channel.close(promise: nil) }
     }
 
     private func release(_ address: String) {
-        open.withLock { open in
-            let count = (open[address] ?? 1) - 1
-            open[address] = count > 0 ? count : nil
+        state.withLock { state in
+            let count = (state.open[address] ?? 1) - 1
+            state.open[address] = count > 0 ? count : nil
         }
     }
 }

@@ -15,10 +15,10 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let idleConnections: IdleConnections
     let connectionsByAddress: ConnectionsByAddress
 
-    /// A server builder whose connections are guarded by `limits`.
-    static func server(limits: ConnectionLimits) -> HTTPServerBuilder {
+    /// A server builder whose connections are guarded by `limits`, admitted by
+    /// `connectionsByAddress`.
+    static func server(limits: ConnectionLimits, connectionsByAddress: ConnectionsByAddress) -> HTTPServerBuilder {
         let idleConnections = IdleConnections(maxIdle: limits.maxIdleConnections, maxIdlePerAddress: limits.maxIdleConnectionsPerAddress)
-        let connectionsByAddress = ConnectionsByAddress(maxPerAddress: limits.maxConnectionsPerAddress)
         return HTTPServerBuilder { responder in
             GuardedHTTP1Channel(responder: responder, limits: limits, idleConnections: idleConnections, connectionsByAddress: connectionsByAddress)
         }
