@@ -129,7 +129,7 @@ let package = Package(
             dependencies: ["MeTubeCore", "TestSupport", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON"]),
+        .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -99,6 +99,9 @@ private func buildApplication(
         ? DemoPublisher(repository: repository, interval: configuration.demoInterval, thumbnails: thumbnails, logger: configuration.logger) : nil
     if let demo {
         DemoThumbnails.addRoute(to: router)
+        // Seeded before the services start, so the first polling round already has the
+        // channels; the thumbnails are pointed here once the port is known.
+        try await demo.seedIfEmpty()
         services.append(demo)
     }
     let host = configuration.host
@@ -116,14 +119,14 @@ private func buildApplication(
         services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
-            // The demo is seeded once the port is known (its thumbnails point here), before the
-            // server says it listens, so a client that waits for that sees the whole library.
+            // The demo's thumbnails point here once the port is known, before the server says it
+            // listens, so a client that waits for that sees them.
             if let demo {
                 thumbnails.listening(host: host, port: port)
                 do {
-                    try await demo.seedIfEmpty()
+                    try await demo.pointThumbnails()
                 } catch {
-                    configuration.logger.error("seeding the demo library failed", metadata: ["error": "\(error)"])
+                    configuration.logger.error("pointing the demo's thumbnails here failed", metadata: ["error": "\(error)"])
                 }
             }
             await onListening(host, port)

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import MeTubeJSON
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     @Test(arguments: [false, true]) func randomStringsAreWrittenExactlyAsJSONEncoderWritesThem(escapingSlashes: Bool) throws {
         let encoder = JSONEncoder()
         if !escapingSlashes { encoder.outputFormatting = .withoutEscapingSlashes }
-        var random = SeededRandom(seed: 21)
+        var random = SplitMix64(seed: 21)
         for _ in 0..<2_000 {
             let length = Int.random(in: 0...24, using: &random)
             let string = String((0..<length).map { _ in Self.alphabet.randomElement(using: &random)! })
@@ -28,20 +29,5 @@ import Testing
         var written: [UInt8] = []
         JSONString.write("\"\\/\n\r\t\u{8}\u{C}\u{1}\u{1F}", to: &written)
         #expect(String(decoding: written, as: UTF8.self) == #""\"\\/\n\r\t\b\f\u0001\u001f""#)
-    }
-}
-
-/// A small seeded generator, so a failing case is found again on every run.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

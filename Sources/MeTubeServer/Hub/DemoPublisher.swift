@@ -51,14 +51,26 @@ public struct DemoPublisher: Service {
     /// Registers the library's channels and stores its videos when the hub has no channels.
     public func seedIfEmpty() async throws {
         guard try await repository.registeredChannelIDs().isEmpty else { return }
-        let channels = library.channels()
-        _ = try await repository.register(channelIDs: channels.map(\.id))
+        _ = try await repository.register(channelIDs: library.channels().map(\.id))
+        try await ingestCatalog()
+        logger.info("demo library seeded", metadata: ["channels": "\(library.channels().count)", "videos": "\(library.videoCount)"])
+    }
+
+    /// Points the catalog's stored thumbnails at this server once it listens (see
+    /// ``DemoThumbnails``): written in place, without new seqs, before clients are told the
+    /// server listens, and again on every start, as the port may have changed.
+    public func pointThumbnails() async throws {
+        try await ingestCatalog()
+    }
+
+    /// Stores the catalog's videos with their counts, and their thumbnails pointing here once the
+    /// address is known.
+    private func ingestCatalog() async throws {
         let videos = library.videos().enumerated().map { Self.counted(thumbnails.pointing($0.element), $0.offset) }
         let videosByChannel = Dictionary(grouping: videos.reversed(), by: \.channelID)
-        for channel in channels {
+        for channel in library.channels() {
             _ = try await repository.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: videosByChannel[channel.id] ?? []))
         }
-        logger.info("demo library seeded", metadata: ["channels": "\(channels.count)", "videos": "\(library.videoCount)"])
     }
 
     /// `video`, the `index`-th of the catalog, with views and ratings: older ones have more.
