@@ -42,6 +42,7 @@ struct TUICommand: ParsableCommand {
         if let player = config.player {
             options.startPlayer = Self.playerStarter(opening.openedStore, player, sponsorBlock: SponsorBlockSettings(settings: settings))
         }
+        options.importYouTube = Self.youTubeImporter(settings: settings, store: opening.store)
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {
