@@ -26,6 +26,8 @@ extension ScreenModel {
             return [.syncNow]
         case .notSignedIn:
             message = StatusMessage(text: "youtube: not signed in; run metube youtube login first", isError: true)
+        case .signInRejected:
+            message = StatusMessage(text: "youtube: the sign-in was revoked or has expired; run metube youtube login again", isError: true)
         case .notConfigured(let reason):
             message = StatusMessage(text: "youtube: \(DisplayText.line(reason, limit: 300))", isError: true)
         case .failed(let reason):

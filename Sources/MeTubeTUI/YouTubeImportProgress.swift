@@ -6,6 +6,8 @@ public enum YouTubeImportProgress: Sendable, Equatable {
     case finished(YouTubeImportReport)
     /// No YouTube sign-in is saved.
     case notSignedIn
+    /// Google no longer accepts the saved sign-in (revoked or expired); nothing was read.
+    case signInRejected
     /// The `[youtube]` client settings are missing; the reason says which.
     case notConfigured(String)
     /// The import could not start or write (a damaged sign-in, the store); nothing was followed.

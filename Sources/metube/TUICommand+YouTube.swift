@@ -31,7 +31,7 @@ extension TUICommand {
         do {
             saved = try YouTubeCredentials.load(from: StatusAccount.defaultDirectory())
         } catch {
-            return .failed("the YouTube sign-in in \(YouTubeAccess.file.path) is damaged; run metube youtube login again")
+            return .failed("the YouTube sign-in in \(DisplayText.line(YouTubeAccess.file.path)) is damaged; run metube youtube login again")
         }
         guard let saved else { return .notSignedIn }
         YouTubeAccess.redact(saved)
@@ -51,6 +51,8 @@ extension TUICommand {
                 failure = [failure, "cannot save the refreshed sign-in: \(error)"].compactMap { $0 }.joined(separator: "; ")
             }
         }
+        if list.channels.isEmpty, case .youTube(let refusal)? = list.failure, refusal.needsSignIn { return .signInRejected }
+        if list.channels.isEmpty, let failure { return .failed(failure) }
         do {
             let outcome = try YouTubeAccess.follow(list, in: opened, prune: false)
             return .finished(YouTubeImportReport(

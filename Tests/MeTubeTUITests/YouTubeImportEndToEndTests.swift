@@ -46,9 +46,14 @@ struct YouTubeImportEndToEndTests {
         try await Self.importFromChannelsView(tmux)
         try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("youtube: not signed in; run metube youtube login first") }
 
-        // When the user has signed in and presses I again
+        // When the saved sign-in was revoked, Then it says to sign in again and nothing is imported
         let tokenFile = directory.url.appendingPathComponent("config/metube/youtube-token")
         try FileManager.default.createDirectory(at: tokenFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{\"refreshToken\":\"revoked\"}".utf8).write(to: tokenFile)
+        try tmux.send("I")
+        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("youtube: the sign-in was revoked or has expired; run metube youtube login again") }
+
+        // When the user has signed in again and presses I
         try Data("{\"refreshToken\":\"refresh-1\"}".utf8).write(to: tokenFile)
         try tmux.send("I")
 

@@ -59,6 +59,7 @@ struct YouTubeImportKeyTests {
         var model = Self.channelsView()
         let cases: [(YouTubeImportProgress, String)] = [
             (.notSignedIn, "youtube: not signed in; run metube youtube login first"),
+            (.signInRejected, "youtube: the sign-in was revoked or has expired; run metube youtube login again"),
             (.notConfigured("no OAuth client: set [youtube] client-id"), "youtube: no OAuth client: set [youtube] client-id"),
             (.finished(YouTubeImportReport(added: 50, alreadyFollowed: 0, rejected: 1, failure: "quota spent\u{1B}[2J")),
              "youtube: 50 added, 0 already followed, 1 rejected; stopped: \(DisplayText.line("quota spent\u{1B}[2J")) (what was read is kept)"),
