@@ -28,6 +28,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case channels
     case retryFailing = "retry-failing"
     case editTags = "edit-tags"
+    case importYouTube = "import-youtube"
     case conflicts
     case queue
     case keepMine = "keep-mine"
@@ -69,6 +70,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .channels: ActionInfo(keys: ["c"], help: "Channels with unseen counts", group: .views)
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .editTags: ActionInfo(keys: ["T"], help: "Channels: edit the channel's tags (comma-separated)", group: .views)
+        case .importYouTube: ActionInfo(keys: ["I"], help: "Channels: follow your YouTube subscriptions (after metube youtube login)", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
         case .queue: ActionInfo(keys: ["L"], help: "Watch-later queue; J/K move a video in it (details pane closed)", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)

@@ -24,6 +24,9 @@ public enum Effect: Sendable, Equatable {
     case syncNow
     /// Forget where the syncs stopped and fetch and merge everything again.
     case fullResync
+    /// Follow the signed-in YouTube account's subscriptions, in the background, reporting
+    /// ``ModelEvent/youTubeImport(_:)``.
+    case importYouTube
     /// Leave the TUI.
     case quit
 }

@@ -18,6 +18,8 @@ extension ScreenModel {
             return retryFailingChannels()
         case .editTags:
             startTagEditing()
+        case .importYouTube:
+            return startYouTubeImport()
         case .conflicts:
             rebuildConflicts()
             screen = .conflicts

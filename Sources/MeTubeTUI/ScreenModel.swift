@@ -91,6 +91,8 @@ public enum ModelEvent: Sendable, Equatable {
     case resized(TerminalSize)
     /// Time passed; relative dates are computed from `now`.
     case tick(Date)
+    /// The import of the YouTube subscriptions (``Effect/importYouTube``) moved on or ended.
+    case youTubeImport(YouTubeImportProgress)
 }
 
 /// The whole state of the TUI as a value: keys and events go in, a new state and ``Effect``s come
@@ -203,6 +205,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var details = DetailsPane()
     /// Whether the feed shows the watch-later queue, in its order (see ScreenModel+Queue).
     public internal(set) var showsQueue = false
+    /// Whether an import of the YouTube subscriptions (`I`) is under way.
+    public internal(set) var isImportingYouTube = false
 
     /// A model showing `library`'s unwatched feed at `size`.
     public init(
@@ -332,6 +336,8 @@ public struct ScreenModel: Sendable {
             clampCursors()
         case .tick(let date):
             now = date
+        case .youTubeImport(let progress):
+            return applyYouTubeImport(progress)
         }
         return []
     }

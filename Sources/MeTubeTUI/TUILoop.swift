@@ -125,6 +125,7 @@ struct TUILoop<Source: LibrarySource> {
         if case .sync(.storeChanged) = event {
             reloadFromStore()
         } else {
+            if case .youTubeImport(.finished) = event { reloadFromStore() }
             perform(model.apply(event))
         }
     }
@@ -227,6 +228,13 @@ struct TUILoop<Source: LibrarySource> {
                 options.requestSync?()
             case .fullResync:
                 options.requestFullResync?()
+            case .importYouTube:
+                guard let start = options.importYouTube else {
+                    _ = model.apply(.youTubeImport(.failed("importing from YouTube is not available here")))
+                    continue
+                }
+                let inbox = inbox
+                start { progress in inbox.post(.youTubeImport(progress)) }
             case .quit:
                 break
             }

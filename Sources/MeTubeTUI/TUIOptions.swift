@@ -37,11 +37,17 @@ public struct TUIOptions: Sendable {
     /// Starts a tracked player for a video, at a position when given, reporting to a handler;
     /// `nil` when there is no tracked player.
     public var startPlayer: PlayerStarter?
+    /// Starts following the signed-in YouTube account's subscriptions in the background (`I`),
+    /// reporting progress and the outcome to the handler; `nil` when the TUI cannot import.
+    public var importYouTube: YouTubeImporter?
     /// The thumbnail cache's directory (`$XDG_CACHE_HOME/metube/thumbnails` by default).
     public var thumbnailDirectory = ThumbnailCache.defaultDirectory()
 
     /// Starts a tracked player: video id, start position, and where its updates go.
     public typealias PlayerStarter = @Sendable (_ videoID: String, _ startSeconds: Double?, _ onUpdate: @escaping @Sendable (PlaybackUpdate) -> Void) throws -> PlaybackRecorder
+
+    /// Starts an import of the YouTube subscriptions that reports to the handler, from any thread.
+    public typealias YouTubeImporter = @Sendable (_ onProgress: @escaping @Sendable (YouTubeImportProgress) -> Void) -> Void
 
     /// Options for a TUI without sync and without timing.
     public init(

@@ -14,18 +14,8 @@ extension ImportCommand {
         let opened = try store.openStore()
         let list = await YouTubeSubscriptionReader(oauth: YouTubeOAuthClient(configuration: configuration)).read(with: saved)
         if list.credentials != saved { try YouTubeAccess.save(list.credentials) }
-        let complete = list.failure == nil
-        let onYouTube = Set(list.channels.map(\.id))
         let outcome = try withStoreErrors { () throws(StoreError) in
-            try opened.transaction { transaction in
-                let new = list.channels.filter { transaction.library.channels[$0.id] == nil }
-                let gone = complete ? transaction.library.channels.keys.filter { !onYouTube.contains($0) }.sorted() : []
-                if !dryRun {
-                    for channel in new { transaction.follow(channel) }
-                    if prune { for id in gone { transaction.unfollow(id) } }
-                }
-                return (added: new.count, notOnYouTube: gone)
-            }
+            try YouTubeAccess.follow(list, in: opened, prune: prune, dryRun: dryRun)
         }
         let report = YouTubeImportOutput(
             added: outcome.added, alreadyPresent: list.channels.count - outcome.added, notOnYouTube: outcome.notOnYouTube,

@@ -15,7 +15,8 @@ struct TUICommand: ParsableCommand {
             Keys are listed by ? inside the TUI and can be changed in the [keys] section of the config file. \
             With a hub configured ([hub] url, or source = "youtube") or an account saved by metube login, \
             the TUI syncs once its first frame is on screen, on r, every [sync] hub-interval (3600 s) and \
-            status-interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark.
+            status-interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark. \
+            I in the channels view follows your YouTube subscriptions as `metube import --youtube` does (never --prune).
             """
     )
 
@@ -42,6 +43,7 @@ struct TUICommand: ParsableCommand {
         if let player = config.player {
             options.startPlayer = Self.playerStarter(opening.openedStore, player, sponsorBlock: SponsorBlockSettings(settings: settings))
         }
+        options.importYouTube = Self.youTubeImporter(settings: settings, store: opening.store)
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {

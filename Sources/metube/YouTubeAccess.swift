@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MeTubeCore
+import MeTubeStore
 import MeTubeSync
 
 /// The YouTube client, sign-in and exit codes the `youtube` commands and `import --youtube` share.
@@ -58,7 +59,23 @@ enum YouTubeAccess {
         }
     }
 
-    private static func redact(_ credentials: YouTubeCredentials) {
+    /// Follows the channels of `list` not followed yet (pending, so they sync) and returns how many,
+    /// with the channels followed here that a complete `list` does not hold, unfollowed when `prune`.
+    static func follow(_ list: YouTubeSubscriptionList, in store: Store, prune: Bool, dryRun: Bool = false) throws(StoreError) -> (added: Int, notOnYouTube: [String]) {
+        let onYouTube = Set(list.channels.map(\.id))
+        return try store.transaction { transaction in
+            let new = list.channels.filter { transaction.library.channels[$0.id] == nil }
+            let gone = list.failure == nil ? transaction.library.channels.keys.filter { !onYouTube.contains($0) }.sorted() : []
+            if !dryRun {
+                for channel in new { transaction.follow(channel) }
+                if prune { for id in gone { transaction.unfollow(id) } }
+            }
+            return (added: new.count, notOnYouTube: gone)
+        }
+    }
+
+    /// Keeps the sign-in's tokens out of the log file.
+    static func redact(_ credentials: YouTubeCredentials) {
         MeTubeLog.file.redact(credentials.refreshToken)
         if let access = credentials.accessToken { MeTubeLog.file.redact(access) }
     }

@@ -26,8 +26,9 @@ public struct YouTubeSubscriptionReader: Sendable {
         self.httpClient = httpClient
     }
 
-    /// Every subscription, or those read before a failure with the failure.
-    public func read(with credentials: YouTubeCredentials) async -> YouTubeSubscriptionList {
+    /// Every subscription, or those read before a failure with the failure; `onPage` hears the
+    /// pages and channels read so far after each page.
+    public func read(with credentials: YouTubeCredentials, onPage: (_ pages: Int, _ channels: Int) -> Void = { _, _ in }) async -> YouTubeSubscriptionList {
         var list = YouTubeSubscriptionList(credentials: credentials)
         var seenChannels = Set<String>()
         var seenTokens = Set<String>()
@@ -38,6 +39,7 @@ public struct YouTubeSubscriptionReader: Sendable {
                 let json = try await page(after: pageToken, credentials: &list.credentials)
                 list.pages += 1
                 try Self.screen(json, page: list.pages, into: &list, seen: &seenChannels)
+                onPage(list.pages, list.channels.count)
                 guard let next = json["nextPageToken"] else { return list }
                 guard let token = YouTubeDeviceCode.code(next, maxBytes: PeerInput.maxSyncTokenBytes) else {
                     throw .invalidResponse("page \(list.pages): nextPageToken is not a page token")
