@@ -23,7 +23,7 @@ public struct SponsorSegmentLoader: Sendable {
     }
 
     /// Hands `video`'s kept segments to `use` now, and fetches newer ones in the background when
-    /// due, handing them over too and keeping them; `failed` hears why a fetch or its keeping
+    /// due, keeping them and then handing them over too; `failed` hears why a fetch or its keeping
     /// failed (the kept segments, if any, stay in use).
     public func load(
         _ video: Video, into use: @escaping @Sendable ([SponsorSegment]) -> Void, failed: @escaping @Sendable (String) -> Void = { _ in }
@@ -38,12 +38,13 @@ public struct SponsorSegmentLoader: Sendable {
             } catch {
                 return failed("no sponsor segments from SponsorBlock: \(error)")
             }
-            use(segments)
+            // Kept before they are handed over, so what is in use is on disk for the next play.
             do throws(StoreError) {
                 try store.saveSponsorSegments(SponsorSegmentRecord(videoID: video.id, fetchedAt: Date(), categories: settings.categories, segments: segments))
             } catch {
                 failed("sponsor segments not kept: \(error)")
             }
+            use(segments)
         }
     }
 }

@@ -50,11 +50,13 @@ public actor ThumbnailCache {
         return CachedThumbnail(bytes: Array(data), etag: etag, lastModified: lastModified)
     }
 
-    /// Keeps `thumbnail` for `videoID` (written whole, then renamed), then evicts the least
-    /// recently used until the cache is within its bound.
+    /// Keeps `thumbnail` for `videoID` (written whole, then renamed), first evicting the least
+    /// recently used until it fits, so the directory never holds more than the bound.
     public func store(_ thumbnail: CachedThumbnail, for videoID: String) throws(ThumbnailError) {
         guard ThumbnailKey.isValid(videoID) else { throw .unsupportedAddress }
         loadIndex()
+        entries?[videoID] = nil
+        evict(reserving: thumbnail.bytes.count)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try write(Data(thumbnail.bytes), to: picturePath(videoID))
@@ -112,9 +114,10 @@ public actor ThumbnailCache {
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: picturePath(videoID))
     }
 
-    private func evict() {
+    /// Removes the least recently used pictures until they and `reserved` more bytes fit the bound.
+    private func evict(reserving reserved: Int = 0) {
         guard var entries else { return }
-        var total = entries.values.reduce(0) { $0 + $1.bytes }
+        var total = entries.values.reduce(0) { $0 + $1.bytes } + reserved
         guard total > byteLimit else { return }
         for (videoID, entry) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where total > byteLimit && videoID != keptVideoID {
             try? FileManager.default.removeItem(atPath: picturePath(videoID))

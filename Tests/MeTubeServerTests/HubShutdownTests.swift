@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 @Suite struct HubShutdownTests {
-    @Test(arguments: [SIGTERM, SIGINT])
+    @Test(.timeLimit(.minutes(2)), arguments: [SIGTERM, SIGINT])
     func theDemoServerExitsCleanlyOnASignalWhileFeedsHang(signal: Int32) async throws {
         // Given the real metube-server binary in demo mode, polling feeds from a server that never answers
         let feeds = try SilentFeedServer()
