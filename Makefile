@@ -1,5 +1,6 @@
 # metube — make targets. `make run` and `make test` work from a clean clone on Debian with Swift.
 SWIFT ?= swift
+SHELL := /bin/bash
 # What building and running need (ncurses for the TUI, libchafa and libjpeg-turbo for thumbnails,
 # SQLite for the server, pkg-config to find them), and what only the tests and the benchmarks need
 # on top (tmux drives the TUI, mpv plays, man renders the pages, PostgreSQL, wrk and nginx serve the
@@ -47,12 +48,17 @@ test: deps
 run: release
 	@scripts/run-demo $(RELEASE_BIN)
 
-## bench: release build of the benchmark executable and the programs it runs, then every figure.
+## bench: release build of the benchmark executables and the programs they run, then every figure
+## (a table, then one JSON line per figure); docs/performance.md is written from that output.
+## `make bench SUITES="store tui"` runs some suites and leaves docs/performance.md alone.
 bench: deps
 	$(SWIFT) build $(RELEASE) --product metube
 	$(SWIFT) build $(RELEASE) --product metube-server
 	$(SWIFT) build $(RELEASE) --product metube-bench
-	$(RELEASE_BIN)/metube-bench
+	$(SWIFT) build $(RELEASE) --product metube-bench-probe
+	@mkdir -p .build/bench
+	set -o pipefail; $(RELEASE_BIN)/metube-bench $(SUITES) | tee .build/bench/latest.txt
+	@if [ -z "$(SUITES)" ]; then scripts/performance-table .build/bench/latest.txt docs/performance.md && echo "bench: docs/performance.md written"; fi
 
 ## man: man pages from the ArgumentParser definitions (one per command and subcommand), plus
 ## the hand-written metube-config(5), in .build/man.

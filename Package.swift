@@ -7,7 +7,6 @@ let package = Package(
     products: [
         .executable(name: "metube", targets: ["metube"]),
         .executable(name: "metube-server", targets: ["metube-server"]),
-        .executable(name: "metube-bench", targets: ["metube-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -110,6 +109,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
+        ),
+        .executableTarget(
+            name: "metube-bench-probe",
+            dependencies: ["MeTubeStore", "MeTubeSync", "TestSupport"]
         ),
         .target(
             name: "TestSupport",

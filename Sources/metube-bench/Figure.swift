@@ -52,19 +52,6 @@ enum Measure {
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
     }
-
-    /// The peak resident set size of this process so far, in MiB (VmHWM from /proc).
-    static func peakResidentMiB() -> Double { statusMiB("VmHWM:") }
-
-    /// The resident set size of this process now, in MiB (VmRSS from /proc).
-    static func residentMiB() -> Double { statusMiB("VmRSS:") }
-
-    private static func statusMiB(_ field: String) -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
-              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
-        return kib / 1024
-    }
 }
 
 extension Duration {

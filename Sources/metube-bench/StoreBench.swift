@@ -71,23 +71,23 @@ private func listProcessFigures(directory: URL, label: String) throws -> [Figure
                    detail: "median of 7, `metube list --limit 100 --filter all`, exec to exit")]
 }
 
-/// Compaction and resident memory at `videos` videos, measured in a child process so the peak
+/// Compaction and resident memory at `videos` videos, measured in `metube-bench-probe` so the peak
 /// belongs to that work alone.
 private func compactionFigures(videos: Int) throws -> [Figure] {
     let directory = try makeBenchStore(videos: videos)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let output = try runSelf(["--child-store-memory", directory.path])
-    let values = output.split(separator: " ").compactMap { Double($0) }
-    guard values.count == 5 else { throw BenchFailure("store memory child printed \(output)") }
+    let output = try runProbe(["store-memory", directory.path])
+    let values = output.split(separator: " ").compactMap { Double($0) } + [diskUseRatio(directory)]
+    guard values.count == 5 else { throw BenchFailure("metube-bench-probe store-memory printed \(output)") }
     let label = "\(videos / 1000)k"
     return [
         Figure(name: "store.peak_memory_loaded.\(label)", value: values[0], unit: "MiB", goal: "<= 200 MiB",
                detail: "VmHWM after open of \(videos) videos (real-sized descriptions) + \(videos) marks"),
-        Figure(name: "store.resident_memory_loaded.\(label)", value: values[4], unit: "MiB", goal: videos <= 50_000 ? "<= 60 MiB" : "<= 120 MiB",
+        Figure(name: "store.resident_memory_loaded.\(label)", value: values[3], unit: "MiB", goal: videos <= 50_000 ? "<= 60 MiB" : "<= 120 MiB",
                detail: "VmRSS after that open (what stays once the files are parsed)"),
         Figure(name: "store.compaction_time.\(label)", value: values[1], unit: "ms", goal: "report", detail: "fold journal into snapshots, \(videos) videos"),
         Figure(name: "store.compaction_peak_memory.\(label)", value: values[2], unit: "MiB", goal: "<= 200 MiB", detail: "VmHWM after compaction"),
-        Figure(name: "store.disk_use_ratio.\(label)", value: values[3], unit: "x", goal: "< 1.5 x", detail: "store files (backups excluded) / snapshot files, after compaction"),
+        Figure(name: "store.disk_use_ratio.\(label)", value: values[4], unit: "x", goal: "< 1.5 x", detail: "store files (backups excluded) / snapshot files, after compaction"),
     ]
 }
 
@@ -95,16 +95,6 @@ private func compactionFigures(videos: Int) throws -> [Figure] {
 private func diskUseRatio(_ directory: URL) -> Double {
     let (live, snapshots) = storeDiskUse(directory)
     return snapshots > 0 ? live / snapshots : .nan
-}
-
-/// The child side of ``compactionFigures(videos:)``: prints "loadedMiB compactMillis peakMiB diskRatio residentMiB".
-func runStoreMemoryChild(_ path: String) throws {
-    let store = try Store.open(at: URL(fileURLWithPath: path))
-    let loaded = Measure.peakResidentMiB()
-    let resident = Measure.residentMiB()
-    try store.mark(store.library().videos[0].id, as: .watched)
-    let millis = try Measure.millis { try store.compact() }
-    print(loaded, millis, Measure.peakResidentMiB(), diskUseRatio(URL(fileURLWithPath: path)), resident)
 }
 
 /// Makes a compacted store of `videos` videos (titles and descriptions sized like real feeds'), 216
@@ -117,17 +107,21 @@ func makeBenchStore(videos: Int) throws -> URL {
     return directory
 }
 
-/// Runs this benchmark executable again with `arguments` and returns what it printed.
-func runSelf(_ arguments: [String]) throws -> String {
+/// Runs `metube-bench-probe` (beside this executable) with `arguments` and returns what it printed.
+func runProbe(_ arguments: [String]) throws -> String {
+    let probe = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("metube-bench-probe")
+    guard FileManager.default.isExecutableFile(atPath: probe.path) else {
+        throw BenchFailure("no metube-bench-probe beside metube-bench (`swift build --product metube-bench-probe`)")
+    }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    process.executableURL = probe
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw BenchFailure("\(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
+    guard process.terminationStatus == 0 else { throw BenchFailure("metube-bench-probe \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
     return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
 

@@ -15,7 +15,7 @@ private let scaleEntries = 100
 
 /// Sync at library scale: a direct sync of 2,000 Atom feeds × 100 entries from a loopback feed
 /// server into an empty store, and a first hub sync of 200,000 videos from a loopback
-/// metube-server. Each sync runs in a child process (this executable again), so its peak resident
+/// metube-server. Each sync runs in `metube-bench-probe`, a process of its own, so its peak resident
 /// memory is the sync's own; the servers stay in this process.
 func syncScaleFigures() async throws -> [Figure] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-sync-scale-\(UUID().uuidString)")
@@ -37,8 +37,8 @@ private func directScaleFigures(library: SyntheticLibrary, folder: URL) async th
     for run in 0..<3 {
         let store = folder.appendingPathComponent("direct-\(run)", isDirectory: true)
         try Store.open(at: store).apply(StoreChange(channels: channels.map { MeTubeCore.Channel(id: $0.id) }))
-        let output = try await runSelfOnThread(["--child-sync", "direct", store.path, "\(feedURL)/feeds/{channelId}"])
-        samples.append(try childValues(output, count: 6, expectedVideos: library.videoCount))
+        let output = try await runProbeOnThread(["sync", "direct", store.path, "\(feedURL)/feeds/{channelId}"])
+        samples.append(try probeValues(output, store: store, expectedVideos: library.videoCount))
         try? FileManager.default.removeItem(at: store)
     }
     return syncFigures(name: "sync.direct.2000-feeds", samples: samples, detail: "2,000 Atom feeds × 100 entries from loopback, concurrency 8, into an empty store")
@@ -56,8 +56,8 @@ private func hubScaleFigures(library: SyntheticLibrary, folder: URL, logger: Log
     for run in 0..<3 {
         let store = folder.appendingPathComponent("hub-\(run)", isDirectory: true)
         try Store.open(at: store).apply(StoreChange(channels: library.channels()))
-        let output = try await runSelfOnThread(["--child-sync", "hub", store.path, hubURL])
-        samples.append(try childValues(output, count: 6, expectedVideos: library.videoCount))
+        let output = try await runProbeOnThread(["sync", "hub", store.path, hubURL])
+        samples.append(try probeValues(output, store: store, expectedVideos: library.videoCount))
         try? FileManager.default.removeItem(at: store)
     }
     return syncFigures(name: "sync.hub.first.200k", samples: samples, detail: "first hub sync of 2,000 channels / 200,000 videos, 500-video pages")
@@ -77,32 +77,14 @@ private func syncFigures(name: String, samples: [[Double]], detail: String) -> [
     ]
 }
 
-private func childValues(_ output: String, count: Int, expectedVideos: Int) throws -> [Double] {
+/// The probe's "millis peakMiB videos compactMillis" with the store's disk use, as
+/// "millis peakMiB videos diskBytes snapshotBytes compactMillis".
+private func probeValues(_ output: String, store: URL, expectedVideos: Int) throws -> [Double] {
     let values = output.split(separator: " ").compactMap { Double($0) }
-    guard values.count == count else { throw BenchFailure("sync child printed \(output)") }
-    guard Int(values[2]) == expectedVideos else { throw BenchFailure("sync child stored \(Int(values[2])) of \(expectedVideos) videos") }
-    return values
-}
-
-/// The child side of ``syncScaleFigures()``: opens the store at `path`, runs one sync (`direct`
-/// from the feed URL template, or `hub` from the hub URL) the way `metube sync` does, and prints
-/// "millis peakMiB videos diskBytes snapshotBytes compactMillis"; like `metube sync`, it compacts
-/// afterwards when the store asks for it (timed apart, within the peak).
-func runSyncChild(mode: String, path: String, url: String) async throws {
-    let directory = URL(fileURLWithPath: path)
-    let store = try Store.open(at: directory)
-    let configuration = mode == "direct"
-        ? SyncConfiguration(source: .direct, feedURLTemplate: url)
-        : SyncConfiguration(source: .hub, hubURL: url, pageSize: 500)
-    let engine = SyncEngine(store: store, configuration: configuration)
-    var report = SyncReport(source: configuration.source)
-    let millis = await Measure.millis { report = await engine.sync() }
-    guard report.failedChannels.isEmpty, report.error == nil else { throw BenchFailure("\(mode) sync failed: \(report)") }
-    let syncPeak = Measure.peakResidentMiB()
-    let compactMillis = try Measure.millis { if store.needsCompaction { try store.compact() } }
-    FileHandle.standardError.write(Data("bench: sync: \(mode) peak before its compaction \(String(format: "%.1f", syncPeak)) MiB\n".utf8))
-    let (live, snapshots) = storeDiskUse(directory)
-    print(millis, Measure.peakResidentMiB(), store.library().videos.count, live, snapshots, compactMillis)
+    guard values.count == 4 else { throw BenchFailure("metube-bench-probe sync printed \(output)") }
+    guard Int(values[2]) == expectedVideos else { throw BenchFailure("the sync stored \(Int(values[2])) of \(expectedVideos) videos") }
+    let (live, snapshots) = storeDiskUse(store)
+    return [values[0], values[1], values[2], live, snapshots, values[3]]
 }
 
 /// The bytes of the store's live files (snapshots, journals, head; backups excluded) and of its
@@ -117,10 +99,10 @@ func storeDiskUse(_ directory: URL) -> (live: Double, snapshots: Double) {
     return (live, snapshots)
 }
 
-/// Runs ``runSelf(_:)`` on a thread of its own, so waiting for the child blocks none of the
+/// Runs ``runProbe(_:)`` on a thread of its own, so waiting for the probe blocks none of the
 /// threads the servers in this process need.
-private func runSelfOnThread(_ arguments: [String]) async throws -> String {
+private func runProbeOnThread(_ arguments: [String]) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try runSelf(arguments) }) }.start()
+        Thread { continuation.resume(with: Result { try runProbe(arguments) }) }.start()
     }
 }

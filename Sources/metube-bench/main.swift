@@ -17,16 +17,6 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("queue", queueFigures),
 ]
 
-if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
-    try runStoreMemoryChild(CommandLine.arguments[2])
-    exit(0)
-}
-
-if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--child-sync" {
-    try await runSyncChild(mode: CommandLine.arguments[2], path: CommandLine.arguments[3], url: CommandLine.arguments[4])
-    exit(0)
-}
-
 let requested = Set(CommandLine.arguments.dropFirst())
 if requested.contains("--help") || requested.contains("-h") {
     print("usage: metube-bench [\(suites.map(\.name).joined(separator: "|"))]…\nRuns the named suites (all by default) and prints their figures.")

@@ -1,0 +1,17 @@
+import Foundation
+
+/// This process's memory as Linux reports it in `/proc/self/status`, for the benchmarks.
+public enum ProcessMemory {
+    /// The peak resident set size of this process so far, in MiB (`VmHWM`); NaN when unknown.
+    public static func peakResidentMiB() -> Double { statusMiB("VmHWM:") }
+
+    /// The resident set size of this process now, in MiB (`VmRSS`); NaN when unknown.
+    public static func residentMiB() -> Double { statusMiB("VmRSS:") }
+
+    private static func statusMiB(_ field: String) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+              let kib = Double(line.split(separator: " ").dropFirst().first ?? "") else { return .nan }
+        return kib / 1024
+    }
+}
