@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
