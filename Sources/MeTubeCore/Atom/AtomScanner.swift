@@ -2,7 +2,7 @@ import Foundation
 
 /// Reads the plain XML YouTube writes its Atom documents in, straight from the bytes: several
 /// times faster than `XMLParser`, whose callbacks, strings and attribute dictionaries were most of
-/// the CPU of a 2,000-feed direct sync (see the README).
+/// the CPU of a 2,000-feed direct sync (see docs/fast-paths.md).
 ///
 /// It reads a strict subset of well-formed XML: UTF-8 without carriage returns or other control
 /// characters; an optional declaration (version 1.0, encoding UTF-8); elements whose names are
