@@ -23,6 +23,12 @@ public struct Channel: Codable, Sendable, Hashable, Identifiable {
         self.tags = tags
     }
 
+    /// The keys of a channel's JSON object in the store's files and backups: the one place they
+    /// are spelled, used by this type's `Codable` conformance and by the store's own reader and writer.
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        case id, title, thumbnailURL, addedAt, tags
+    }
+
     /// The title to show: the known title, else the id.
     public var displayName: String { title.flatMap { $0.isEmpty ? nil : $0 } ?? id }
 }

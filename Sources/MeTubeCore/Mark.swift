@@ -55,6 +55,12 @@ public struct Mark: Codable, Sendable, Hashable {
         _rule = Boxed(wrappedValue: rule)
     }
 
+    /// The keys of a mark's JSON object in the store's files and backups: the one place they are
+    /// spelled, used by this type's `Codable` conformance and by the store's own reader and writer.
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+        case videoID, deviceID, hlc, status, syncState, base, theirs, rule
+    }
+
     /// Whether this mark was made after `other`: by clock reading, ties broken by device id.
     public func isNewer(than other: Mark) -> Bool {
         (hlc, deviceID) > (other.hlc, other.deviceID)

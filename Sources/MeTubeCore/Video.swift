@@ -135,7 +135,9 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         return isShortLink
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The keys of a video's JSON object in the store's files and backups: the one place they
+    /// are spelled, used by this type's `Codable` conformance and by the store's own reader and writer.
+    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case id, channelID, title, published, duration, description, thumbnailURL, hubSeq, isShortLink, availability, scheduledStart
         case views, starRatings
     }

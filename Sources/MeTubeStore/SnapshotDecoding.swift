@@ -224,18 +224,18 @@ enum SnapshotDecoding {
         var id: String?
         var channel = Channel(id: "", addedAt: Date(timeIntervalSince1970: 0))
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
-            switch key {
-            case "id": id = try field(&scanner, "channel.id", &notes, default: nil, optionalString)
-            case "title": channel.title = try field(&scanner, "channel.title", &notes, default: nil, optionalString)
-            case "thumbnailURL": channel.thumbnailURL = try field(&scanner, "channel.thumbnailURL", &notes, default: nil, optionalString)
-            case "addedAt": channel.addedAt = try field(&scanner, "channel.addedAt", &notes, default: channel.addedAt, date)
-            case "tags": channel.tags = try field(&scanner, "channel.tags", &notes, default: nil) { (scanner: inout JSONScanner) throws(Failure) in
+            switch Channel.CodingKeys(rawValue: key) {
+            case .id?: id = try field(&scanner, "channel.id", &notes, default: nil, optionalString)
+            case .title?: channel.title = try field(&scanner, "channel.title", &notes, default: nil, optionalString)
+            case .thumbnailURL?: channel.thumbnailURL = try field(&scanner, "channel.thumbnailURL", &notes, default: nil, optionalString)
+            case .addedAt?: channel.addedAt = try field(&scanner, "channel.addedAt", &notes, default: channel.addedAt, date)
+            case .tags?: channel.tags = try field(&scanner, "channel.tags", &notes, default: nil) { (scanner: inout JSONScanner) throws(Failure) in
                 if try scanner.consumeNull() { return nil }
                 var tags: [String] = []
                 try scanner.readArray { (scanner: inout JSONScanner) throws(Failure) in tags.append(try scanner.readString()) }
                 return tags
             }
-            default: try scanner.skipValue()
+            case nil: try scanner.skipValue()
             }
         }
         guard let id else {
@@ -254,28 +254,28 @@ enum SnapshotDecoding {
         var views: Int64?, starRatings: Int64?
         var reference: DescriptionReference?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
-            switch key {
-            case "id": id = try field(&scanner, "video.id", &notes, default: nil, optionalString)
-            case "channelID": channelID = try field(&scanner, "video.channelID", &notes, default: nil, optionalString)
-            case "title": title = try field(&scanner, "video.title", &notes, default: nil, optionalString)
-            case "published": published = try field(&scanner, "video.published", &notes, default: nil, optionalDate)
-            case "duration": duration = try field(&scanner, "video.duration", &notes, default: nil, optionalInt).map { Int($0) }
-            case "description":
+            switch Video.CodingKeys(rawValue: key) {
+            case .id?: id = try field(&scanner, "video.id", &notes, default: nil, optionalString)
+            case .channelID?: channelID = try field(&scanner, "video.channelID", &notes, default: nil, optionalString)
+            case .title?: title = try field(&scanner, "video.title", &notes, default: nil, optionalString)
+            case .published?: published = try field(&scanner, "video.published", &notes, default: nil, optionalDate)
+            case .duration?: duration = try field(&scanner, "video.duration", &notes, default: nil, optionalInt).map { Int($0) }
+            case .description?:
                 switch descriptions {
                 case .text: description = try field(&scanner, "video.description", &notes, default: nil, optionalString)
                 case let .reference(file, base): reference = try descriptionReference(&scanner, &notes, file: file, base: base)
                 case .skip: try scanner.skipValue()
                 }
-            case "thumbnailURL": thumbnailURL = try field(&scanner, "video.thumbnailURL", &notes, default: nil, optionalString)
-            case "hubSeq": hubSeq = try field(&scanner, "video.hubSeq", &notes, default: nil, optionalInt)
-            case "isShortLink": isShortLink = try field(&scanner, "video.isShortLink", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
-            case "availability": availability = try field(&scanner, "video.availability", &notes, default: .available) { (scanner: inout JSONScanner) throws(Failure) in
+            case .thumbnailURL?: thumbnailURL = try field(&scanner, "video.thumbnailURL", &notes, default: nil, optionalString)
+            case .hubSeq?: hubSeq = try field(&scanner, "video.hubSeq", &notes, default: nil, optionalInt)
+            case .isShortLink?: isShortLink = try field(&scanner, "video.isShortLink", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
+            case .availability?: availability = try field(&scanner, "video.availability", &notes, default: .available) { (scanner: inout JSONScanner) throws(Failure) in
                 Availability(wire: try optionalString(&scanner))
             }
-            case "scheduledStart": scheduledStart = try field(&scanner, "video.scheduledStart", &notes, default: nil, optionalDate)
-            case "views": views = try field(&scanner, "video.views", &notes, default: nil, optionalInt)
-            case "starRatings": starRatings = try field(&scanner, "video.starRatings", &notes, default: nil, optionalInt)
-            default: try scanner.skipValue()
+            case .scheduledStart?: scheduledStart = try field(&scanner, "video.scheduledStart", &notes, default: nil, optionalDate)
+            case .views?: views = try field(&scanner, "video.views", &notes, default: nil, optionalInt)
+            case .starRatings?: starRatings = try field(&scanner, "video.starRatings", &notes, default: nil, optionalInt)
+            case nil: try scanner.skipValue()
             }
         }
         guard let id, let channelID else {
@@ -365,16 +365,16 @@ enum SnapshotDecoding {
         var videoID: String?, status: WatchStatus?, hlc: HybridTimestamp?, deviceID: String?
         var syncState = SyncState.pending, base: ServerVersion?, theirs: ServerVersion?, rule: String?
         try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
-            switch key {
-            case "videoID": videoID = try field(&scanner, "mark.videoID", &notes, default: nil, optionalString)
-            case "status": status = try field(&scanner, "mark.status", &notes, default: nil, Self.status)
-            case "hlc": hlc = try field(&scanner, "mark.hlc", &notes, default: nil, timestamp)
-            case "deviceID": deviceID = try field(&scanner, "mark.deviceID", &notes, default: nil, optionalString)
-            case "syncState": syncState = try field(&scanner, "mark.syncState", &notes, default: .pending, Self.syncState)
-            case "base": base = try version(&scanner, "mark.base", &notes)
-            case "theirs": theirs = try version(&scanner, "mark.theirs", &notes)
-            case "rule": rule = try field(&scanner, "mark.rule", &notes, default: nil, optionalString)
-            default: try scanner.skipValue()
+            switch Mark.CodingKeys(rawValue: key) {
+            case .videoID?: videoID = try field(&scanner, "mark.videoID", &notes, default: nil, optionalString)
+            case .status?: status = try field(&scanner, "mark.status", &notes, default: nil, Self.status)
+            case .hlc?: hlc = try field(&scanner, "mark.hlc", &notes, default: nil, timestamp)
+            case .deviceID?: deviceID = try field(&scanner, "mark.deviceID", &notes, default: nil, optionalString)
+            case .syncState?: syncState = try field(&scanner, "mark.syncState", &notes, default: .pending, Self.syncState)
+            case .base?: base = try version(&scanner, "mark.base", &notes)
+            case .theirs?: theirs = try version(&scanner, "mark.theirs", &notes)
+            case .rule?: rule = try field(&scanner, "mark.rule", &notes, default: nil, optionalString)
+            case nil: try scanner.skipValue()
             }
         }
         guard let videoID, let status else {

@@ -129,12 +129,13 @@ enum SnapshotEncoding {
     }
 
     private static func channel(_ writer: inout JSONWriter, _ channel: Channel) {
+        typealias Key = Channel.CodingKeys
         writer.object {
-            $0.field("id", channel.id)
-            $0.field("title", channel.title)
-            $0.field("thumbnailURL", channel.thumbnailURL)
-            $0.field("addedAt", channel.addedAt.timeIntervalSince1970)
-            $0.field("tags", channel.tags)
+            $0.field(Key.id.rawValue, channel.id)
+            $0.field(Key.title.rawValue, channel.title)
+            $0.field(Key.thumbnailURL.rawValue, channel.thumbnailURL)
+            $0.field(Key.addedAt.rawValue, channel.addedAt.timeIntervalSince1970)
+            $0.field(Key.tags.rawValue, channel.tags)
         }
     }
 
@@ -144,28 +145,29 @@ enum SnapshotEncoding {
     @discardableResult
     private static func video(_ writer: inout JSONWriter, _ video: Video, _ descriptions: DescriptionLiterals?) -> Range<Int>? {
         var range: Range<Int>?
+        typealias Key = Video.CodingKeys
         writer.object {
-            $0.field("id", video.id)
-            $0.field("channelID", video.channelID)
-            $0.field("title", video.title)
-            $0.field("published", video.published.timeIntervalSince1970)
-            $0.field("duration", video.duration)
+            $0.field(Key.id.rawValue, video.id)
+            $0.field(Key.channelID.rawValue, video.channelID)
+            $0.field(Key.title.rawValue, video.title)
+            $0.field(Key.published.rawValue, video.published.timeIntervalSince1970)
+            $0.field(Key.duration.rawValue, video.duration)
             if let descriptions, video.hasDescription {
                 range = description(&$0, of: video, descriptions)
             }
-            $0.field("thumbnailURL", video.thumbnailURL)
-            $0.field("hubSeq", video.hubSeq)
-            $0.field("isShortLink", video.isShortLink)
-            if video.availability != .available { $0.field("availability", video.availability.rawValue) }
-            if let start = video.scheduledStart { $0.field("scheduledStart", start.timeIntervalSince1970) }
-            if let views = video.views { $0.field("views", views) }
-            if let starRatings = video.starRatings { $0.field("starRatings", starRatings) }
+            $0.field(Key.thumbnailURL.rawValue, video.thumbnailURL)
+            $0.field(Key.hubSeq.rawValue, video.hubSeq)
+            $0.field(Key.isShortLink.rawValue, video.isShortLink)
+            if video.availability != .available { $0.field(Key.availability.rawValue, video.availability.rawValue) }
+            if let start = video.scheduledStart { $0.field(Key.scheduledStart.rawValue, start.timeIntervalSince1970) }
+            if let views = video.views { $0.field(Key.views.rawValue, views) }
+            if let starRatings = video.starRatings { $0.field(Key.starRatings.rawValue, starRatings) }
         }
         return range
     }
 
     private static func description(_ writer: inout JSONWriter, of video: Video, _ descriptions: DescriptionLiterals) -> Range<Int>? {
-        writer.key("description")
+        writer.key(Video.CodingKeys.description.rawValue)
         let start = writer.offset
         if let text = video.description {
             writer.stringValue(text)
@@ -181,16 +183,17 @@ enum SnapshotEncoding {
     }
 
     private static func mark(_ writer: inout JSONWriter, _ mark: Mark) {
+        typealias Key = Mark.CodingKeys
         writer.object {
-            $0.field("videoID", mark.videoID)
-            $0.field("status", mark.status.rawValue)
-            $0.key("hlc")
+            $0.field(Key.videoID.rawValue, mark.videoID)
+            $0.field(Key.status.rawValue, mark.status.rawValue)
+            $0.key(Key.hlc.rawValue)
             $0.timestamp(mark.hlc)
-            $0.field("deviceID", mark.deviceID)
-            $0.field("syncState", mark.syncState.rawValue)
-            $0.serverVersion("base", mark.base)
-            $0.serverVersion("theirs", mark.theirs)
-            $0.field("rule", mark.rule)
+            $0.field(Key.deviceID.rawValue, mark.deviceID)
+            $0.field(Key.syncState.rawValue, mark.syncState.rawValue)
+            $0.serverVersion(Key.base.rawValue, mark.base)
+            $0.serverVersion(Key.theirs.rawValue, mark.theirs)
+            $0.field(Key.rule.rawValue, mark.rule)
         }
     }
 }
