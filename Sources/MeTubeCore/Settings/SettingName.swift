@@ -1,7 +1,8 @@
 /// Every setting of the config file, by its one spelling: `section.key` in kebab-case.
 ///
-/// This table drives parsing, range checks, `metube config show` and the README's list, so they
-/// cannot disagree. The `[keys]` section (key bindings) is read separately, as ``KeyBindingSetting``s.
+/// This table drives parsing, range checks and `metube config show`; `ExampleConfigTests` holds
+/// metube-config(5) and the example config to it, so they cannot disagree. The `[keys]` section
+/// (key bindings) is read separately, as ``KeyBindingSetting``s.
 public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case hubURL = "hub.url"
     case source = "hub.source"
