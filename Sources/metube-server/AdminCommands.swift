@@ -64,11 +64,11 @@ struct AdminDatabaseOption: ParsableArguments {
     }
 
     /// The SQLite database, for what only SQLite offers (`backup`).
-    func openSQLite() throws -> ServerAdministration {
+    func openSQLite() throws -> SQLiteAdministration {
         guard let path = sqlitePath else {
             throw ValidationError("this command works on an SQLite --database only; back up PostgreSQL with pg_dump")
         }
-        return try ServerAdministration(path: path)
+        return try SQLiteAdministration(path: path)
     }
 }
 
@@ -234,7 +234,7 @@ struct Restore: AsyncParsableCommand {
     func run() async throws {
         let path = database ?? deprecatedSQLitePath ?? ""
         try await AdminExit.run {
-            try ServerAdministration.restore(from: file, to: path)
+            try SQLiteAdministration.restore(from: file, to: path)
             print("restored \(file) into \(path)")
         }
     }

@@ -93,7 +93,7 @@ import Testing
 
             // Then `channels list` sees every fetch: the good feed with no failure, the bad ones
             // with three failures in a row and why
-            let channels = Dictionary(uniqueKeysWithValues: try await ServerAdministration(path: path).channels().map { ($0.channelID, $0) })
+            let channels = Dictionary(uniqueKeysWithValues: try await SQLiteAdministration(path: path).channels().map { ($0.channelID, $0) })
             for id in [good, Self.malformedChannel, Self.missingChannel] {
                 #expect((channels[id]?.lastFetchMillis ?? 0) >= Int64(before.timeIntervalSince1970 * 1000) - 1000, "\(id)")
             }

@@ -12,4 +12,32 @@ public protocol UserAndChannelAdministration: Sendable {
     func removeChannel(id channelID: String) async throws
 }
 
-extension ServerAdministration: UserAndChannelAdministration {}
+/// A status user as `users list` shows them.
+public struct AdministeredUser: Sendable, Hashable {
+    /// The name given at `users add`.
+    public var name: String
+    /// When the user was added, in milliseconds since 1970; nil for users older than the record.
+    public var createdMillis: Int64?
+    /// The latest authenticated request, to the minute; nil before any.
+    public var lastSeenMillis: Int64?
+}
+
+/// A registered channel as `channels list` shows it.
+public struct AdministeredChannel: Sendable, Hashable {
+    /// The channel id.
+    public var channelID: String
+    /// The channel's title, once a feed fetch has named it.
+    public var title: String?
+    /// When the channel was first registered, in seconds since 1970.
+    public var registeredAt: Int64
+    /// How many of its videos the hub stores.
+    public var videoCount: Int
+    /// The publication time of its newest stored video, in seconds since 1970.
+    public var newestUpload: Double?
+    /// When its feed was last fetched, in milliseconds since 1970; nil before the first fetch.
+    public var lastFetchMillis: Int64?
+    /// How many fetches in a row failed, up to the last one (0 when it succeeded).
+    public var consecutiveFailures: Int
+    /// Why the latest failed fetch failed, kept after later successes; nil when none ever failed.
+    public var lastFailure: String?
+}

@@ -8,7 +8,7 @@ import GRDB
 /// consistent), except ``restore(from:to:)``, which refuses then. Failures are
 /// ``ServerError/databaseMissing(_:)``, ``ServerError/unknownName(_:)`` and
 /// ``ServerError/databaseBusy(_:)``, or ``ServerError/storage(_:)`` for the rest.
-public struct ServerAdministration: Sendable {
+public struct SQLiteAdministration: UserAndChannelAdministration {
     private let database: ServerDatabase
 
     /// Opens the existing database at `path`; it is never created here.
@@ -135,34 +135,4 @@ public struct ServerAdministration: Sendable {
             throw ServerError.storage("\(error)")
         }
     }
-}
-
-/// A status user as `users list` shows them.
-public struct AdministeredUser: Sendable, Hashable {
-    /// The name given at `users add`.
-    public var name: String
-    /// When the user was added, in milliseconds since 1970; nil for users older than the record.
-    public var createdMillis: Int64?
-    /// The latest authenticated request, to the minute; nil before any.
-    public var lastSeenMillis: Int64?
-}
-
-/// A registered channel as `channels list` shows it.
-public struct AdministeredChannel: Sendable, Hashable {
-    /// The channel id.
-    public var channelID: String
-    /// The channel's title, once a feed fetch has named it.
-    public var title: String?
-    /// When the channel was first registered, in seconds since 1970.
-    public var registeredAt: Int64
-    /// How many of its videos the hub stores.
-    public var videoCount: Int
-    /// The publication time of its newest stored video, in seconds since 1970.
-    public var newestUpload: Double?
-    /// When its feed was last fetched, in milliseconds since 1970; nil before the first fetch.
-    public var lastFetchMillis: Int64?
-    /// How many fetches in a row failed, up to the last one (0 when it succeeded).
-    public var consecutiveFailures: Int
-    /// Why the latest failed fetch failed, kept after later successes; nil when none ever failed.
-    public var lastFailure: String?
 }
