@@ -216,6 +216,54 @@ final class EnrichmentClock: Sendable {
         #expect(rows[Self.id(3)]!.seq > checked[Self.id(3)]!.seq && rows[Self.id(4)]!.seq > checked[Self.id(4)]!.seq)
     }
 
+    @Test func reChecksComeNearTheStartGrowApartWhileLateOrLiveAndEnd() {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let next = { (state: LiveStreamingState, checks: Int) in AvailabilityRecheck.next(after: state, checks: checks, now: now)?.timeIntervalSince(now).rounded() }
+        // An upcoming video: two minutes after its start, once a day while the start is far, never within ten minutes
+        #expect(next(LiveStreamingState(availability: .upcoming, scheduledStart: now.addingTimeInterval(3600)), 1) == 3_720)
+        #expect(next(LiveStreamingState(availability: .upcoming, scheduledStart: now.addingTimeInterval(9 * 86_400)), 1) == 86_400)
+        #expect(next(LiveStreamingState(availability: .upcoming, scheduledStart: now.addingTimeInterval(60)), 1) == 600)
+        // Late, without a start, or live: every ten minutes, growing to every two hours
+        #expect(next(LiveStreamingState(availability: .upcoming, scheduledStart: now.addingTimeInterval(-3600)), 3) == 1_800)
+        #expect(next(LiveStreamingState(availability: .upcoming), 1) == 600)
+        #expect(next(LiveStreamingState(availability: .live), 2) == 1_200)
+        #expect(next(LiveStreamingState(availability: .live), 40) == 7_200)
+        // Gone: confirmed once after six hours; settled states and the 48th check end it
+        #expect(next(.gone, 1) == 21_600)
+        #expect(next(.gone, 2) == nil)
+        for settled in [Availability.available, .privateVideo, .membersOnly] { #expect(next(LiveStreamingState(availability: settled), 1) == nil) }
+        #expect(next(LiveStreamingState(availability: .live), AvailabilityRecheck.maxChecks) == nil)
+    }
+
+    @Test func aFeedReadingChangesAKnownVideosAvailabilityOnlyWithEvidence() {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let start = 1_790_003_600.0
+        let read = { (views: Int?, availability: Availability) in
+            Video(id: "video000001", channelID: DemoCatalog.channelID(1), title: "t", published: now, availability: availability, views: views)
+        }
+        let resolve = { (video: Video, stored: String?, checked: Bool) in
+            FeedAvailabilityPrecedence.resolve(incoming: video, stored: stored, storedStart: stored == "upcoming" ? start : nil, checkedByDataAPI: checked).0
+        }
+        // Without the Data API, the feed's own reading stands for available and upcoming
+        #expect(resolve(read(0, .upcoming), nil, false) == .upcoming)
+        #expect(resolve(read(3, .available), "upcoming", false) == .available)
+        // The Data API's word stands against a feed with no views
+        #expect(resolve(read(0, .upcoming), nil, true) == .available)
+        #expect(resolve(read(0, .upcoming), "live", true) == .live)
+        #expect(resolve(read(0, .available), "upcoming", true) == .upcoming)
+        #expect(FeedAvailabilityPrecedence.resolve(incoming: read(0, .upcoming), stored: "upcoming", storedStart: start, checkedByDataAPI: true).1
+            == Date(timeIntervalSince1970: start))
+        // Views bring upcoming, private and gone back; a live stream stays live
+        #expect(resolve(read(5, .available), "upcoming", true) == .available)
+        #expect(resolve(read(5, .available), "private", true) == .available)
+        #expect(resolve(read(5, .available), "gone", false) == .available)
+        #expect(resolve(read(5, .available), "live", true) == .live)
+        // A WebSub push of the entry (no counts) brings a gone video back; a feed with no views does not
+        #expect(resolve(read(nil, .available), "gone", false) == .available)
+        #expect(resolve(read(0, .upcoming), "gone", false) == .gone)
+        #expect(resolve(read(nil, .available), "private", true) == .privateVideo)
+    }
+
     @Test func theDataAPIFieldsReadAsTheStatesTheyDescribe() {
         let now = Date(timeIntervalSince1970: 1_790_000_000)
         let state = { (content: String?, scheduled: String?, started: String?, ended: String?, privacy: String?) in
