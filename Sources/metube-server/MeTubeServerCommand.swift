@@ -40,7 +40,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many feeds to fetch at once.")
     var ingestConcurrency = 8
 
-    @Flag(help: "Seed a synthetic library and publish a new upload every few seconds.")
+    @Flag(help: "Seed a synthetic library (with three premieres and a stream in progress) and publish a new upload every few seconds.")
     var demo = false
 
     @Option(help: "Seconds between demo uploads.")
@@ -103,7 +103,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between polls of a channel whose uploads WebSub pushes (polling stays the fallback).")
     var websubPollInterval = 21_600.0
 
-    @Option(name: .customLong("youtube-api-key"), help: "A YouTube Data API key: fills in video durations and channel thumbnails (also METUBE_YOUTUBE_API_KEY; a key file keeps it out of the process list).")
+    @Option(name: .customLong("youtube-api-key"), help: "A YouTube Data API key: fills in video durations, whether videos are upcoming, live, private or gone (re-checked near a premiere's start), and channel thumbnails (also METUBE_YOUTUBE_API_KEY; a key file keeps it out of the process list).")
     var youtubeAPIKey: String?
 
     @Option(name: .customLong("youtube-api-key-file"), help: "A file holding the YouTube Data API key.")

@@ -30,6 +30,9 @@ final class YouTubeAPIStub: Sendable {
     let otherDuration: String?
     let channels: [String: (title: String, thumbnails: [String: String])]
     let mode: Mutex<Mode>
+    /// The `snippet`, `status` and `liveStreamingDetails` members of each video's item, as JSON
+    /// members (see ``LiveStreamingFixture``); a video given here is answered even without a duration.
+    let liveStreaming = Mutex<[String: String]>([:])
     private let recorded = Mutex<[Call]>([])
 
     init(
@@ -66,7 +69,15 @@ final class YouTubeAPIStub: Sendable {
             }
             switch resource {
             case "videos":
-                let items = ids.compactMap { id in (self.durations[id] ?? self.otherDuration).map { #"{"kind":"youtube#video","etag":"e","id":"\#(id)","contentDetails":{"duration":"\#($0)","dimension":"2d","definition":"hd","caption":"false","licensedContent":true,"contentRating":{},"projection":"rectangular"}}"# } }
+                let items = ids.compactMap { id -> String? in
+                    let duration = self.durations[id] ?? self.otherDuration
+                    let live = self.liveStreaming.withLock { $0[id] }
+                    guard duration != nil || live != nil else { return nil }
+                    var members = [#""kind":"youtube#video","etag":"e","id":"\#(id)""#]
+                    if let duration { members.append(#""contentDetails":{"duration":"\#(duration)","dimension":"2d","definition":"hd","caption":"false","licensedContent":true,"contentRating":{},"projection":"rectangular"}"#) }
+                    if let live { members.append(live) }
+                    return "{\(members.joined(separator: ","))}"
+                }
                 return Self.json(200, #"{"kind":"youtube#videoListResponse","etag":"e","items":[\#(items.joined(separator: ","))],"pageInfo":{"totalResults":\#(items.count),"resultsPerPage":\#(items.count)}}"#)
             case "channels":
                 let encoder = JSONEncoder()
@@ -140,19 +151,22 @@ final class YouTubeAPIStub: Sendable {
         #expect(pass.calls == 3)
         #expect(stub.calls.map(\.resource) == ["videos", "videos", "channels"])
         #expect(stub.calls.allSatisfy { $0.ids.count <= 50 && $0.key == YouTubeAPIStub.key })
-        #expect(stub.calls[0].part == "contentDetails" && stub.calls[2].part == "snippet")
+        #expect(stub.calls[0].part == "contentDetails,snippet,liveStreamingDetails,status" && stub.calls[2].part == "snippet")
         let usage = try await store.enrichment.quotaUsage(day: UTCDay.string(Date()))
         #expect(usage.used == 3 && !usage.exceeded)
-        // And the usable durations are stored, the absurd and unreadable ones refused, live (P0D) and missing left empty
+        // And the usable durations are stored, the absurd and unreadable ones refused, live (P0D) left empty,
+        // and the one the API left out is gone
         #expect(pass.durations == 56)
         #expect(pass.rejected == 2)
+        #expect(pass.availabilityChanges == 1)
         let after = try await hub.videos(matching: HubVideoSelection(afterSeq: before.maxSeqReturned, limit: 500))
         let byID = Dictionary(uniqueKeysWithValues: after.videos.map { ($0.videoID, $0) })
-        #expect(byID.count == 56)
+        #expect(byID.count == 57)
+        #expect(byID[id(6)]?.availability == "gone" && byID[id(6)]?.durationSeconds == nil)
         #expect(byID[id(1)]?.durationSeconds == 93_784)
         #expect(byID[id(5)]?.durationSeconds == 253)
         #expect(byID[id(60)]?.durationSeconds == 3_660)
-        for missing in [2, 3, 4, 6] { #expect(byID[id(missing)] == nil) }
+        for unreadable in [2, 3, 4] { #expect(byID[id(unreadable)] == nil) }
         // And the channels got a sanitized one-line title and an https thumbnail only
         let channels = try await hub.channels(after: nil, limit: 10)
         let first = try #require(channels.first { $0.channelID == Support.channelID(1) })

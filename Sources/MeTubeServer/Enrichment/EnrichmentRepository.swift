@@ -15,6 +15,15 @@ protocol EnrichmentRepository: Sendable {
     func recordVideoLookup(checked: [String], durations: [String: Int], now: Int64) async throws -> Int
     /// Forgets the lookups of videos the hub no longer keeps.
     func forgetRemovedVideos() async throws
+    /// Up to `limit` videos whose availability re-check (``AvailabilityRecheck``) is due at
+    /// `now`, each claimed for ``AvailabilityRecheck/claim`` so that no other pass or instance
+    /// asks about it meanwhile.
+    func availabilityRechecksDue(now: Int64, limit: Int) async throws -> [String]
+    /// Stores what the Data API said at `now` of whether `states`' videos can be watched: a
+    /// changed state or scheduled start gets a fresh `seq`, so clients receive the row again,
+    /// and the video's next re-check is scheduled by ``AvailabilityRecheck``. Videos the hub does
+    /// not keep are ignored. Returns how many videos changed.
+    func recordAvailability(_ states: [String: LiveStreamingState], now: Int64) async throws -> Int
     /// Up to `limit` channels to look up, newest registrations first: never looked up, looked up
     /// without a thumbnail before `retryBefore`, or looked up before `refreshBefore`. Where
     /// several instances share the storage, a channel one of them is looking up is left out for

@@ -19,7 +19,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
     /// How long a claimed lookup is left to the instance that claimed it.
     static let claimDuration: Duration = .seconds(300)
 
-    private let database: PostgresServerDatabase
+    let database: PostgresServerDatabase
     private let holder: String
 
     /// The enrichment tables of `database`; `holder` names this instance in the claims.
@@ -93,6 +93,9 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
             try await database.transaction { connection in
                 try await connection.query("""
                     DELETE FROM youtube_video_checks c WHERE NOT EXISTS (SELECT 1 FROM hub_videos v WHERE v.video_id = c.video_id)
+                    """, logger: database.logger)
+                try await connection.query("""
+                    DELETE FROM youtube_availability_rechecks r WHERE NOT EXISTS (SELECT 1 FROM hub_videos v WHERE v.video_id = r.video_id)
                     """, logger: database.logger)
                 try await connection.query("DELETE FROM youtube_claims WHERE due_at <= \(now)", logger: database.logger)
             }

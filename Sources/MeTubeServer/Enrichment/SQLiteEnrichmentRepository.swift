@@ -39,6 +39,7 @@ struct SQLiteEnrichmentRepository: EnrichmentRepository {
     func forgetRemovedVideos() async throws {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM youtube_video_checks WHERE video_id NOT IN (SELECT video_id FROM hub_videos)")
+            try db.execute(sql: "DELETE FROM youtube_availability_rechecks WHERE video_id NOT IN (SELECT video_id FROM hub_videos)")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import MeTubeCore
 
-/// How the server reaches the YouTube Data API to enrich videos (durations) and channels
+/// How the server reaches the YouTube Data API to enrich videos (durations, availability) and channels
 /// (thumbnails, titles), and how many quota units it may spend a day.
 public struct YouTubeAPIConfiguration: Sendable, Equatable {
     /// The Data API's base URL.

@@ -25,15 +25,32 @@ struct YouTubeDataAPI: Sendable {
     let configuration: YouTubeAPIConfiguration
     var httpClient: HTTPClient = .shared
 
-    /// `videos.list?part=contentDetails` for `ids` (at most 50): each returned video's
-    /// `contentDetails.duration` text, by video id. Videos the API does not return are missing.
-    func videoDurations(_ ids: [String]) async throws -> [String: String] {
-        let answer = try await list(VideoItem.self, resource: "videos", part: "contentDetails", ids: ids)
-        var durations: [String: String] = [:]
+    /// What `videos.list` says of one video.
+    struct VideoDetails: Sendable, Equatable {
+        /// `contentDetails.duration`, as written.
+        var duration: String?
+        /// Whether it can be watched; nil when the item says nothing of it.
+        var state: LiveStreamingState?
+    }
+
+    /// The parts asked of `videos.list`: a call costs one unit whatever parts it names.
+    static let videoParts = "contentDetails,snippet,liveStreamingDetails,status"
+
+    /// `videos.list` with ``videoParts`` for `ids` (at most 50): each returned video's duration
+    /// text and live-streaming state read at `now`, by video id. Videos the API does not return
+    /// are missing (the caller counts them ``LiveStreamingState/gone``).
+    func videoDetails(_ ids: [String], now: Date) async throws -> [String: VideoDetails] {
+        let answer = try await list(VideoItem.self, resource: "videos", part: Self.videoParts, ids: ids)
+        var details: [String: VideoDetails] = [:]
         for item in answer where ids.contains(item.id) {
-            if let duration = item.contentDetails?.duration { durations[item.id] = duration }
+            let live = item.liveStreamingDetails
+            let state = LiveStreamingState(
+                liveBroadcastContent: item.snippet?.liveBroadcastContent, scheduledStartTime: live?.scheduledStartTime,
+                actualStartTime: live?.actualStartTime, actualEndTime: live?.actualEndTime,
+                privacyStatus: item.status?.privacyStatus, uploadStatus: item.status?.uploadStatus, now: now)
+            details[item.id] = VideoDetails(duration: item.contentDetails?.duration, state: state)
         }
-        return durations
+        return details
     }
 
     /// `channels.list?part=snippet` for `ids` (at most 50): each returned channel's title and
@@ -100,8 +117,21 @@ struct YouTubeDataAPI: Sendable {
 
     private struct VideoItem: Decodable, Sendable {
         struct ContentDetails: Decodable, Sendable { var duration: String? }
+        struct Snippet: Decodable, Sendable { var liveBroadcastContent: String? }
+        struct LiveStreamingDetails: Decodable, Sendable {
+            var scheduledStartTime: String?
+            var actualStartTime: String?
+            var actualEndTime: String?
+        }
+        struct Status: Decodable, Sendable {
+            var privacyStatus: String?
+            var uploadStatus: String?
+        }
         var id: String
         var contentDetails: ContentDetails?
+        var snippet: Snippet?
+        var liveStreamingDetails: LiveStreamingDetails?
+        var status: Status?
     }
 
     private struct ChannelItem: Decodable, Sendable {

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Fills in what Atom feeds lack through the YouTube Data API: each video's duration
-/// (`videos.list`, `contentDetails.duration`) and each channel's title and thumbnail
+/// Fills in what Atom feeds lack through the YouTube Data API: each video's duration and whether
+/// it can be watched (`videos.list`: `contentDetails.duration`, and the ``LiveStreamingState``
+/// of `snippet`, `liveStreamingDetails` and `status`) and each channel's title and thumbnail
 /// (`channels.list`, `snippet`), 50 ids a call.
 ///
 /// It runs beside ingestion and never holds it up: ingestion only wakes it. Every call costs one
@@ -11,7 +12,8 @@ import ServiceLifecycle
 /// answers `quotaExceeded`, it pauses until the next UTC day, and says so in the log. Other
 /// failures (network, HTTP status, malformed answers) are logged and retried after a backoff.
 /// A video the API does not return, or returns without a usable duration (live, upcoming,
-/// absurd), is looked up again after 12 hours, three times at most.
+/// absurd), is looked up again after 12 hours, three times at most. Upcoming and live videos are
+/// asked about again when ``AvailabilityRecheck`` says, from the same budget, after new videos.
 actor YouTubeEnricher: Service {
     /// What one pass did.
     struct Pass: Sendable, Equatable {
@@ -21,6 +23,8 @@ actor YouTubeEnricher: Service {
         var durations = 0
         /// Durations refused as unreadable or absurd.
         var rejected = 0
+        /// Videos whose availability or scheduled start changed.
+        var availabilityChanges = 0
         /// Channels looked up.
         var channels = 0
         /// Whether the pass stopped because the day's quota is spent.
@@ -47,12 +51,15 @@ actor YouTubeEnricher: Service {
     /// The UTC day whose quota is spent, while paused.
     private var pausedDay: String?
     private var lastCleanup: ContinuousClock.Instant?
+    /// The time that decides what is due (a test's clock moves on by days).
+    private let now: @Sendable () -> Date
 
-    init(api: YouTubeDataAPI, repository: any EnrichmentRepository, signal: WakeSignal, logger: Logger) {
+    init(api: YouTubeDataAPI, repository: any EnrichmentRepository, signal: WakeSignal, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
         self.api = api
         self.repository = repository
         self.signal = signal
         self.logger = logger
+        self.now = now
     }
 
     /// Enriches until the service group shuts down.
@@ -85,6 +92,7 @@ actor YouTubeEnricher: Service {
         if let retryAt, retryAt > .now { return pass }
         do {
             try await enrichVideos(&pass)
+            if !pass.paused, !pass.failed { try await recheckAvailability(&pass) }
             if !pass.paused, !pass.failed { try await enrichChannels(&pass) }
             if !pass.failed {
                 consecutiveFailures = 0
@@ -99,7 +107,7 @@ actor YouTubeEnricher: Service {
             let day = UTCDay.string(Date())
             let usage = (try? await repository.quotaUsage(day: day))?.used ?? 0
             logger.info("YouTube Data API enrichment", metadata: [
-                "calls": "\(pass.calls)", "durations": "\(pass.durations)", "rejected": "\(pass.rejected)",
+                "calls": "\(pass.calls)", "durations": "\(pass.durations)", "rejected": "\(pass.rejected)", "availability": "\(pass.availabilityChanges)",
                 "channels": "\(pass.channels)", "unitsToday": "\(usage)", "dailyUnits": "\(api.configuration.dailyUnits)",
             ])
         }
@@ -108,29 +116,52 @@ actor YouTubeEnricher: Service {
 
     private func enrichVideos(_ pass: inout Pass) async throws {
         while pass.calls < Self.maxCallsPerPass {
-            let now = WebSubService.millisecondsNow()
+            let now = WebSubService.milliseconds(now())
             let ids = try await repository.videosToEnrich(
                 recheckBefore: now - Self.videoRecheckDelay.wholeMilliseconds, maxAttempts: Self.maxVideoAttempts, limit: YouTubeDataAPI.maxIDsPerCall)
-            guard !ids.isEmpty, try await spendUnit(&pass) else { return }
-            let answer: [String: String]
-            do {
-                answer = try await api.videoDurations(ids)
-            } catch {
-                try await handle(error, &pass)
-                return
-            }
-            var durations: [String: Int] = [:]
-            for (id, text) in answer {
-                if let seconds = ISO8601Duration.seconds(text) {
-                    durations[id] = seconds
-                } else if text != "P0D" {
-                    pass.rejected += 1
-                    logger.debug("unusable duration from the YouTube Data API", metadata: ["video": "\(id)", "duration": "\(text.prefix(64))"])
-                }
-            }
-            pass.durations += try await repository.recordVideoLookup(checked: ids, durations: durations, now: WebSubService.millisecondsNow())
-            guard ids.count == YouTubeDataAPI.maxIDsPerCall else { return }
+            guard !ids.isEmpty, try await lookUp(ids, &pass), ids.count == YouTubeDataAPI.maxIDsPerCall else { return }
         }
+    }
+
+    /// Asks again about the upcoming, live and just-gone videos whose re-check is due.
+    private func recheckAvailability(_ pass: inout Pass) async throws {
+        while pass.calls < Self.maxCallsPerPass {
+            let ids = try await repository.availabilityRechecksDue(now: WebSubService.milliseconds(now()), limit: YouTubeDataAPI.maxIDsPerCall)
+            guard !ids.isEmpty, try await lookUp(ids, &pass), ids.count == YouTubeDataAPI.maxIDsPerCall else { return }
+        }
+    }
+
+    /// One `videos.list` call for `ids`: stores the durations and availability found (an id the
+    /// answer leaves out is gone); false when the pass stopped (budget spent, failure).
+    private func lookUp(_ ids: [String], _ pass: inout Pass) async throws -> Bool {
+        guard try await spendUnit(&pass) else { return false }
+        let answer: [String: YouTubeDataAPI.VideoDetails]
+        do {
+            answer = try await api.videoDetails(ids, now: now())
+        } catch {
+            try await handle(error, &pass)
+            return false
+        }
+        var durations: [String: Int] = [:]
+        var states: [String: LiveStreamingState] = [:]
+        for id in ids {
+            guard let found = answer[id] else {
+                states[id] = .gone
+                continue
+            }
+            states[id] = found.state
+            guard let text = found.duration else { continue }
+            if let seconds = ISO8601Duration.seconds(text) {
+                durations[id] = seconds
+            } else if text != "P0D" {
+                pass.rejected += 1
+                logger.debug("unusable duration from the YouTube Data API", metadata: ["video": "\(id)", "duration": "\(text.prefix(64))"])
+            }
+        }
+        let checkedAt = WebSubService.milliseconds(now())
+        pass.durations += try await repository.recordVideoLookup(checked: ids, durations: durations, now: checkedAt)
+        pass.availabilityChanges += try await repository.recordAvailability(states, now: checkedAt)
+        return true
     }
 
     private func enrichChannels(_ pass: inout Pass) async throws {

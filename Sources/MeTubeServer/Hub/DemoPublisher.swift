@@ -3,7 +3,8 @@ import Logging
 import MeTubeCore
 import ServiceLifecycle
 
-/// Seeds an empty hub with the demo catalog and then publishes a new upload every few seconds,
+/// Seeds an empty hub with the demo catalog (a few of its newest videos premieres and a stream,
+/// ``DemoPremieres``) and then publishes a new upload every few seconds,
 /// so a demo visibly receives new videos; their thumbnails point at the server itself
 /// (``DemoThumbnails``), and their view and rating counts are made up from their number.
 public struct DemoPublisher: Service {
@@ -66,7 +67,9 @@ public struct DemoPublisher: Service {
     /// Stores the catalog's videos with their counts, and their thumbnails pointing here once the
     /// address is known.
     private func ingestCatalog() async throws {
-        let videos = library.videos().enumerated().map { Self.counted(thumbnails.pointing($0.element), $0.offset) }
+        let videos = library.videos().enumerated().map { index, video in
+            DemoPremieres.apply(to: Self.counted(thumbnails.pointing(video), index), index: index, newest: library.newest)
+        }
         let videosByChannel = Dictionary(grouping: videos.reversed(), by: \.channelID)
         for channel in library.channels() {
             _ = try await repository.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: videosByChannel[channel.id] ?? []))

@@ -115,21 +115,25 @@ public struct PostgresHubRepository: HubRepository {
                 }
                 var known: [String: StoredVideoDetails] = [:]
                 let ids = ingestion.videos.map(\.id)
-                for try await (id, title, availability, description, thumbnail, views, ratings) in try await connection.query(
+                for try await (id, title, availability, description, thumbnail, views, ratings, start, checked) in try await connection.query(
                     """
-                    SELECT video_id, title, availability, description, thumbnail_url, view_count, star_rating_count
+                    SELECT video_id, title, availability, description, thumbnail_url, view_count, star_rating_count, scheduled_start,
+                        EXISTS (SELECT 1 FROM youtube_availability_rechecks r WHERE r.video_id = hub_videos.video_id)
                     FROM hub_videos WHERE video_id = ANY(\(ids)::text[])
                     """,
                     logger: logger
-                ).decode((String, String, String?, String?, String?, Int?, Int?).self) {
+                ).decode((String, String, String?, String?, String?, Int?, Int?, Double?, Bool).self) {
                     known[id] = StoredVideoDetails(
-                        title: title, availability: availability, description: description, thumbnailURL: thumbnail, views: views, starRatings: ratings)
+                        title: title, availability: availability, description: description, thumbnailURL: thumbnail, views: views, starRatings: ratings,
+                        scheduledStart: start, checkedByDataAPI: checked)
                 }
                 var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
                 var changed: [Video] = []
                 var refreshed: [Video] = []
-                for video in ingestion.videos {
-                    if let details = known[video.id] {
+                for incoming in ingestion.videos {
+                    var video = incoming
+                    if let details = known[incoming.id] {
+                        video = details.reconciled(incoming)
                         switch details.change(to: video) {
                         case .none: continue
                         case .refresh:

@@ -89,9 +89,17 @@ public final class SQLiteHubRepository: HubRepository {
     /// What the hub holds of `videoID`, nil when it holds no such video.
     private static func storedDetails(of videoID: String, _ db: Database) throws -> StoredVideoDetails? {
         let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT title, availability, description, thumbnail_url, view_count, star_rating_count FROM hub_videos WHERE video_id = ?"),
+            db.cachedStatement(sql: """
+                SELECT title, availability, description, thumbnail_url, view_count, star_rating_count, scheduled_start,
+                    EXISTS (SELECT 1 FROM youtube_availability_rechecks r WHERE r.video_id = hub_videos.video_id)
+                FROM hub_videos WHERE video_id = ?
+                """),
             arguments: [videoID])
-        return row.map { StoredVideoDetails(title: $0[0], availability: $0[1], description: $0[2], thumbnailURL: $0[3], views: $0[4], starRatings: $0[5]) }
+        return row.map {
+            StoredVideoDetails(
+                title: $0[0], availability: $0[1], description: $0[2], thumbnailURL: $0[3], views: $0[4], starRatings: $0[5],
+                scheduledStart: $0[6], checkedByDataAPI: $0[7])
+        }
     }
 
     /// The `videos_version` counter, which triggers count up on every change to `hub_videos`.
@@ -158,8 +166,10 @@ public final class SQLiteHubRepository: HubRepository {
             }
             var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
             var touchedChannels: Set<String> = []
-            for video in ingestion.videos {
-                if let known = try Self.storedDetails(of: video.id, db) {
+            for incoming in ingestion.videos {
+                var video = incoming
+                if let known = try Self.storedDetails(of: incoming.id, db) {
+                    video = known.reconciled(incoming)
                     switch known.change(to: video) {
                     case .none: continue
                     case .refresh:

@@ -26,6 +26,19 @@ struct StoredVideoDetails: Sendable {
     var thumbnailURL: String?
     var views: Int?
     var starRatings: Int?
+    /// The stored scheduled start, seconds since 1970.
+    var scheduledStart: Double? = nil
+    /// Whether the Data API gave the stored availability (see ``FeedAvailabilityPrecedence``).
+    var checkedByDataAPI = false
+
+    /// `video`, read again from a feed, with the availability the hub keeps for it
+    /// (``FeedAvailabilityPrecedence``).
+    func reconciled(_ video: Video) -> Video {
+        var video = video
+        (video.availability, video.scheduledStart) = FeedAvailabilityPrecedence.resolve(
+            incoming: video, stored: availability, storedStart: scheduledStart, checkedByDataAPI: checkedByDataAPI)
+        return video
+    }
 
     /// What `video`, read again, changes. Fields `video` lacks (a WebSub push has no description
     /// or counts) change nothing.

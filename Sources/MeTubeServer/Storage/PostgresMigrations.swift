@@ -209,6 +209,11 @@ enum PostgresMigrations {
                 ADD COLUMN IF NOT EXISTS view_count BIGINT, ADD COLUMN IF NOT EXISTS star_rating_count BIGINT
             """,
         ]),
+        // When the Data API is next asked whether each unsettled video can be watched (SQLite's youtube-002).
+        Step(name: "postgres-youtube-002-availability-rechecks", statements: [
+            "CREATE TABLE IF NOT EXISTS youtube_availability_rechecks (video_id TEXT COLLATE \"C\" PRIMARY KEY, due_at BIGINT, checks BIGINT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS youtube_availability_rechecks_by_due ON youtube_availability_rechecks (due_at) WHERE due_at IS NOT NULL",
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

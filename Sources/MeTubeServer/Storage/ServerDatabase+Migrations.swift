@@ -200,6 +200,14 @@ extension ServerDatabase {
                 ALTER TABLE hub_videos ADD COLUMN star_rating_count INTEGER;
                 """)
         }
+        migrator.registerMigration("youtube-002-availability-rechecks") { db in
+            // When the Data API is next asked whether each unsettled video can be watched (ms
+            // since 1970; NULL: settled), and how often it was asked (see AvailabilityRecheck).
+            try db.execute(sql: """
+                CREATE TABLE youtube_availability_rechecks (video_id TEXT PRIMARY KEY, due_at INTEGER, checks INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE INDEX youtube_availability_rechecks_by_due ON youtube_availability_rechecks (due_at) WHERE due_at IS NOT NULL;
+                """)
+        }
         return migrator
     }()
 }
