@@ -283,6 +283,8 @@ public struct ScreenModel: Sendable {
             return askForFullResync()
         case .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
             return performDetails(action)
+        case .nextDetailsItem, .previousDetailsItem, .useDetailsItem:
+            return performDetailsItem(action)
         case .undo:
             return undoLastMarks()
         default:
