@@ -12,15 +12,7 @@ struct DetailsChapterPlaybackEndToEndTests {
     func playsFromTheChapter() throws {
         let directory = TemporaryDirectory("metube-chap")
         defer { directory.remove() }
-        let library = SyntheticLibrary(channelCount: 2, videoCount: 20, markCount: 0)
-        let videos = library.videos().map { video -> Video in
-            var changed = video
-            changed.description = "A test video.\n0:00 Intro\n5:00 Middle\n9:00 End"
-            return changed
-        }
-        let storeURL = directory.url.appendingPathComponent("data", isDirectory: true)
-        let store = try Store.open(at: storeURL)
-        try store.apply(StoreChange(marks: [], videos: videos, channels: library.channels()))
+        let storeURL = try DetailsPaneEndToEndTests.makeStore(count: 20, in: directory) { $0.description = "A test video.\n0:00 Intro\n5:00 Middle\n9:00 End" }
         try """
             [tui]
             player = "mpv"
