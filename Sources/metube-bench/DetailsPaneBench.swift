@@ -2,6 +2,7 @@ import Foundation
 import MeTubeCore
 import MeTubeStore
 import MeTubeThumbnails
+import MeTubeTUI
 import TestSupport
 
 /// The details pane's figures of issue 22, from the real `metube` in tmux on a 200k library whose
@@ -14,6 +15,7 @@ func detailsPaneFigures() async throws -> [Figure] {
         return []
     }
     let count = 200_000
+    let inProcess = try inProcessMoveFigure(videos: count)
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-pane-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     try fillStoreWithUnreachableThumbnails(count: count, at: directory.appendingPathComponent("data"))
@@ -30,6 +32,7 @@ func detailsPaneFigures() async throws -> [Figure] {
     let tabTimes = [with.keyTimes.first].compactMap { $0 } + Array(with.keyTimes.dropFirst(1 + moves.count))
     let size = "\(count / 1000)k"
     return [
+        inProcess,
         Figure(name: "tui.details.key.move.p99.\(size)", value: Measure.percentile(moveTimes, 99), unit: "ms", goal: "<= 16 ms",
                detail: "\(moveTimes.count) `j` keys via tmux with the pane open (first 400 thumbnails cached, fetches refused), median \(String(format: "%.2f", Measure.median(moveTimes))) ms"),
         Figure(name: "tui.details.key.move.p99.\(size).pane-closed", value: Measure.percentile(without.keyTimes, 99), unit: "ms", goal: "report",
@@ -56,4 +59,28 @@ private func fillStoreWithUnreachableThumbnails(count: Int, at url: URL) throws 
         try store.apply(StoreChange(videos: videos))
     }
     try store.compact()
+}
+
+/// `j` with the pane open, in process: the screen model and renderer only (no store, no terminal,
+/// no background decode), each move given the new row's real-sized description and a drawn
+/// picture as the loader would; what the tmux figure adds beyond this is the loop's own work.
+private func inProcessMoveFigure(videos: Int) throws -> Figure {
+    let library = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2)
+    var model = ScreenModel(library: library.library(), size: TerminalSize(width: 120, height: 40))
+    _ = model.handle(.tab)
+    guard let layout = model.detailsLayout else { return Figure(name: "tui.details.key.move.p99.model+render.\(videos / 1000)k", value: .nan, unit: "ms", detail: "the pane did not open") }
+    let picture = try SymbolRenderer(colors: .indexed256).render(
+        try JPEGDecoder().decode(try JPEGEncoder.encode(benchThumbnail(seed: 7))), columns: layout.pictureColumns, rows: layout.pictureRows)
+    let samples = (1...300).map { row in
+        Measure.millis {
+            _ = model.handle(.character("j"))
+            guard let video = model.selectedVideo else { return }
+            let text = library.video(row).description
+            _ = model.apply(.details(.description(videoID: video.id, text: text)))
+            _ = model.apply(.details(.picture(DetailsPicture(videoID: video.id, columns: layout.pictureColumns, rows: layout.pictureRows, state: .ready(picture)))))
+            _ = ScreenRenderer.render(model)
+        }
+    }
+    return Figure(name: "tui.details.key.move.p99.model+render.\(videos / 1000)k", value: Measure.percentile(samples, 99), unit: "ms", goal: "<= 16 ms",
+                  detail: "\(samples.count) `j` keys with the pane open, description and picture applied, no terminal; median \(String(format: "%.2f", Measure.median(samples))) ms")
 }
