@@ -1,6 +1,7 @@
 /// The chapters and links of a video's description: chapters from its timestamp lines
 /// (`0:00 Intro`, `12:34 - Results`, `1:02:03 Outro`), links from its `http(s)://` addresses
-/// (trailing punctuation left off).
+/// (trailing punctuation left off; a link ends at a control or bidi character, so none can reach a
+/// terminal or the clipboard).
 ///
 /// A description is outside input: at most ``maxChapters`` chapters and ``maxLinks`` links are
 /// kept, a chapter title is cut to ``maxTitleCharacters`` characters, a link longer than
@@ -48,7 +49,7 @@ public struct DescriptionOutline: Sendable, Equatable {
             guard links.count < Self.maxLinks else { continue }
             for word in line.split(whereSeparator: \.isWhitespace) {
                 guard let start = word.range(of: "https://")?.lowerBound ?? word.range(of: "http://")?.lowerBound else { continue }
-                var link = String(word[start...].prefix { !"\"'<>()[]{}".contains($0) && !$0.isWhitespace })
+                var link = String(word[start...].prefix { !"\"'<>()[]{}".contains($0) && !$0.isWhitespace && !$0.unicodeScalars.contains(where: DisplayText.isControl) })
                 while let last = link.last, ".,;:!?".contains(last) { link.removeLast() }
                 guard link.utf8.count <= Self.maxLinkBytes, link.count > 8, !seenLinks.contains(link), links.count < Self.maxLinks else { continue }
                 seenLinks.insert(link)

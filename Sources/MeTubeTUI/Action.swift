@@ -37,6 +37,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case toggleDetails = "toggle-details"
     case scrollDetailsDown = "details-down"
     case scrollDetailsUp = "details-up"
+    case nextDetailsItem = "details-next"
+    case previousDetailsItem = "details-previous"
+    case useDetailsItem = "details-use"
     case syncNow = "sync-now"
     case fullResync = "full-resync"
     case help
@@ -79,6 +82,9 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .toggleDetails: ActionInfo(keys: ["Tab"], help: "Details pane: thumbnail, dates, mark, position, description", group: .views)
         case .scrollDetailsDown: ActionInfo(keys: ["J"], help: "Details pane: scroll the description down", group: .views)
         case .scrollDetailsUp: ActionInfo(keys: ["K"], help: "Details pane: scroll the description up", group: .views)
+        case .nextDetailsItem: ActionInfo(keys: ["]"], help: "Details pane: select the next chapter or link", group: .views)
+        case .previousDetailsItem: ActionInfo(keys: ["["], help: "Details pane: select the previous chapter or link", group: .views)
+        case .useDetailsItem: ActionInfo(keys: ["P"], help: "Details pane: play from the selected chapter, or copy the selected link (OSC 52)", group: .views)
         case .syncNow: ActionInfo(keys: ["r"], help: "Sync now", group: .general)
         case .fullResync: ActionInfo(keys: ["R"], help: "Full resync: fetch everything again (asks first)", group: .general)
         case .help: ActionInfo(keys: ["?"], help: "This help", group: .general)

@@ -12,6 +12,7 @@ final class DetailsLoader {
     private let cache: ThumbnailCache?
     private let fetcher: ThumbnailFetcher?
     private let drawing: ThumbnailDrawing
+    private let pictureTicket = LatestTicket()
     private var describedVideoID: String?
     private var pictureKey: PictureKey?
     private var wantedRows: Range<Int>?
@@ -53,8 +54,11 @@ final class DetailsLoader {
         if model.details.picture?.videoID != video.id {
             events.append(.details(.picture(DetailsPicture(videoID: video.id, columns: key.columns, rows: key.rows, state: .waiting))))
         }
-        let (inbox, drawing) = (inbox, drawing)
+        let (inbox, drawing, pictureTicket) = (inbox, drawing, pictureTicket)
+        let ticket = pictureTicket.next()
         Task.detached {
+            // Another selection since: its own task draws it; this one would only take the CPU.
+            guard pictureTicket.isCurrent(ticket) else { return }
             await cache.keep(video.id)
             let state: PictureState
             switch await drawing.draw(video.id, from: cache, columns: key.columns, rows: key.rows) {

@@ -1,3 +1,4 @@
+import MeTubeCore
 import MeTubeThumbnails
 
 /// The details pane's state: whether it is open, how far its description is scrolled, and what
@@ -16,6 +17,10 @@ public struct DetailsPane: Sendable, Equatable {
     public internal(set) var description: LoadedDescription?
     /// The picture loaded last.
     public internal(set) var picture: DetailsPicture?
+    /// The selected entry of the pane's chapters and links, for ``itemVideoID`` (`[`, `]`).
+    public internal(set) var selectedItem = 0
+    /// The video the selected entry belongs to: another selection starts at its first entry.
+    public internal(set) var itemVideoID: String?
     /// Counts pictures that arrived in the cache for the selected video, so it is drawn again.
     public internal(set) var pictureGeneration = 0
 }
@@ -26,6 +31,15 @@ public struct LoadedDescription: Sendable, Equatable {
     public var videoID: String
     /// The text, `nil` when the video has none.
     public var text: String?
+    /// The chapters and links read from the text, once, when it was loaded.
+    public var outline: DescriptionOutline
+
+    /// `videoID`'s description `text`, with its outline read.
+    public init(videoID: String, text: String?) {
+        self.videoID = videoID
+        self.text = text
+        outline = DescriptionOutline(text ?? "")
+    }
 }
 
 /// A video's thumbnail drawn for the pane at one size, or why there is none.

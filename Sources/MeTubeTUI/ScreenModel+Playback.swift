@@ -39,7 +39,8 @@ extension ScreenModel {
         }
     }
 
-    private mutating func startPlaying(_ videoID: String, at start: Double?) -> [Effect] {
+    /// Starts the tracked player on `videoID` from `start` (the beginning when `nil`).
+    mutating func startPlaying(_ videoID: String, at start: Double?) -> [Effect] {
         message = StatusMessage(text: start.map { "playing \(videoID) from \(PlaybackText.clock($0))" } ?? "playing \(videoID)", isError: false)
         playing[videoID] = PlaybackUpdate(videoID: videoID, seconds: start, duration: nil, isPaused: false)
         let marks = player?.marksAtStart == true ? markVideo(videoID, as: .watched) : []

@@ -227,6 +227,7 @@ public struct ScreenModel: Sendable {
         views = config.views.isEmpty ? SavedView.builtIn : config.views
         viewIndex = views.firstIndex { $0.query == nil && $0.filter == query.filter } ?? 0
         details.showsPictures = config.thumbnails != .off
+        message = config.thumbnails.fallbackNotice.map { StatusMessage(text: $0, isError: false) }
         recomputeStatuses()
         rebuildRows()
     }
@@ -283,6 +284,8 @@ public struct ScreenModel: Sendable {
             return askForFullResync()
         case .toggleDetails, .scrollDetailsDown, .scrollDetailsUp:
             return performDetails(action)
+        case .nextDetailsItem, .previousDetailsItem, .useDetailsItem:
+            return performDetailsItem(action)
         case .undo:
             return undoLastMarks()
         default:

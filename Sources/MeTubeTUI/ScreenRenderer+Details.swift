@@ -38,7 +38,10 @@ extension ScreenRenderer {
         if let markLine = markText(of: video.id) { lines.append(markLine) }
         if let bar = positionBar(of: video, width: textWidth) { lines.append((bar, .accent)) }
         lines.append(("", .normal))
-        let room = layout.top + layout.height - textTop - lines.count
+        let rows = layout.top + layout.height - textTop
+        let items = itemLines(room: rows - lines.count)
+        if !items.isEmpty { lines.append(contentsOf: items + [("", .normal)]) }
+        let room = rows - lines.count
         lines.append(contentsOf: descriptionLines(width: textWidth, count: room).map { ($0, .normal) })
         for (offset, line) in lines.prefix(max(layout.top + layout.height - textTop, 0)).enumerated() {
             field(line.0, into: &grid, row: textTop + offset, column: textLeft, width: textWidth, style: line.1)
@@ -71,6 +74,27 @@ extension ScreenRenderer {
             let text = Formatting.truncated(shown(reason), width: max(layout.pictureColumns - 2, 1), unicode: model.unicode)
             grid.put(text, row: middle, column: layout.left + max((layout.pictureColumns - TextWidth.of(text)) / 2, 0), style: .dim)
         }
+    }
+
+    /// The description's chapters and links under a heading (`2 chapters · 1 link · P plays or
+    /// copies`): at most a third of `room` of them, a window that keeps the selected one (`▸`) in
+    /// sight however many there are.
+    private func itemLines(room: Int) -> [(String, CellStyle)] {
+        let items = model.detailsItems
+        guard !items.isEmpty, room >= 3 else { return [] }
+        let count = min(items.count, max(room / 3, 1))
+        let selected = min(model.detailsItemIndex, items.count - 1)
+        let first = min(max(selected - count / 2, 0), items.count - count)
+        let chapters = items.count(where: { if case .chapter = $0 { true } else { false } })
+        let separator = model.unicode ? " · " : " - "
+        let heading = [chapters > 0 ? Formatting.count(chapters, "chapter") : nil, chapters < items.count ? Formatting.count(items.count - chapters, "link") : nil,
+                       model.keyMap.hint(.nextDetailsItem, "selects"), model.keyMap.hint(.useDetailsItem, "plays or copies")]
+        var lines = [(heading.compactMap { $0 }.joined(separator: separator), CellStyle.dim)]
+        for index in first..<(first + count) {
+            let marker = index == selected ? (model.unicode ? "▸ " : "> ") : "  "
+            lines.append((marker + items[index].text, index == selected ? .accent : .normal))
+        }
+        return lines
     }
 
     private func descriptionLines(width: Int, count: Int) -> [String] {

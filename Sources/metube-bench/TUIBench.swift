@@ -193,7 +193,7 @@ private func endToEndFigures() throws -> [Figure] {
 
 /// One run of `metube --timing` in tmux: starts it, waits for the first screen, sends `keys`,
 /// quits, and reads the timing lines.
-private struct TimedTUIRun {
+struct TimedTUIRun {
     /// The program's start-to-first-frame figure, in ms.
     var firstFrame = 0.0
     /// From starting tmux to the status line showing on capture-pane, in ms.
@@ -203,12 +203,14 @@ private struct TimedTUIRun {
     /// The program's resident and peak resident memory when it quit, in MiB.
     var quitMemory = (resident: Double.nan, peak: Double.nan)
 
-    init(directory: URL, keys: [String]) throws {
+    /// A run on the store in `directory/data`, with `environment` added to the program's.
+    init(directory: URL, keys: [String], environment: [String: String] = [:]) throws {
         let timingPath = directory.appendingPathComponent("timing-\(UUID().uuidString).jsonl").path
         let started = ContinuousClock.now
         let tmux = try TmuxSession(
             command: [metubeBinary.path, "--timing", timingPath],
-            environment: ["METUBE_DATA_DIR": directory.appendingPathComponent("data").path, "METUBE_CONFIG": directory.appendingPathComponent("none.toml").path],
+            environment: ["METUBE_DATA_DIR": directory.appendingPathComponent("data").path, "METUBE_CONFIG": directory.appendingPathComponent("none.toml").path]
+                .merging(environment) { $1 },
             width: 120, height: 40
         )
         defer { tmux.close() }

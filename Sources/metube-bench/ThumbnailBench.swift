@@ -19,7 +19,7 @@ func thumbnailFigures() async throws -> [Figure] {
         Figure(name: "thumbnail.draw.40x12.p99", value: Measure.percentile(samples, 99), unit: "ms", detail: "p99 of \(samples.count)"),
     ]
     figures.append(try await firstScreenFigure())
-    return figures
+    return figures + (try await detailsPaneFigures())
 }
 
 /// 20 rows' thumbnails (a first screen of a 24-row terminal) fetched into an empty cache from a
@@ -55,7 +55,7 @@ private func firstScreenFigure() async throws -> Figure {
 
 /// A 320×180 picture shaped like a thumbnail: a sky gradient, a ground, a disc and noise, so the
 /// JPEG has the size and detail of a real one.
-private func benchThumbnail(seed: UInt32) -> RGBAImage {
+func benchThumbnail(seed: UInt32) -> RGBAImage {
     var state = seed &* 2_654_435_761
     var pixels = [UInt8](repeating: 255, count: 320 * 180 * 4)
     for y in 0..<180 {

@@ -16,7 +16,10 @@ struct TUICommand: ParsableCommand {
             With a hub configured ([hub] url, or source = "youtube") or an account saved by metube login, \
             the TUI syncs once its first frame is on screen, on r, every [sync] hub-interval (3600 s) and \
             status-interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark. \
-            I in the channels view follows your YouTube subscriptions as `metube import --youtube` does (never --prune).
+            I in the channels view follows your YouTube subscriptions as `metube import --youtube` does (never --prune). \
+            Tab opens the details pane (thumbnail, facts, chapters, links, description; [tui] thumbnails = auto, symbols or off, \
+            kitty and sixel are drawn as symbols); ] and [ select a chapter or link, P plays from the chapter in the tracked mpv \
+            or copies the link (OSC 52).
             """
     )
 

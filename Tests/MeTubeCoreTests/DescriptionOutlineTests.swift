@@ -29,4 +29,9 @@ import Testing
         #expect(outline.links.count <= DescriptionOutline.maxLinks)
         #expect(outline.links.allSatisfy { $0.utf8.count <= DescriptionOutline.maxLinkBytes })
     }
+
+    @Test func aLinkEndsAtAControlOrBidiCharacter() {
+        let outline = DescriptionOutline("https://example.com/a\u{1B}]52;c;ZXZpbA==\u{07} https://example.com/b\u{202E}lmth.exe")
+        #expect(outline.links == ["https://example.com/a", "https://example.com/b"])
+    }
 }

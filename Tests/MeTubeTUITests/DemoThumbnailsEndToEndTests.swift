@@ -7,7 +7,7 @@ import TestSupport
 
 /// `make run`'s setup without the internet: the real `metube-server --demo` serves its own
 /// generated JPEG thumbnails, a store synced from it points at them, and the real `metube` in
-/// tmux draws them as coloured block cells in the details pane.
+/// tmux draws them as coloured block cells in the details pane, caching them within its bound.
 @Suite("Demo thumbnails end to end in tmux", .serialized)
 struct DemoThumbnailsEndToEndTests {
     /// Starts `metube-server --demo` on a free loopback port, its output in `directory`, and
@@ -33,7 +33,7 @@ struct DemoThumbnailsEndToEndTests {
         throw TmuxError.screenTimedOut(screen: "metube-server --demo did not say it listens")
     }
 
-    @Test("the demo server's own thumbnails show as coloured cells in the pane")
+    @Test("the demo server's own thumbnails show as coloured cells in the pane; the cache fills within its bound")
     func demoPicturesShow() async throws {
         // Given the demo server and a store synced from it
         let directory = TemporaryDirectory("metube-demo-thumbnails")
@@ -51,15 +51,21 @@ struct DemoThumbnailsEndToEndTests {
         #expect(newest.views != nil)
 
         // When the TUI opens on it and the pane is opened
-        try "".write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
+        try "[tui]\nthumbnail-cache = 1\n".write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
         let tmux = try EndToEndTests.start(storeURL, in: directory, width: 130, height: 30, extraEnvironment: ["XDG_CACHE_HOME": directory.path("cache")])
         defer { tmux.close() }
         try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("metube ·") }
         try tmux.send("Tab")
 
-        // Then the picture is drawn in colour, and the cache holds it
+        // Then the picture is drawn in colour, and the cache fills as pages go by, within its 1 MiB
         try await DetailsPaneEndToEndTests.waitFor(tmux, escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
-        #expect(DetailsPaneEndToEndTests.cachedBytes(in: directory.url.appendingPathComponent("cache/metube/thumbnails")).files >= 1)
+        let cacheDirectory = directory.url.appendingPathComponent("cache/metube/thumbnails")
+        for _ in 0..<3 { try tmux.send("NPage") }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory).files < 20 { try await Task.sleep(for: .milliseconds(50)) }
+        let cached = DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory)
+        #expect(cached.files >= 20)
+        #expect(cached.bytes <= 1 << 20, "the cache holds \(cached.bytes) bytes, more than its 1 MiB bound")
         try tmux.send("q")
     }
 }

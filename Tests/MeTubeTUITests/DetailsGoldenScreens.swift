@@ -17,11 +17,11 @@ enum DetailsGoldenScreens {
                                                                              │Digital Foundry
                                                                              │2026-09-21 14:12 (just now) · 30:34
                                                                              │
-                                                                             │Digital Foundry looks at the PS6.
+                                                                             │2 chapters · 1 link · ] selects · P plays or copies
+                                                                             │▸ 0:00 Intro
+                                                                             │  1:02:03 Verdict
                                                                              │
-                                                                             │0:00 Intro
-                                                                             │1:02:03 Verdict
-                                                                             │https://example.com/specs
+                                                                             │Digital Foundry looks at the PS6.
                                                                              │
          7 of 7 │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status: not configured
         ? help
@@ -44,11 +44,11 @@ enum DetailsGoldenScreens {
         ································ Digital Foundry
         ································ 2026-09-21 14:12 (just now) · 30:34
         ································
-        ···············…················ Digital Foundry looks at the PS6.
+        ···············…················ 2 chapters · 1 link · ] selects · P plays or copies
+        ································ ▸ 0:00 Intro
+        ································   1:02:03 Verdict
         ································
-        ································ 0:00 Intro
-        ································ 1:02:03 Verdict
-        ································ https://example.com/specs
+        ································ Digital Foundry looks at the PS6.
 
          7 of 7 │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status: not configured
         ? help
@@ -71,11 +71,11 @@ enum DetailsGoldenScreens {
         ································ Digital Foundry
         ································ 2026-09-21 14:12 (just now) · 30:34
         ································
-        ·······not a JPEG (HTML)········ Digital Foundry looks at the PS6.
+        ·······not a JPEG (HTML)········ 2 chapters · 1 link · ] selects · P plays or copies
+        ································ ▸ 0:00 Intro
+        ································   1:02:03 Verdict
         ································
-        ································ 0:00 Intro
-        ································ 1:02:03 Verdict
-        ································ https://example.com/specs
+        ································ Digital Foundry looks at the PS6.
 
          7 of 7 │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status: not configured
         ? help

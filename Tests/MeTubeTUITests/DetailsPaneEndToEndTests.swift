@@ -27,10 +27,15 @@ struct DetailsPaneEndToEndTests {
 
     /// A store of `count` videos whose thumbnails are at `base/ID.jpg`.
     static func makeStore(count: Int, thumbnailBase: String, in directory: TemporaryDirectory) throws -> URL {
+        try makeStore(count: count, in: directory) { $0.thumbnailURL = "\(thumbnailBase)/\($0.id).jpg" }
+    }
+
+    /// A store of `count` synthetic videos, each first given to `change`.
+    static func makeStore(count: Int, in directory: TemporaryDirectory, changing change: (inout Video) -> Void) throws -> URL {
         let library = SyntheticLibrary(channelCount: 4, videoCount: count, markCount: 0)
         let videos = library.videos().map { video -> Video in
             var changed = video
-            changed.thumbnailURL = "\(thumbnailBase)/\(video.id).jpg"
+            change(&changed)
             return changed
         }
         let url = directory.url.appendingPathComponent("data", isDirectory: true)
