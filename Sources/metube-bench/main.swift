@@ -15,6 +15,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("postgres", postgresFigures),
     ("views", viewsFigures),
     ("queue", queueFigures),
+    ("feed-outage", feedOutageFigures),
 ]
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--child-store-memory" {
