@@ -63,24 +63,31 @@ struct DirectSyncRun {
         var channelIDs = store.library().channels.keys.sorted()
         let now = Date()
         var failures: [String: SyncError] = [:]
+        var answered = false
+        var fetched = 0
+        var batch: [Fetch] = []
         switch await feedGuard.plan(channelIDs) {
         case .probe(let channelID, let outage):
             let probe = await fetch(channelID, known: previous[channelID])
+            if case .failure(.cancelled) = probe.result {
+                report.cancelled = true
+                return report
+            }
             guard await feedGuard.recordProbe(channelID, error: probe.result.error) else {
                 report.requests = 1
                 report.sourceOutage = outage
-                if case .failure(let error) = probe.result { report.failedChannels[channelID] = error }
+                report.failedChannels[channelID] = probe.result.error
                 return report
             }
+            channelIDs.removeAll { $0 == channelID }
+            (answered, fetched, batch) = (true, 1, [probe])
         case .fetch(let due, let backingOff):
             channelIDs = due
             report.backingOff = backingOff.count
             failures = backingOff
         }
-        var answered = false
-        var fetched = 0
+        let planned = fetched + channelIDs.count
         var merged = Merged()
-        var batch: [Fetch] = []
         var batchEntries = 0
         var mergeError: SyncError?
         await withTaskGroup(of: Fetch.self) { group in
@@ -105,7 +112,7 @@ struct DirectSyncRun {
                     report.outageBegan = true
                 }
                 batch.append(fetch)
-                if fetched % 50 == 0 { progress("fetched \(fetched) of \(channelIDs.count) feeds") }
+                if fetched % 50 == 0 { progress("fetched \(fetched) of \(planned) feeds") }
                 if batchEntries >= Self.batchEntryLimit, mergeError == nil {
                     do throws(SyncError) {
                         try merge(batch, at: now, into: &merged, finishing: nil)
@@ -122,7 +129,7 @@ struct DirectSyncRun {
         if let mergeError { throw mergeError }
         let finished = !Task.isCancelled && report.sourceOutage == nil && (answered || channelIDs.isEmpty)
         try merge(batch, at: now, into: &merged, finishing: finished)
-        report.cancelled = report.sourceOutage == nil && fetched < channelIDs.count
+        report.cancelled = report.sourceOutage == nil && fetched < planned
         report.outageEnded = await feedGuard.takeEndedOutage()
         report.requests = fetched
         if merged.invalid > 0 { report.notes.append("\(merged.invalid) feed entries dropped (invalid video id)") }

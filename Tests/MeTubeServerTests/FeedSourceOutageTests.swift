@@ -13,7 +13,7 @@ import TestSupport
     static let channels = (0..<50).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
 
     static func ingester(_ server: FailingFeedServer, clock: TestClock<Duration>, log: LogCapture) async throws -> FeedIngester {
-        let repository = try SQLiteHubRepository(path: Support.temporaryDatabasePath())
+        let repository = try SQLiteHubRepository(path: HubTestSupport.temporaryDatabasePath())
         _ = try await repository.register(channelIDs: channels)
         return FeedIngester(
             repository: repository, feedURLTemplate: server.feedURLTemplate, pollInterval: .seconds(900), concurrency: 4,

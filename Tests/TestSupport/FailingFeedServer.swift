@@ -71,7 +71,7 @@ public final class FailingFeedServer: Sendable {
 
     /// A one-entry Atom feed of `channelID`, in YouTube's shape.
     public static func feed(for channelID: String) -> String {
-        let videoID = String((channelID.dropFirst(2).replacingOccurrences(of: "_", with: "-") + "AAAAAAAAAAA").prefix(11))
+        let videoID = String(("AAAAAAAAAAA" + channelID).suffix(11))
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">

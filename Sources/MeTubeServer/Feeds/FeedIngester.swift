@@ -205,7 +205,10 @@ public actor FeedIngester: Service {
             round.deferred = registered - channelIDs.count
         }
         outageDetector.channelCount = channelIDs.count
-        if outageDetector.outage != nil, await !probeAnswers(channelIDs, into: &round) { return round }
+        if outageDetector.outage != nil {
+            guard let probed = await probeAnswering(channelIDs, into: &round) else { return round }
+            channelIDs.removeAll { $0 == probed }
+        }
         let now = clock.now()
         let due = channelIDs.filter { id in
             guard !backoff.isDue(id, at: now) else { return true }
@@ -264,20 +267,20 @@ public actor FeedIngester: Service {
     }
 
     /// Fetches one channel of `channelIDs` (the next in turn) as a probe when one is due during
-    /// an outage; true when it answered, which ends the outage.
-    private func probeAnswers(_ channelIDs: [String], into round: inout Round) async -> Bool {
+    /// an outage; that channel when it answered, which ends the outage.
+    private func probeAnswering(_ channelIDs: [String], into round: inout Round) async -> String? {
         guard !channelIDs.isEmpty, outageDetector.probeIsDue(at: clock.now()) else {
             round.backingOff += channelIDs.count
-            return false
+            return nil
         }
         let id = channelIDs[probes % channelIDs.count]
         probes += 1
         let (tag, modified) = (states[id]?.entityTag, states[id]?.lastModified)
         let result = await fetch(id, entityTag: tag, lastModified: modified)
-        guard !Task.isCancelled else { return false }
+        guard !Task.isCancelled else { return nil }
         await record(result, for: id, into: &round)
         if case .failed(let failure) = result { outageDetector.probeFailed(failure, at: clock.now()) }
-        return outageDetector.outage == nil
+        return outageDetector.outage == nil ? id : nil
     }
 
     private func record(_ result: FetchResult, for channelID: String, into round: inout Round) async {
