@@ -1,6 +1,8 @@
+import AsyncHTTPClient
 import Clocks
 import Foundation
 import Logging
+import MeTubeAPI
 import MeTubeCore
 import Testing
 import TestSupport
@@ -12,9 +14,9 @@ import TestSupport
 @Suite struct FeedSourceOutageTests {
     static let channels = (0..<50).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
 
-    static func ingester(_ server: FailingFeedServer, clock: TestClock<Duration>, log: LogCapture) async throws -> FeedIngester {
+    static func ingester(_ server: FailingFeedServer, clock: TestClock<Duration>, log: LogCapture, channels count: Int = 50) async throws -> FeedIngester {
         let repository = try SQLiteHubRepository(path: HubTestSupport.temporaryDatabasePath())
-        _ = try await repository.register(channelIDs: channels)
+        _ = try await repository.register(channelIDs: Array(channels.prefix(count)))
         return FeedIngester(
             repository: repository, feedURLTemplate: server.feedURLTemplate, pollInterval: .seconds(900), concurrency: 4,
             clock: FeedClock(clock), logger: log.logger)
@@ -74,5 +76,73 @@ import TestSupport
         await clock.advance(by: .seconds(3601))
         _ = await ingester.poll()
         #expect(server.requests[limited] == 2)
+    }
+}
+
+/// The poller's pacing and the outage as the real `metube-server` shows it.
+@Suite struct FeedPollPacingTests {
+    /// Waits until `condition` holds, failing after `limit` (the fetches it waits for run over
+    /// real loopback HTTP).
+    static func waitUntil(within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test func aScheduledRoundSpreadsItsFetchesOverTheInterval() async throws {
+        let server = await FailingFeedServer.start()
+        defer { server.stop() }
+        let clock = TestClock()
+        let ingester = try await FeedSourceOutageTests.ingester(server, clock: clock, log: LogCapture(), channels: 4)
+        let round = Task { await ingester.poll(spreadOver: .seconds(100)) }
+
+        // 4 channels over 100 s: one fetch starts every 25 s
+        await clock.advance(by: .zero)
+        try await Self.waitUntil { server.requests.values.reduce(0, +) >= 1 }
+        await clock.advance(by: .seconds(30))
+        try await Self.waitUntil { server.requests.values.reduce(0, +) >= 2 }
+        #expect(server.requests.values.reduce(0, +) == 2)
+        await clock.advance(by: .seconds(30))
+        try await Self.waitUntil { server.requests.values.reduce(0, +) >= 3 }
+        #expect(server.requests.values.reduce(0, +) == 3)
+        await clock.advance(by: .seconds(40))
+        #expect(await round.value.fetched == 4)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func theRealServerShowsAWholeFeedOutageOnItsMetricsAndStopsAsking() async throws {
+        // Given a real server whose feed server answers 404 for every channel
+        let feeds = await FailingFeedServer.start()
+        defer { feeds.stop() }
+        feeds.set(.failing(status: 404))
+        let directory = TemporaryDirectory("metube-feed-outage")
+        defer { directory.remove() }
+        let server = try ServerProcess(arguments: [
+            "serve", "--port", "0", "--database", directory.path("hub.sqlite"), "--metrics-port", "0",
+            "--feed-url-template", feeds.feedURLTemplate, "--feed-rate", "0", "--poll-interval", "3600",
+        ])
+        defer { server.kill() }
+        let port = try await server.listening(within: .seconds(60))
+        let metricsPort = try await server.port(after: "metrics on http://", within: .seconds(30))
+
+        // When a client registers 200 channels (each queued for its first fetch)
+        var register = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(HubAPI.registerPath)")
+        register.method = .POST
+        register.headers.add(name: "Content-Type", value: "application/json")
+        let channels = (0..<200).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
+        register.body = .bytes(try JSONEncoder().encode(HubRegisterRequest(channelIDs: channels)))
+        #expect(try await HTTPClient.shared.execute(register, timeout: .seconds(30)).status == .ok)
+
+        // Then /metrics shows the source down, once, and the server stopped asking channel by channel
+        let deadline = ContinuousClock.now + .seconds(60)
+        var metrics = ""
+        while ServerMetricsTests.sample(metrics, "metube_feed_source_down") != 1 {
+            guard ContinuousClock.now < deadline else { Issue.record("no outage on /metrics after \(feeds.requests.count) feeds were asked"); return }
+            try await Task.sleep(for: .milliseconds(50))
+            metrics = try await ServerMetricsTests.get("http://127.0.0.1:\(metricsPort)/metrics").body
+        }
+        #expect(ServerMetricsTests.sample(metrics, "metube_feed_source_outages_total") == 1)
+        #expect(feeds.requests.values.reduce(0, +) <= 20 + 8)
     }
 }

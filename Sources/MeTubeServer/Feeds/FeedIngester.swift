@@ -114,6 +114,7 @@ public actor FeedIngester: Service {
                 pending += 1
             }
         }
+        outageDetector.channelCount = max(outageDetector.channelCount, states.count + firstFetches.count)
         return pending
     }
 
@@ -129,7 +130,8 @@ public actor FeedIngester: Service {
     }
 
     /// Fetches the channels queued by ``fetchSoon(_:)`` as they come, `concurrency` at a time,
-    /// until cancelled.
+    /// until cancelled. While the source is down they are left to the polling round, which
+    /// fetches them once it answers again.
     private func fetchQueuedChannels() async {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
@@ -137,6 +139,10 @@ public actor FeedIngester: Service {
                 if running >= concurrency {
                     await group.next()
                     running -= 1
+                }
+                guard outageDetector.outage == nil else {
+                    firstFetches.remove(id)
+                    continue
                 }
                 group.addTask {
                     let result = await self.fetch(id, entityTag: nil, lastModified: nil)
