@@ -25,15 +25,12 @@ actor DirectFeedGuard {
 
     /// A guard allowing `rate` requests per second, backing a failing channel off from
     /// `firstStep` (doubling up to six hours, with jitter), on `clock`.
-    init(rate: Double, firstStep: Duration = .seconds(300), clock: FeedClock = .continuous, seed: UInt64 = .random(in: 0...UInt64.max)) {
+    init(rate: Double, firstStep: Duration = .seconds(300), clock: FeedClock = .continuous) {
         self.clock = clock
         limiter = FeedRateLimiter(rate: rate, clock: clock)
-        backoff = FeedBackoff(firstStep: firstStep, seed: seed)
+        backoff = FeedBackoff(firstStep: firstStep)
         detector = SourceOutageDetector()
     }
-
-    /// The outage in progress, if any.
-    var outage: SourceOutage? { detector.outage }
 
     /// What a run over `channelIDs` does: during an outage, one probe (a different channel each
     /// time, so one dead channel cannot keep the outage going); otherwise the channels whose

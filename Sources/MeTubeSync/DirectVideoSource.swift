@@ -35,15 +35,10 @@ public struct DirectVideoSource: VideoSource {
         try await DirectSyncRun(store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard).run()
     }
 
-    /// The feed source's outage in progress, if any.
-    public var sourceOutage: SourceOutage? {
-        get async { await feedGuard.outage }
-    }
-
     /// Fetches the first followed channel's feed once: any answer, even an error status, shows
     /// the feed server is there; only a connection failure or a timeout throws. With no channel
     /// followed there is nothing to reach, and the probe passes. While the source is down as a
-    /// whole (``sourceOutage``), the probe fetches the next channel's feed and passes only when
+    /// whole, the probe fetches the next channel's feed and passes only when
     /// it answers with the feed.
     public func probe() async throws(SyncError) {
         let channelIDs = store.library().channels.keys.sorted()

@@ -22,7 +22,7 @@ func feedOutageFigures() async throws -> [Figure] {
     defer { directory.remove() }
     let server = await FailingFeedServer.start()
     defer { server.stop() }
-    let channels = (0..<channelCount).map { Channel(id: "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0)) }
+    let channels = FailingFeedServer.channelIDs(channelCount).map { Channel(id: $0) }
     let store = try Store.open(at: directory.url.appendingPathComponent("store", isDirectory: true))
     try store.apply(StoreChange(channels: channels))
     let clock = SkippingClock()

@@ -16,7 +16,7 @@ import TestSupport
         let server = await FailingFeedServer.start()
         defer { server.stop() }
         server.set(.failing(status: 404))
-        let channels = (0..<100).map { Channel(id: "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0)) }
+        let channels = FailingFeedServer.channelIDs(100).map { Channel(id: $0) }
         try Store.open(at: directory.url).apply(StoreChange(channels: channels))
         let config = directory.path("config.toml")
         try "[hub]\nfeed-url-template = \"\(server.feedURLTemplate)\"\n".write(toFile: config, atomically: true, encoding: .utf8)

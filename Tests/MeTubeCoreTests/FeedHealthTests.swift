@@ -59,17 +59,21 @@ import Testing
         let clock = TestClock()
         let limiter = FeedRateLimiter(rate: 2, clock: FeedClock(clock))
         let granted = GrantCount()
+        let (grants, grantSink) = AsyncStream.makeStream(of: Void.self)
         let requests = Task {
             for _ in 0..<3 {
                 try await limiter.acquire()
                 await granted.add()
+                grantSink.yield()
             }
         }
+        var nextGrant = grants.makeAsyncIterator()
         await clock.advance(by: .zero)
-        #expect(await granted.value == 1)
+        _ = await nextGrant.next()
         await clock.advance(by: .milliseconds(499))
         #expect(await granted.value == 1)
         await clock.advance(by: .milliseconds(1))
+        _ = await nextGrant.next()
         #expect(await granted.value == 2)
         await clock.advance(by: .milliseconds(500))
         try await requests.value

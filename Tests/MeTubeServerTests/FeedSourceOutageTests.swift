@@ -12,7 +12,7 @@ import TestSupport
 /// outage is logged once and probed one channel a round, a failing channel backs off per its
 /// Retry-After, and the feeds' return is one line and a complete round. Time is a test clock.
 @Suite struct FeedSourceOutageTests {
-    static let channels = (0..<50).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
+    static let channels = FailingFeedServer.channelIDs(50)
 
     static func ingester(_ server: FailingFeedServer, clock: TestClock<Duration>, log: LogCapture, channels count: Int = 50) async throws -> FeedIngester {
         let repository = try SQLiteHubRepository(path: HubTestSupport.temporaryDatabasePath())
@@ -130,7 +130,7 @@ import TestSupport
         var register = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(HubAPI.registerPath)")
         register.method = .POST
         register.headers.add(name: "Content-Type", value: "application/json")
-        let channels = (0..<200).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
+        let channels = FailingFeedServer.channelIDs(200)
         register.body = .bytes(try JSONEncoder().encode(HubRegisterRequest(channelIDs: channels)))
         #expect(try await HTTPClient.shared.execute(register, timeout: .seconds(30)).status == .ok)
 

@@ -11,7 +11,7 @@ import TestSupport
 /// with a complete sync. Time is a test clock; nothing sleeps.
 @Suite struct DirectFeedOutageTests {
     static func channels(_ count: Int) -> [Channel] {
-        (0..<count).map { Channel(id: "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0)) }
+        FailingFeedServer.channelIDs(count).map { Channel(id: $0) }
     }
 
     static func source(_ store: Store, _ server: FailingFeedServer, clock: TestClock<Duration>, backoffStep: Duration = .seconds(300)) -> DirectVideoSource {

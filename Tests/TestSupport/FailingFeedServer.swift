@@ -69,25 +69,15 @@ public final class FailingFeedServer: Sendable {
     /// Stops the server.
     public func stop() { service.stop() }
 
-    /// A one-entry Atom feed of `channelID`, in YouTube's shape.
+    /// A one-entry Atom feed of `channelID`, in YouTube's shape, whose video id is the
+    /// channel id's last 11 characters.
     public static func feed(for channelID: String) -> String {
-        let videoID = String(("AAAAAAAAAAA" + channelID).suffix(11))
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
-             <yt:channelId>\(channelID.dropFirst(2))</yt:channelId>
-             <title>Channel \(channelID)</title>
-             <entry>
-              <id>yt:video:\(videoID)</id>
-              <yt:videoId>\(videoID)</yt:videoId>
-              <yt:channelId>\(channelID)</yt:channelId>
-              <title>Upload of \(channelID)</title>
-              <link rel="alternate" href="https://www.youtube.com/watch?v=\(videoID)"/>
-              <published>2026-11-01T12:00:00+00:00</published>
-              <updated>2026-11-01T12:00:00+00:00</updated>
-             </entry>
-            </feed>
-            """
+        MinimalAtomFeed.text(channelID: channelID, videoID: String(("AAAAAAAAAAA" + channelID).suffix(11)))
+    }
+
+    /// `count` channel ids, `UC000…0`, `UC000…1`, ….
+    public static func channelIDs(_ count: Int) -> [String] {
+        (0..<count).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
     }
 }
 

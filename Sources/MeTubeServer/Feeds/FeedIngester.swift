@@ -14,8 +14,9 @@ import ServiceLifecycle
 /// exponential backoff with jitter (never sooner than its `Retry-After`); it never stops the
 /// others. When most channels fail within a minute (``SourceOutageDetector``), the source is down:
 /// that is logged once and shown by `metube_feed_source_down`, and rounds fetch one channel as a
-/// probe until one answers; then one line says so and the round fetches every channel. Channels handed to ``fetchSoon(_:)`` that it has never fetched are
-/// fetched at once, ahead of the polling round, at most `concurrency` at a time. With
+/// probe until one answers; then one line says so and the round fetches every channel.
+/// Channels handed to ``fetchSoon(_:)`` that it has never fetched are fetched at once, ahead of
+/// the polling round, at most `concurrency` at a time (not while the source is down). With
 /// ``FeedPollLeases`` a round claims its channels a few at a time as fetches finish, and leaves
 /// the ones other instances claim to them.
 public actor FeedIngester: Service {
