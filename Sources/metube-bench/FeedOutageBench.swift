@@ -14,8 +14,9 @@ import TestSupport
 ///
 /// Figures: the most requests one channel got in one backoff step (the detecting run, then each
 /// probe), the requests over the outage, the user-visible messages, and the time from the feeds'
-/// return to a complete sync (the wait for the next probe, the engine's reconnect debounce, and
-/// the sync of every channel at the default `[hub] rate`).
+/// return to a complete sync in the worst case, when they return just after a probe (a whole
+/// probe step, the engine's reconnect debounce, and the sync of every channel at the default
+/// `[hub] rate`).
 func feedOutageFigures() async throws -> [Figure] {
     let channelCount = 2_000
     let directory = TemporaryDirectory("metube-bench-outage")
@@ -52,9 +53,8 @@ func feedOutageFigures() async throws -> [Figure] {
     show(detecting)
     closeStep()
     var probes = 0
-    var elapsed = clock.elapsed
     func nextProbeDelay() -> Duration { configuration.outageProbeDelays[min(probes, configuration.outageProbeDelays.count - 1)] }
-    while elapsed + nextProbeDelay() < outageLength {
+    while clock.elapsed + nextProbeDelay() < outageLength {
         clock.skip(nextProbeDelay())
         probes += 1
         do {
@@ -64,14 +64,11 @@ func feedOutageFigures() async throws -> [Figure] {
             guard case .http(404, _, _) = error else { throw BenchFailure("probe: \(error)") }
         }
         closeStep()
-        elapsed = clock.elapsed
     }
 
     server.set(.answering)
-    let probeWait = nextProbeDelay() - (outageLength - elapsed)
-    clock.skip(outageLength - elapsed)
     let returned = clock.elapsed
-    clock.skip(probeWait)
+    clock.skip(nextProbeDelay())
     try await source.probe()
     clock.skip(configuration.reconnectDebounce)
     let recovery = try await source.sync { _ in }
@@ -85,7 +82,7 @@ func feedOutageFigures() async throws -> [Figure] {
         Figure(name: "outage.requests", value: Double(outageRequests), unit: "req", detail: "the detecting run, then one per probe"),
         Figure(name: "outage.failure-messages", value: Double(failureMessages), unit: "messages", goal: "= 1", detail: "error messages the TUI showed over the outage (SyncEventBridge)"),
         Figure(name: "outage.return-messages", value: Double(otherMessages), unit: "messages", goal: "= 1", detail: "the line saying the feeds answer again"),
-        Figure(name: "outage.return-to-complete-sync", value: recoverySeconds, unit: "s", goal: "<= 60", detail: "next probe (\(probeWait) after the return; at most 15 s) + reconnect debounce + sync of 2,000 feeds"),
+        Figure(name: "outage.return-to-complete-sync", value: recoverySeconds, unit: "s", goal: "<= 60", detail: "the worst case: the feeds return just after a probe, so a whole probe step (15 s) + reconnect debounce + sync of 2,000 feeds"),
     ]
 }
 
