@@ -111,6 +111,14 @@ import TestSupport
         #expect(await round.value.fetched == 4)
     }
 
+    @Test func aBadFeedRateIsRefusedBeforeAnythingStarts() throws {
+        for rate in ["-1", "nan", "1e9"] {
+            let outcome = try runProcess(ProductBinary.url("metube-server"), ["serve", "--port", "0", "--poll-interval", "0", "--feed-rate=\(rate)"])
+            #expect(outcome.status == 64, "\(rate)")
+            #expect(outcome.stderr.contains("--feed-rate must be 0…10000 requests a second"), "\(rate): \(outcome.stderr)")
+        }
+    }
+
     @Test(.timeLimit(.minutes(2))) func theRealServerShowsAWholeFeedOutageOnItsMetricsAndStopsAsking() async throws {
         // Given a real server whose feed server answers 404 for every channel
         let feeds = await FailingFeedServer.start()
