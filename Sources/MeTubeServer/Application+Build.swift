@@ -78,7 +78,7 @@ private func buildApplication(
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
             concurrency: configuration.ingestConcurrency, schedule: push.pollSchedule, leases: push.pollLeases,
-            logger: configuration.logger
+            feedRate: configuration.feedRate, logger: configuration.logger
         )
     }
     let router = Router(context: ServerRequestContext.self)

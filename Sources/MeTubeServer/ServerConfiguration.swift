@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     public var pollInterval: Duration?
     /// How many feeds are fetched at once.
     public var ingestConcurrency: Int
+    /// The most feed requests a second toward the feed server (YouTube); 0: no limit.
+    public var feedRate: Double = Self.defaultFeedRate
+    /// The feed requests a second when nothing else is said.
+    public static let defaultFeedRate = 20.0
     /// Whether to seed a synthetic library and publish a new upload every `demoInterval`.
     public var demo: Bool
     /// The time between demo uploads.
@@ -75,6 +79,7 @@ public struct ServerConfiguration: Sendable {
     public func validate() throws(ServerError) {
         guard (0...65_535).contains(port) else { throw .invalidConfiguration("port must be 0…65535, got \(port)") }
         guard ingestConcurrency >= 1 else { throw .invalidConfiguration("ingest concurrency must be at least 1") }
+        guard feedRate.isFinite, (0...10_000).contains(feedRate) else { throw .invalidConfiguration("the feed rate must be 0…10000 requests a second") }
         guard feedURLTemplate.contains("{channelId}") else {
             throw .invalidConfiguration("the feed URL template must contain {channelId}")
         }

@@ -49,7 +49,8 @@ public struct DirectFeedClient: Sendable {
         }
         if response.status == 304 { return .notModified }
         guard response.status == 200 else {
-            throw .http(status: response.status, message: HTTPResponseStatus(statusCode: response.status).reasonPhrase, retryAfter: nil)
+            let retryAfter = RetryAfter.parse(response.headers.first(name: "Retry-After"), now: Date())
+            throw .http(status: response.status, message: HTTPResponseStatus(statusCode: response.status).reasonPhrase, retryAfter: retryAfter)
         }
         do {
             let feed = try AtomFeedParser.parse(Data(response.body.readableBytesView))

@@ -13,6 +13,8 @@ struct DirectSyncRun {
     /// The rules whose `skip` marks the new videos.
     var rules = FeedRules()
     let progress: @Sendable (String) -> Void
+    /// The backoff, rate and outage state the runs of one source share.
+    let feedGuard: DirectFeedGuard
     /// The longest the whole run may take; a fetch still running then fails as its channel's
     /// error, and the others' results are kept.
     var runLimit: Duration = .seconds(900)
@@ -24,6 +26,11 @@ struct DirectSyncRun {
     }
 
     private func fetch(_ channelID: String, known: ChannelFetchResult?) async -> Fetch {
+        do {
+            try await feedGuard.acquireSlot()
+        } catch {
+            return Fetch(channelID: channelID, result: .failure(.cancelled))
+        }
         do {
             let outcome = try await client.fetch(channelID: channelID, etag: known?.etag, lastModified: known?.lastModified)
             return Fetch(channelID: channelID, result: .success(outcome))
@@ -53,13 +60,34 @@ struct DirectSyncRun {
     private func fetchAll() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .direct)
         let previous = store.syncSnapshot().channelFetches
-        let channelIDs = store.library().channels.keys.sorted()
+        var channelIDs = store.library().channels.keys.sorted()
         let now = Date()
         var failures: [String: SyncError] = [:]
         var answered = false
         var fetched = 0
-        var merged = Merged()
         var batch: [Fetch] = []
+        switch await feedGuard.plan(channelIDs) {
+        case .probe(let channelID, let outage):
+            let probe = await fetch(channelID, known: previous[channelID])
+            if case .failure(.cancelled) = probe.result {
+                report.cancelled = true
+                return report
+            }
+            guard await feedGuard.recordProbe(channelID, error: probe.result.error) else {
+                report.requests = 1
+                report.sourceOutage = outage
+                report.failedChannels[channelID] = probe.result.error
+                return report
+            }
+            channelIDs.removeAll { $0 == channelID }
+            (answered, fetched, batch) = (true, 1, [probe])
+        case .fetch(let due, let backingOff):
+            channelIDs = due
+            report.backingOff = backingOff.count
+            failures = backingOff
+        }
+        let planned = fetched + channelIDs.count
+        var merged = Merged()
         var batchEntries = 0
         var mergeError: SyncError?
         await withTaskGroup(of: Fetch.self) { group in
@@ -71,6 +99,7 @@ struct DirectSyncRun {
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
+                if case .failure(.cancelled) = fetch.result { continue }
                 fetched += 1
                 switch fetch.result {
                 case .success(let outcome):
@@ -78,8 +107,12 @@ struct DirectSyncRun {
                     if case .feed(let feed, _, _) = outcome { batchEntries += feed.entries.count }
                 case .failure(let error): failures[fetch.channelID] = error
                 }
+                if report.sourceOutage == nil, let outage = await feedGuard.record(fetch.channelID, error: fetch.result.error) {
+                    report.sourceOutage = outage
+                    report.outageBegan = true
+                }
                 batch.append(fetch)
-                if fetched % 50 == 0 { progress("fetched \(fetched) of \(channelIDs.count) feeds") }
+                if fetched % 50 == 0 { progress("fetched \(fetched) of \(planned) feeds") }
                 if batchEntries >= Self.batchEntryLimit, mergeError == nil {
                     do throws(SyncError) {
                         try merge(batch, at: now, into: &merged, finishing: nil)
@@ -90,13 +123,14 @@ struct DirectSyncRun {
                     batch.removeAll(keepingCapacity: true)
                     batchEntries = 0
                 }
-                if !Task.isCancelled, mergeError == nil { startNext() }
+                if !Task.isCancelled, mergeError == nil, report.sourceOutage == nil { startNext() }
             }
         }
         if let mergeError { throw mergeError }
-        let finished = !Task.isCancelled && (answered || channelIDs.isEmpty)
+        let finished = !Task.isCancelled && report.sourceOutage == nil && (answered || channelIDs.isEmpty)
         try merge(batch, at: now, into: &merged, finishing: finished)
-        report.cancelled = fetched < channelIDs.count
+        report.cancelled = report.sourceOutage == nil && fetched < planned
+        report.outageEnded = await feedGuard.takeEndedOutage()
         report.requests = fetched
         if merged.invalid > 0 { report.notes.append("\(merged.invalid) feed entries dropped (invalid video id)") }
         report.newVideos = merged.added
@@ -152,5 +186,13 @@ struct DirectSyncRun {
         merged.added += result.added
         merged.received += result.received
         merged.invalid += result.invalid
+    }
+}
+
+extension Result {
+    /// The error of a failure; nil for a success.
+    fileprivate var error: Failure? {
+        guard case .failure(let error) = self else { return nil }
+        return error
     }
 }

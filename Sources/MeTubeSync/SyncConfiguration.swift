@@ -30,6 +30,12 @@ public struct SyncConfiguration: Sendable {
     public var statusInterval: Duration?
     /// The config file's rules; their `skip` marks the new videos a sync brings in.
     public var rules = FeedRules()
+    /// The most requests a second direct mode sends to the feed server (`[hub] rate`).
+    public var directRate = DirectVideoSource.defaultRate
+    /// The waits between probes while the feed source fails for every channel (the last one
+    /// repeats): short, because each is one request, and the feeds' return should be noticed
+    /// within seconds.
+    public var outageProbeDelays: [Duration] = [.seconds(5), .seconds(10), .seconds(15)]
 
     /// Whether a video source is set up: a hub URL in hub mode, or direct mode.
     public var hasVideoSource: Bool {

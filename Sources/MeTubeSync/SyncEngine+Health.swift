@@ -13,12 +13,13 @@ extension SyncEngine {
     }
 
     /// `service` could not be reached: offline (since the time it was first found so), and a
-    /// health probe with backoff until it answers, then a sync after `reconnectDebounce`.
-    func unreachable(_ service: RemoteService) {
+    /// health probe with backoff (`probeDelays`, by default the configuration's) until it
+    /// answers, then a sync after `reconnectDebounce`.
+    func unreachable(_ service: RemoteService, probeDelays: [Duration]? = nil) {
         let since = health(of: service).offlineSince ?? savedOfflineSince(of: service) ?? Date()
         setHealth(.offline(since: since), of: service)
         guard probers[service] == nil, !isShutDown, let check = probe(of: service) else { return }
-        probers[service] = probing(service, check: check)
+        probers[service] = probing(service, delays: probeDelays ?? configuration.probeDelays, check: check)
     }
 
     /// Records a new health on `events`, and the status service's in the store too (so
@@ -66,8 +67,8 @@ extension SyncEngine {
     /// A task that checks `service` after each of the probe delays (the last one repeating)
     /// until a check passes, then waits `reconnectDebounce` and asks for a sync. It stays in
     /// `probers` until that sync is asked for, so `shutdown()` can stop it at any point.
-    private func probing(_ service: RemoteService, check: @escaping @Sendable () async -> Bool) -> Task<Void, Never> {
-        let delays = configuration.probeDelays.isEmpty ? [Duration.seconds(30)] : configuration.probeDelays
+    private func probing(_ service: RemoteService, delays: [Duration], check: @escaping @Sendable () async -> Bool) -> Task<Void, Never> {
+        let delays = delays.isEmpty ? [Duration.seconds(30)] : delays
         let debounce = configuration.reconnectDebounce
         return Task { [weak self, sleep] in
             var attempt = 0

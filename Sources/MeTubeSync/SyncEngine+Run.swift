@@ -52,7 +52,9 @@ extension SyncEngine {
         } catch {
             report.error = error
         }
-        if report.sourceAnswered {
+        if report.sourceOutage != nil {
+            unreachable(.videoSource, probeDelays: configuration.outageProbeDelays)
+        } else if report.sourceAnswered {
             reachable(.videoSource)
         } else if let error = report.error, error.isOffline {
             unreachable(.videoSource)

@@ -2,6 +2,7 @@ extension SyncReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case source, run, includesVideos, channelsRegistered, newVideos, videosReceived, requests, failedChannels
         case hubWasReset, notes, cancelled, error, errorIsRetryable, seconds, status, statusError
+        case sourceOutage, backingOff
     }
 
     /// Writes the report as `metube sync --json` prints it: errors as their one-line
@@ -24,5 +25,7 @@ extension SyncReport: Encodable {
         try container.encode(seconds, forKey: .seconds)
         try container.encodeIfPresent(status, forKey: .status)
         try container.encodeIfPresent(statusError?.description, forKey: .statusError)
+        try container.encodeIfPresent(sourceOutage?.message(), forKey: .sourceOutage)
+        try container.encode(backingOff, forKey: .backingOff)
     }
 }

@@ -1,3 +1,5 @@
+import MeTubeCore
+
 /// The result of one sync run.
 public struct SyncReport: Sendable, Equatable {
     /// Where the videos came from.
@@ -17,6 +19,16 @@ public struct SyncReport: Sendable, Equatable {
     public var requests = 0
     /// Channels whose feed failed (direct mode), with the reason.
     public var failedChannels: [String: SyncError] = [:]
+    /// The feed source failing as a whole (direct mode): set on every run while it lasts, which
+    /// then fetches one channel's feed as a probe instead of all of them.
+    public var sourceOutage: SourceOutage?
+    /// Whether this run found that outage (the run that tells people, once).
+    public var outageBegan = false
+    /// The outage that ended before this run, which then fetched every channel.
+    public var outageEnded: SourceOutage?
+    /// Channels not fetched because they back off after failing (direct mode); they are among
+    /// ``failedChannels``, with their last error.
+    public var backingOff = 0
     /// Whether the hub had lost this device's channels and they were registered again.
     public var hubWasReset = false
     /// What the run dropped, cleared or recovered from the peers' answers, for people (at most
@@ -41,12 +53,12 @@ public struct SyncReport: Sendable, Equatable {
     public var errorIsRetryable: Bool { error?.isRetryable ?? false }
 
     /// Whether the run completed without error, cancellation or failing channels.
-    public var isComplete: Bool { error == nil && !cancelled && failedChannels.isEmpty }
+    public var isComplete: Bool { error == nil && !cancelled && failedChannels.isEmpty && sourceOutage == nil }
 
     /// Whether the video source answered: the run synced videos, was not cancelled, ended
     /// without error, and at least one feed arrived (or there was nothing to fetch). Only such
     /// a run counts as synced.
     public var sourceAnswered: Bool {
-        includesVideos && !cancelled && error == nil && (requests == 0 || failedChannels.count < requests)
+        includesVideos && !cancelled && error == nil && sourceOutage == nil && (requests + backingOff == 0 || failedChannels.count < requests + backingOff)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// The two background syncs the status line reports on.
 public enum SyncService: String, CaseIterable, Sendable {
@@ -24,6 +25,9 @@ public enum ServiceState: Sendable, Equatable {
     /// failed; `lastSynced` is when the source last answered (nil when every feed failed and
     /// it never has).
     case failing(failing: Int, channels: Int, lastSynced: Date?)
+    /// The feed source is failing for every channel (direct mode), and is probed until it
+    /// answers again.
+    case outage(SourceOutage)
 
     /// Whether marks can reach this service now (anything but offline).
     public var isReachable: Bool {
@@ -45,6 +49,7 @@ public enum ServiceState: Sendable, Equatable {
         case .probing(let since): "offline since \(Formatting.clock(since, timeZone: timeZone)), checking"
         case .failing(let failing, let channels, let last):
             "\(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing" + (last.map { ", synced \(Formatting.ago($0, now: now))" } ?? "")
+        case .outage(let outage): outage.message(now: now, timeZone: timeZone)
         }
     }
 }

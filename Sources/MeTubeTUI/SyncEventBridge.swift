@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import MeTubeSync
 
 /// Turns the sync engine's events into what the TUI's status line shows, remembering what it
@@ -10,6 +11,8 @@ public struct SyncEventBridge: Sendable {
     private var offlineSince: Date?
     private var lastStatusSynced: Date?
     private var statusOfflineSince: Date?
+    /// The feed source's outage the last run reported, until it ends.
+    private var outage: SourceOutage?
 
     /// A bridge for an engine; `lastSynced` and `lastStatusSynced` are the store's last
     /// successful video and status syncs, `statusOfflineSince` when the status service was last
@@ -32,6 +35,7 @@ public struct SyncEventBridge: Sendable {
             return [.service(.status, .syncing(progress: "syncing"))]
         case .health(.videoSource, let health):
             offlineSince = health.offlineSince
+            if let outage, health.offlineSince != nil { return [.service(.hub, .outage(outage))] }
             return [.service(.hub, Self.state(health, lastSynced: lastSynced))]
         case .health(.statusService, let health):
             statusOfflineSince = health.offlineSince
@@ -55,6 +59,15 @@ public struct SyncEventBridge: Sendable {
     /// The video source's line after a run. Only a run the source answered counts as synced;
     /// failing channels are counted on the line and named in a message.
     private mutating func videosFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
+        if let outage = report.sourceOutage {
+            self.outage = outage
+            let message = TUISyncEvent.message(outage.message(now: now), isError: true)
+            return [.service(.hub, .outage(outage))] + (report.outageBegan ? [message] : [])
+        }
+        if let ended = report.outageEnded {
+            outage = nil
+            return videosFinished(report, after: ended, now: now)
+        }
         let resting: ServiceState = offlineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastSynced)
         if let error = report.error {
             return [.service(.hub, resting), .message("\(report.source.displayName) sync failed: \(error)", isError: true)]
@@ -64,11 +77,20 @@ public struct SyncEventBridge: Sendable {
             return [.service(.hub, report.sourceAnswered ? .idle(lastSynced: now) : resting)]
         }
         let failing = report.failedChannels.count
-        let state: ServiceState = offlineSince.map { .offline(since: $0) } ?? .failing(failing: failing, channels: report.requests, lastSynced: lastSynced)
-        let text = failing == report.requests
-            ? "\(report.source.displayName) sync: all \(Formatting.count(report.requests, "channel")) failing"
-            : "\(report.source.displayName) sync: \(Formatting.count(failing)) of \(Formatting.count(report.requests, "channel")) failing"
+        let channels = report.requests + report.backingOff
+        let state: ServiceState = offlineSince.map { .offline(since: $0) } ?? .failing(failing: failing, channels: channels, lastSynced: lastSynced)
+        let text = failing == channels
+            ? "\(report.source.displayName) sync: all \(Formatting.count(channels, "channel")) failing"
+            : "\(report.source.displayName) sync: \(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing"
         return [.service(.hub, state), .message(text, isError: true)]
+    }
+
+    /// The video source's line after the run that followed the end of `outage`, and one
+    /// message saying the feeds answer again.
+    private mutating func videosFinished(_ report: SyncReport, after outage: SourceOutage, now: Date) -> [TUISyncEvent] {
+        var withoutEnd = report
+        withoutEnd.outageEnded = nil
+        return videosFinished(withoutEnd, now: now) + [.message(outage.endMessage(now: now), isError: false)]
     }
 
     /// The status service's line after a run. While the service is offline, a failed run keeps

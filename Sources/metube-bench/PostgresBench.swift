@@ -124,7 +124,7 @@ private func ingestionFigures() async throws -> [Figure] {
     }
 
     let feeds = Dictionary(uniqueKeysWithValues: channelIDs.enumerated().map { index, channelID in
-        (channelID, ByteBuffer(string: minimalFeed(channelID: channelID, videoID: DemoCatalog.videoID(100_000 + index))))
+        (channelID, ByteBuffer(string: MinimalAtomFeed.text(channelID: channelID, videoID: DemoCatalog.videoID(100_000 + index))))
     })
     let counter = FetchCounter(expected: channelCount)
     let router = Router()
@@ -165,29 +165,6 @@ private func ingestionFigures() async throws -> [Figure] {
         Figure(name: "postgres.ingest.2000-channels.share-\(instance)", value: 100 * Double(byInstance[instance, default: 0]) / Double(max(1, fetches)), unit: "%",
                detail: "of the \(fetches) fetches of the round, by instance \(instance.uppercased()) (\(byInstance[instance, default: 0]))")
     }
-}
-
-/// A YouTube-shaped Atom feed of `channelID` with one upload, `videoID`.
-private func minimalFeed(channelID: String, videoID: String) -> String {
-    """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
-         <id>yt:channel:\(channelID.dropFirst(2))</id>
-         <yt:channelId>\(channelID.dropFirst(2))</yt:channelId>
-         <title>Channel \(channelID)</title>
-         <author><name>Channel \(channelID)</name><uri>https://www.youtube.com/channel/\(channelID)</uri></author>
-         <entry>
-          <id>yt:video:\(videoID)</id>
-          <yt:videoId>\(videoID)</yt:videoId>
-          <yt:channelId>\(channelID)</yt:channelId>
-          <title>Upload of \(channelID)</title>
-          <link rel="alternate" href="https://www.youtube.com/watch?v=\(videoID)"/>
-          <published>2026-11-01T12:00:00+00:00</published>
-          <updated>2026-11-01T12:00:00+00:00</updated>
-         </entry>
-        </feed>
-
-        """
 }
 
 /// Feed requests per channel, and a signal once every expected channel was fetched.

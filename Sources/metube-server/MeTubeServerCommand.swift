@@ -40,6 +40,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many feeds to fetch at once.")
     var ingestConcurrency = 8
 
+    @Option(help: "The most feed requests a second toward YouTube (all channels together); 0 turns the limit off.")
+    var feedRate = ServerConfiguration.defaultFeedRate
+
     @Flag(help: "Seed a synthetic library (with three premieres and a stream in progress) and publish a new upload every few seconds.")
     var demo = false
 
@@ -122,6 +125,7 @@ struct Serve: AsyncParsableCommand {
         guard demoInterval.isFinite, (1...86_400).contains(demoInterval) else { throw ValidationError("--demo-interval must be 1…86400 seconds") }
         guard statusRate.isFinite, (0...1_000_000).contains(statusRate) else { throw ValidationError("--status-rate must be 0…1000000") }
         guard (1...1_000).contains(ingestConcurrency) else { throw ValidationError("--ingest-concurrency must be 1…1000") }
+        guard feedRate.isFinite, (0...10_000).contains(feedRate) else { throw ValidationError("--feed-rate must be 0…10000 requests a second") }
         guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
@@ -173,6 +177,7 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         )
+        configuration.feedRate = feedRate
         configuration.legacyStatusDatabasePath = sqlitePath == nil ? nil : statusDb
         if case .postgres(let url)? = location {
             guard statusDb == nil else { throw ValidationError("--status-db belongs to an SQLite --database, not to PostgreSQL") }

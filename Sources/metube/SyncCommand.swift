@@ -86,9 +86,14 @@ struct SyncCommand: AsyncParsableCommand {
         if let error = report.error { logger.error("sync error: \(error)") }
         if let error = report.statusError { logger.error("status sync error: \(error)") }
         for note in report.notes { logger.notice("sync note: \(note)") }
-        for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
-            logger.warning("channel \(channel) failed: \(reason)")
+        if let outage = report.sourceOutage {
+            logger.error("\(outage.message())")
+        } else {
+            for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
+                logger.warning("channel \(channel) failed: \(reason)")
+            }
         }
+        if let ended = report.outageEnded { logger.notice("\(ended.endMessage())") }
     }
 
     static func summary(_ report: SyncReport) -> String {
@@ -97,10 +102,18 @@ struct SyncCommand: AsyncParsableCommand {
             : "no video source configured; marks only, in \(String(format: "%.2f", report.seconds)) s"
         if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
         if report.cancelled { text += "; cancelled" }
-        if !report.failedChannels.isEmpty { text += "; \(report.failedChannels.count) of \(report.requests) channels failing" }
+        if let outage = report.sourceOutage {
+            text += "\n" + outage.message()
+        } else if !report.failedChannels.isEmpty {
+            text += "; \(report.failedChannels.count) of \(report.requests + report.backingOff) channels failing"
+            if report.backingOff > 0 { text += " (\(report.backingOff) backing off)" }
+        }
+        if let ended = report.outageEnded { text += "\n" + ended.endMessage() }
         for note in report.notes { text += "\n  note: \(DisplayText.line(note, limit: 300))" }
-        for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
-            text += "\n  \(DisplayText.line(channel, limit: 30)): \(DisplayText.line(String(describing: reason), limit: 300))"
+        if report.sourceOutage == nil {
+            for (channel, reason) in report.failedChannels.sorted(by: { $0.key < $1.key }) {
+                text += "\n  \(DisplayText.line(channel, limit: 30)): \(DisplayText.line(String(describing: reason), limit: 300))"
+            }
         }
         if let error = report.error { text += "\nerror: \(DisplayText.line(String(describing: error), limit: 500))" }
         if let status = report.status {

@@ -10,6 +10,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case concurrency = "hub.concurrency"
     case followHubChannels = "hub.follow-hub-channels"
     case feedURLTemplate = "hub.feed-url-template"
+    case feedRate = "hub.rate"
     case hubInterval = "sync.hub-interval"
     case statusInterval = "sync.status-interval"
     case open = "tui.open"
@@ -48,6 +49,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .source: .choice(["hub", "youtube", "direct"])
         case .pageSize: .whole(1...500)
         case .concurrency: .whole(1...64)
+        case .feedRate: .number(0.1...1_000)
         case .followHubChannels, .ascii: .flag
         case .hubInterval, .statusInterval: .seconds(1...604_800, zeroTurnsOff: true)
         case .markOnOpen: .choice(["never", "on-success", "always"])
@@ -73,6 +75,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .source: .text("hub")
         case .pageSize: .whole(100)
         case .concurrency: .whole(8)
+        case .feedRate: .number(100)
         case .followHubChannels, .ascii: .flag(false)
         case .hubInterval: .seconds(3600)
         case .statusInterval: .seconds(300)

@@ -26,6 +26,7 @@ public struct ServerMetrics: Sendable {
         MetricsSystem.bootstrap(factory)
         IngestionMetrics.all.forEach { $0.increment(by: 0) }
         StorageAvailabilityMetrics.exportInitialValues()
+        FeedSourceMetrics.exportInitialValues()
         return ServerMetrics(registry: registry, port: port, onListening: onListening)
     }
 

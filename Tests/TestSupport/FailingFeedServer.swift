@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// A loopback feed server in YouTube's shape (`/feeds/videos.xml?channel_id=…`) that fails on
+/// command, for every channel at once or for some, and counts the requests of each channel.
+/// Each answering channel's feed holds one entry, a video of that channel.
+public final class FailingFeedServer: Sendable {
+    /// How the server answers.
+    public enum Mode: Sendable, Equatable {
+        /// Every feed answers 200 with its Atom feed.
+        case answering
+        /// Every feed answers `status`, with `retryAfter` as its `Retry-After` when given.
+        case failing(status: Int, retryAfter: String? = nil)
+    }
+
+    private let state: FeedServerState
+    private let service: BackgroundService
+    /// The server's base URL.
+    public let url: String
+
+    /// The feed URL template pointing here, for direct mode and the server's poller.
+    public var feedURLTemplate: String { url + "/feeds/videos.xml?channel_id={channelId}" }
+
+    private init(service: BackgroundService, url: String, state: FeedServerState) {
+        self.service = service
+        self.url = url
+        self.state = state
+    }
+
+    /// Starts a server answering every feed.
+    public static func start() async -> FailingFeedServer {
+        let state = FeedServerState()
+        let router = Router()
+        router.get("/feeds/videos.xml") { request, _ -> Response in
+            let channelID = request.uri.queryParameters.get("channel_id") ?? ""
+            let mode = state.answer(for: channelID)
+            switch mode {
+            case .answering:
+                let body = ByteBuffer(string: Self.feed(for: channelID))
+                return Response(status: .ok, headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: body))
+            case .failing(let status, let retryAfter):
+                var headers = HTTPFields()
+                if let retryAfter { headers[.retryAfter] = retryAfter }
+                return Response(status: .init(code: status), headers: headers)
+            }
+        }
+        let (service, url) = await BackgroundService.serve(router, label: "failing-feeds")
+        return FailingFeedServer(service: service, url: url, state: state)
+    }
+
+    /// Makes every feed answer per `mode` (channels failing on their own keep failing).
+    public func set(_ mode: Mode) { state.locked { $0.mode = mode } }
+
+    /// Makes the feeds of `channelIDs` answer per `mode` whatever the server's mode.
+    public func set(_ mode: Mode, for channelIDs: [String]) {
+        state.locked { state in
+            for id in channelIDs { state.failingChannels[id] = mode }
+        }
+    }
+
+    /// How many requests each channel's feed got.
+    public var requests: [String: Int] { state.locked { $0.requests } }
+
+    /// Forgets the request counts.
+    public func resetCounts() { state.locked { $0.requests.removeAll() } }
+
+    /// Stops the server.
+    public func stop() { service.stop() }
+
+    /// A one-entry Atom feed of `channelID`, in YouTube's shape, whose video id is the
+    /// channel id's last 11 characters.
+    public static func feed(for channelID: String) -> String {
+        MinimalAtomFeed.text(channelID: channelID, videoID: String(("AAAAAAAAAAA" + channelID).suffix(11)))
+    }
+
+    /// `count` channel ids, `UC000…0`, `UC000…1`, ….
+    public static func channelIDs(_ count: Int) -> [String] {
+        (0..<count).map { "UC" + String(repeating: "0", count: 22 - String($0).count) + String($0) }
+    }
+}
+
+/// What a ``FailingFeedServer`` answers and has counted, shared with its router.
+private final class FeedServerState: Sendable {
+    struct Values {
+        var mode = FailingFeedServer.Mode.answering
+        var failingChannels: [String: FailingFeedServer.Mode] = [:]
+        var requests: [String: Int] = [:]
+    }
+
+    private let values = Mutex(Values())
+
+    func locked<T>(_ body: (inout Values) -> T) -> T { values.withLock { body(&$0) } }
+
+    /// Counts a request for `channelID`'s feed and says how to answer it.
+    func answer(for channelID: String) -> FailingFeedServer.Mode {
+        locked { values in
+            values.requests[channelID, default: 0] += 1
+            return values.failingChannels[channelID] ?? values.mode
+        }
+    }
+}
