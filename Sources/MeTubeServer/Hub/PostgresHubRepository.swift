@@ -104,7 +104,9 @@ public struct PostgresHubRepository: HubRepository {
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
 
-    public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
+    public func ingest(
+        _ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan
+    ) async throws -> FeedIngestionOutcome {
         let logger = database.logger
         return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
@@ -125,31 +127,16 @@ public struct PostgresHubRepository: HubRepository {
                     known[id] = StoredVideoDetails(
                         title: title, availability: availability, description: description, thumbnailURL: thumbnail, views: views, starRatings: ratings)
                 }
-                var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
-                var changed: [Video] = []
-                var refreshed: [Video] = []
-                for video in ingestion.videos {
-                    if let details = known[video.id] {
-                        switch details.change(to: video) {
-                        case .none: continue
-                        case .refresh:
-                            refreshed.append(video)
-                            continue
-                        case .resequence: outcome.updated += 1
-                        }
-                    } else {
-                        outcome.inserted += 1
-                    }
-                    known[video.id] = StoredVideoDetails(title: video.title, availability: video.storedAvailability, description: video.description)
-                    changed.append(video)
-                }
-                try await Self.refresh(refreshed, connection, logger)
-                guard !changed.isEmpty else { return outcome }
-                // The counter's row lock, held to the commit, puts the ingests that take seqs in seq order.
+                let changes = plan(known)
+                try await Self.refresh(changes.refreshed, connection, logger)
+                guard !changes.resequenced.isEmpty else { return changes.outcome }
+                // One seq a video, taken together: the counter's row lock, held to the commit, puts
+                // the ingests that take seqs in seq order.
+                let count = changes.resequenced.count
                 let last = try await Self.single(Int64.self, connection.query(
-                    "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
-                var seq = last - Int64(changed.count)
-                for video in changed {
+                    "UPDATE hub_counters SET value = value + \(count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
+                var seq = last - Int64(count)
+                for video in changes.resequenced {
                     seq += 1
                     try await connection.query(
                         """
@@ -169,14 +156,14 @@ public struct PostgresHubRepository: HubRepository {
                             OR (excluded.description IS NOT NULL AND hub_videos.description IS DISTINCT FROM excluded.description)
                         """, logger: logger)
                 }
-                for channelID in Set(changed.map(\.channelID)) {
+                for channelID in changes.trimmedChannelIDs {
                     try await connection.query(
                         """
                         DELETE FROM hub_videos WHERE channel_id = \(channelID) AND seq NOT IN (
-                            SELECT seq FROM hub_videos WHERE channel_id = \(channelID) ORDER BY published_at DESC, seq DESC LIMIT \(HubAPI.videosKeptPerChannel))
+                            SELECT seq FROM hub_videos WHERE channel_id = \(channelID) ORDER BY published_at DESC, seq DESC LIMIT \(changes.keptPerChannel))
                         """, logger: logger)
                 }
-                return outcome
+                return changes.outcome
             }
         }
     }
