@@ -119,7 +119,7 @@ public final class PostgresServerDatabase: Sendable {
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = logger
         return try await withConnection("a query") { connection in
-            try await connection.query(query, logger: logger).get().rows
+            try await connection.query(query, logger: logger).collect()
         }
     }
 
