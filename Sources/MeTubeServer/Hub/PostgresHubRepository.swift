@@ -40,7 +40,7 @@ public struct PostgresHubRepository: HubRepository {
                     ON CONFLICT (channel_id) DO NOTHING RETURNING channel_id
                     """, logger: database.logger)
                 for try await _ in rows { inserted += 1 }
-                let total = try await Self.single(Int.self, connection.query("SELECT count(*) FROM hub_channels", logger: database.logger)) ?? 0
+                let total = try await PostgresServerDatabase.single(Int.self, connection.query("SELECT count(*) FROM hub_channels", logger: database.logger)) ?? 0
                 return HubRegisterResponse(
                     requested: channelIDs.count, inserted: inserted, alreadyPresent: channelIDs.count - inserted, totalChannels: total)
             }
@@ -133,7 +133,7 @@ public struct PostgresHubRepository: HubRepository {
                 // One seq a video, taken together: the counter's row lock, held to the commit, puts
                 // the ingests that take seqs in seq order.
                 let count = changes.resequenced.count
-                let last = try await Self.single(Int64.self, connection.query(
+                let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
                     "UPDATE hub_counters SET value = value + \(count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
                 var seq = last - Int64(count)
                 for video in changes.resequenced {
@@ -203,11 +203,5 @@ public struct PostgresHubRepository: HubRepository {
                 \(videos.map { Int64($0.starRatings ?? -1) })::bigint[]) AS u(video_id, thumbnail, views, ratings)
             WHERE hub_videos.video_id = u.video_id
             """, logger: logger)
-    }
-
-    /// The first column of the first row of `rows`, if any.
-    static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
-        for try await value in rows.decode(T.self) { return value }
-        return nil
     }
 }

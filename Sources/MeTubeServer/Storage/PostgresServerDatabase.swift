@@ -123,6 +123,12 @@ public final class PostgresServerDatabase: Sendable {
         }
     }
 
+    /// The first column of the first row of `rows`, if any.
+    static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
+        for try await value in rows.decode(T.self) { return value }
+        return nil
+    }
+
     /// Runs `body` in one transaction on a pooled connection: committed when it returns, rolled
     /// back when it throws. With a `timeout` (by default ``StorageDeadline/transaction``) it fails
     /// with ``ServerError/unavailable(_:retryAfter:)`` when it has not ended by then.
