@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -13,67 +12,21 @@ import ServiceLifecycle
 /// SQLite file of `configuration.databasePath`, else an SQLite database in memory.
 public func buildApplication(configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    if let url = configuration.databaseURL {
-        let database = try await PostgresServerDatabase(url: url, poolSize: configuration.databasePoolSize, logger: configuration.logger)
-        let repository = PostgresHubRepository(database: database)
-        return try await buildApplication(
-            configuration: configuration, hub: repository, status: PostgresStatusRepository(database: database),
-            push: PushServices(configuration: configuration, database: database, repository: repository),
-            counts: { try await database.counts() }, databaseUnavailableReason: { database.reachability.unreachableReason })
-    }
-    let database: ServerDatabase
-    if let path = configuration.databasePath {
-        do {
-            database = try ServerDatabase(path: path, legacyStatusPath: configuration.legacyStatusDatabasePath)
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError.invalidConfiguration("cannot open the database \(path): \(error)")
-        }
-    } else {
-        database = try ServerDatabase()
-    }
-    let parts = try SQLiteParts(configuration: configuration, database: database)
-    return try await buildApplication(configuration: configuration, hub: parts.hub, status: parts.status, push: parts.push, counts: parts.counts)
+    return try await buildApplication(configuration: configuration, storage: ServerStorage.open(configuration: configuration))
 }
 
 /// Builds the whole server over an open database (`configuration.databasePath` is not used);
 /// tests and benchmarks use it to seed and inspect the storage directly.
 public func buildApplication(configuration: ServerConfiguration, database: ServerDatabase) async throws -> some ApplicationProtocol {
-    let parts = try SQLiteParts(configuration: configuration, database: database)
-    return try await buildApplication(configuration: configuration, hub: parts.hub, status: parts.status, push: parts.push, counts: parts.counts)
+    try await buildApplication(configuration: configuration, storage: ServerStorage(database: database))
 }
 
-/// The server's parts over the SQLite `database`, with WebSub and the YouTube Data API when
-/// configured.
-private struct SQLiteParts {
-    let hub: SQLiteHubRepository
-    let status: SQLiteStatusRepository
-    let push: PushServices
-    let counts: @Sendable () async throws -> (users: Int, channels: Int)
-
-    init(configuration: ServerConfiguration, database: ServerDatabase) throws {
-        hub = try SQLiteHubRepository(database: database)
-        status = SQLiteStatusRepository(database: database)
-        push = PushServices(configuration: configuration, database: database, repository: hub)
-        counts = {
-            try await database.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM status_users") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM hub_channels") ?? 0)
-            }
-        }
-    }
-}
-
-/// Builds the whole server over the given repositories and push services; `counts` answers the
-/// number of users and channels for `/metrics`, `databaseUnavailableReason` why the database
-/// does not answer (for `/health`).
-private func buildApplication(
-    configuration: ServerConfiguration, hub repository: any HubRepository, status statusRepository: any StatusRepository,
-    push: PushServices, counts: @escaping @Sendable () async throws -> (users: Int, channels: Int),
-    databaseUnavailableReason: @escaping @Sendable () -> String? = { nil }
-) async throws -> some ApplicationProtocol {
+/// Builds the whole server over `storage`, with WebSub and the YouTube Data API when configured.
+private func buildApplication(configuration: ServerConfiguration, storage: ServerStorage) async throws -> some ApplicationProtocol {
     try configuration.validate()
-    let status = StatusRoutes(repository: statusRepository, configuration: configuration.status)
+    let push = PushServices(configuration: configuration, storage: storage)
+    let repository = storage.hub
+    let status = StatusRoutes(repository: storage.status, configuration: configuration.status)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
@@ -85,14 +38,14 @@ private func buildApplication(
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     let hub = HubService(
         repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
-        onNewChannels: push.onNewChannels, databaseUnavailableReason: databaseUnavailableReason)
+        onNewChannels: push.onNewChannels, databaseUnavailableReason: storage.unavailableReason)
     addRoutes(to: router, hub: hub, status: status)
     push.webSubRoutes?.add(to: router)
     var services: [any Service] = []
     if let ingester { services.append(ingester) }
     services += push.services
     if let metrics = configuration.metrics {
-        services.append(metrics.endpoint(counts: counts, host: configuration.host, logger: configuration.logger))
+        services.append(metrics.endpoint(counts: storage.counts, host: configuration.host, logger: configuration.logger))
     }
     let thumbnails = DemoThumbnails()
     let demo = configuration.demo

@@ -19,39 +19,28 @@ struct PushServices {
     /// The subscriber and the enrichment, as configured.
     let services: [any Service]
 
-    /// The parts over the SQLite `database`: a channel with a live WebSub lease is polled at the
-    /// longer WebSub interval (``WebSubPollSchedule``).
-    init(configuration: ServerConfiguration, database: ServerDatabase, repository: any HubRepository) {
-        let subscriptions = SQLiteWebSubRepository(database: database)
-        self.init(
-            configuration: configuration, repository: repository, subscriptions: subscriptions,
-            enrichment: SQLiteEnrichmentRepository(database: database),
-            pollSchedule: configuration.webSub.map { webSub in
-                WebSubPollSchedule(subscriptions: subscriptions, pushedPollInterval: webSub.pushedPollInterval, logger: configuration.logger)
-            })
-    }
-
-    /// The parts over `subscriptions` and `enrichment`, where WebSub and the enrichment keep
-    /// their state, with `pollSchedule` and `pollLeases` for the polling rounds.
-    init(
-        configuration: ServerConfiguration, repository: any HubRepository, subscriptions: any WebSubRepository,
-        enrichment: any EnrichmentRepository, pollSchedule: (any FeedPollSchedule)?, pollLeases: (any FeedPollLeases)? = nil
-    ) {
+    /// The parts over `storage`, where WebSub and the enrichment keep their state. Where the
+    /// storage leases polling rounds (``ServerStorage/feedLeases``), the leases give a channel
+    /// whose uploads are pushed the longer WebSub interval; elsewhere a ``WebSubPollSchedule`` does.
+    init(configuration: ServerConfiguration, storage: ServerStorage) {
+        let subscriptions = storage.webSub
+        pollLeases = storage.feedLeases
+        pollSchedule = pollLeases != nil ? nil : configuration.webSub.map { webSub in
+            WebSubPollSchedule(subscriptions: subscriptions, pushedPollInterval: webSub.pushedPollInterval, logger: configuration.logger)
+        }
         var services: [any Service] = []
-        var ingestionRepository = repository
+        var ingestionRepository = storage.hub
         if let api = configuration.youTubeAPI {
             let enricher = YouTubeEnricher(
-                api: YouTubeDataAPI(configuration: api), repository: enrichment, signal: WakeSignal(), logger: configuration.logger)
+                api: YouTubeDataAPI(configuration: api), repository: storage.enrichment, signal: WakeSignal(), logger: configuration.logger)
             services.append(enricher)
             let signal = enricher.signal
-            ingestionRepository = ObservedHubRepository(base: repository, ingested: { signal.signal() })
+            ingestionRepository = ObservedHubRepository(base: storage.hub, ingested: { signal.signal() })
         } else if configuration.pollInterval != nil || configuration.webSub != nil {
             configuration.logger.info(
                 "no YouTube Data API key (--youtube-api-key): durations and channel thumbnails are off; Shorts are still recognised by their /shorts/ links")
         }
         self.ingestionRepository = ingestionRepository
-        self.pollSchedule = pollSchedule
-        self.pollLeases = pollLeases
         if let webSub = configuration.webSub {
             let subscriber = WebSubSubscriber(
                 configuration: webSub, subscriptions: subscriptions, signal: WakeSignal(), logger: configuration.logger)

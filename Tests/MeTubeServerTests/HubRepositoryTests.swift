@@ -46,6 +46,33 @@ import Testing
         }
     }
 
+    @Test(arguments: HubStorage.allCases)
+    func eachNewOrChangedVideoGetsASeqOfItsOwnInTheFeedsOrder(storage: HubStorage) async throws {
+        let repository = try await storage.makeRepository()
+        let channel = Support.channelID(4)
+        _ = try await repository.register(channelIDs: [channel])
+        // Given a channel holding videos 1 and 2 (seqs 1 and 2)
+        _ = try await repository.ingest(FeedIngestion(
+            channelID: channel, channelTitle: nil, videos: [Support.video(1, channel: channel), Support.video(2, channel: channel)]))
+
+        // When a feed lists new video 5, video 1 re-titled, new video 3, video 2 unchanged, video 3
+        // again (now with a view count), and new video 4
+        var counted = Support.video(3, channel: channel)
+        counted.views = 5_000
+        let outcome = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [
+            Support.video(5, channel: channel), Support.video(1, channel: channel, title: "renamed"), Support.video(3, channel: channel),
+            Support.video(2, channel: channel), counted, Support.video(4, channel: channel),
+        ]))
+
+        // Then each new or changed video is counted once and gets a seq of its own, in the feed's
+        // order, right after the last one, and the second copy's count is kept
+        #expect(outcome == FeedIngestionOutcome(inserted: 3, updated: 1))
+        let page = try await repository.videos(matching: HubVideoSelection(afterSeq: 2))
+        #expect(page.videos.map(\.seq) == [3, 4, 5, 6])
+        #expect(page.videos.map(\.videoID) == [5, 1, 3, 4].map { Support.video($0, channel: channel).id })
+        #expect(page.videos.first { $0.videoID == counted.id }?.viewCount == 5_000)
+    }
+
     @Test func aReopenedSQLiteHubContinuesItsSeqs() async throws {
         // Given a hub file with three videos, one of them re-titled (seq 4), closed
         let path = Support.temporaryDatabasePath()

@@ -192,6 +192,8 @@ struct FailingHubRepository: HubRepository {
     func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] { throw Failure() }
     func registeredChannelIDs() async throws -> [String] { throw Failure() }
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage { throw Failure() }
-    func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome { throw Failure() }
+    func ingest(_ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan) async throws -> FeedIngestionOutcome {
+        throw Failure()
+    }
     func recordFetches(_ records: [ChannelFetchRecord]) async throws { throw Failure() }
 }

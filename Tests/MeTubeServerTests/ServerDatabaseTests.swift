@@ -111,6 +111,32 @@ import Testing
         #expect(error?.description.contains("newer") == true)
     }
 
+    @Test func aFileMigratedUnderTheFormerStepNamesOpensWithItsStepsRenamedAndNoneRunAgain() async throws {
+        // Given a file as the server wrote it before the step names started with sqlite- (the
+        // same steps, recorded under their former names), holding a channel
+        let path = try Self.folder() + "/former.sqlite"
+        do {
+            let database = try ServerDatabase(path: path)
+            #expect(ServerDatabase.migrator.migrations.allSatisfy { $0.hasPrefix("sqlite-") })
+            _ = try await SQLiteHubRepository(database: database).register(channelIDs: [HubTestSupport.channelID(2)])
+            try await database.writer.write { db in
+                for (former, name) in ServerDatabase.formerMigrationNames {
+                    try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?", arguments: [former, name])
+                }
+            }
+            let recorded = try await database.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(Set(recorded) == Set(ServerDatabase.formerMigrationNames.keys))
+        }
+
+        // When the server opens it (a step run again would fail: its columns exist)
+        let reopened = try ServerDatabase(path: path)
+
+        // Then the steps carry their new names, and the data is there
+        let names = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(Set(names) == Set(ServerDatabase.migrator.migrations))
+        #expect(try await SQLiteHubRepository(database: reopened).registeredChannelIDs() == [HubTestSupport.channelID(2)])
+    }
+
     static func folder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-database-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -23,7 +23,7 @@ public struct PostgresAdministration: UserAndChannelAdministration {
         try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let logger = database.logger
-                guard let id = try await PostgresHubRepository.single(
+                guard let id = try await PostgresServerDatabase.single(
                     Int64.self, connection.query("SELECT id FROM status_users WHERE name = \(name) FOR UPDATE", logger: logger))
                 else { throw ServerError.unknownName("no user named \(name)") }
                 try await connection.query("DELETE FROM status_zones WHERE user_id = \(id)", logger: logger)
@@ -58,7 +58,7 @@ public struct PostgresAdministration: UserAndChannelAdministration {
         try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let logger = database.logger
-                let removed = try await PostgresHubRepository.single(
+                let removed = try await PostgresServerDatabase.single(
                     String.self, connection.query("DELETE FROM hub_channels WHERE channel_id = \(channelID) RETURNING channel_id", logger: logger))
                 guard removed != nil else { throw ServerError.unknownName("no channel \(channelID)") }
                 try await connection.query("DELETE FROM hub_videos WHERE channel_id = \(channelID)", logger: logger)

@@ -70,7 +70,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
                 let changed = durations.sorted { $0.key < $1.key }.filter { id, seconds in known[id].map { $0 != seconds } ?? false }
                 guard !changed.isEmpty else { return 0 }
                 // The counter's row lock, held to the commit, puts this re-sequencing in seq order with the ingests.
-                let last = try await PostgresHubRepository.single(Int64.self, connection.query(
+                let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
                     "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
                 let first = last - Int64(changed.count) + 1
                 let videoIDs = changed.map(\.key)
@@ -149,7 +149,7 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
         let logger = database.logger
         return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
-                let spent = try await PostgresHubRepository.single(Int64.self, connection.query("""
+                let spent = try await PostgresServerDatabase.single(Int64.self, connection.query("""
                     INSERT INTO youtube_quota (day, used, exhausted) SELECT \(day), \(units), false WHERE \(units) <= \(dailyUnits)
                     ON CONFLICT (day) DO UPDATE SET used = youtube_quota.used + excluded.used
                     WHERE NOT youtube_quota.exhausted AND youtube_quota.used + excluded.used <= \(dailyUnits)

@@ -17,10 +17,15 @@ public protocol HubRepository: Sendable {
     /// The videos with `seq > query.afterSeq` of `query.channelIDs` (all when empty), lowest
     /// `seq` first, at most `query.limit`.
     func videos(matching query: HubVideoSelection) async throws -> HubVideoPage
-    /// Merges one fetched feed: updates the channel's title, stores new videos under fresh `seq`
-    /// values (a video whose title or description changed gets a fresh `seq` too; counts and
-    /// thumbnails are refreshed in place, see ``StoredVideoDetails``), trims old ones.
-    func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome
+    /// Merges one fetched feed, in one transaction: updates the channel's title, reads the
+    /// ``StoredVideoDetails`` of the feed's videos the hub holds, and writes what `plan` makes of
+    /// them: each of ``FeedIngestionPlan/resequenced`` under a fresh `seq` of its own, in order
+    /// (fields the video lacks keep their stored values), ``FeedIngestionPlan/refreshed`` in place,
+    /// then the trimming of ``FeedIngestionPlan/trimmedChannelIDs``. Returns the plan's outcome.
+    /// The rules are the plan's; callers use ``ingest(_:)``.
+    func ingest(
+        _ ingestion: FeedIngestion, planning plan: @escaping @Sendable (_ known: [String: StoredVideoDetails]) -> FeedIngestionPlan
+    ) async throws -> FeedIngestionOutcome
     /// Keeps, per channel, when its feed was last fetched and how many fetches in a row failed
     /// (with the last reason), for `metube-server channels list`. Unknown channels are ignored.
     func recordFetches(_ records: [ChannelFetchRecord]) async throws
@@ -36,6 +41,14 @@ public protocol HubRepository: Sendable {
 }
 
 extension HubRepository {
+    /// Merges one fetched feed as ``FeedIngestionPlan`` decides: new videos and those whose title,
+    /// availability or description changed get a fresh `seq` each, counts and thumbnails are
+    /// refreshed in place (see ``StoredVideoDetails``), and the channels written to keep their
+    /// newest ``FeedIngestionPlan/keptPerChannel`` videos.
+    public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
+        try await ingest(ingestion) { known in FeedIngestionPlan(ingestion, known: known) }
+    }
+
     /// No version: answers are never cached.
     public func videosVersion() async throws -> Int64? { nil }
 

@@ -39,8 +39,10 @@ struct ObservedHubRepository: HubRepository {
         try await base.neverFetchedChannelIDs(among: channelIDs)
     }
 
-    func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
-        let outcome = try await base.ingest(ingestion)
+    func ingest(
+        _ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan
+    ) async throws -> FeedIngestionOutcome {
+        let outcome = try await base.ingest(ingestion, planning: plan)
         if outcome.inserted + outcome.updated > 0 { ingested() }
         return outcome
     }

@@ -40,7 +40,7 @@ public struct PostgresHubRepository: HubRepository {
                     ON CONFLICT (channel_id) DO NOTHING RETURNING channel_id
                     """, logger: database.logger)
                 for try await _ in rows { inserted += 1 }
-                let total = try await Self.single(Int.self, connection.query("SELECT count(*) FROM hub_channels", logger: database.logger)) ?? 0
+                let total = try await PostgresServerDatabase.single(Int.self, connection.query("SELECT count(*) FROM hub_channels", logger: database.logger)) ?? 0
                 return HubRegisterResponse(
                     requested: channelIDs.count, inserted: inserted, alreadyPresent: channelIDs.count - inserted, totalChannels: total)
             }
@@ -104,7 +104,9 @@ public struct PostgresHubRepository: HubRepository {
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
 
-    public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
+    public func ingest(
+        _ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan
+    ) async throws -> FeedIngestionOutcome {
         let logger = database.logger
         return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
@@ -127,33 +129,16 @@ public struct PostgresHubRepository: HubRepository {
                         title: title, availability: availability, description: description, thumbnailURL: thumbnail, views: views, starRatings: ratings,
                         scheduledStart: start, checkedByDataAPI: checked)
                 }
-                var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
-                var changed: [Video] = []
-                var refreshed: [Video] = []
-                for incoming in ingestion.videos {
-                    var video = incoming
-                    if let details = known[incoming.id] {
-                        video = details.reconciled(incoming)
-                        switch details.change(to: video) {
-                        case .none: continue
-                        case .refresh:
-                            refreshed.append(video)
-                            continue
-                        case .resequence: outcome.updated += 1
-                        }
-                    } else {
-                        outcome.inserted += 1
-                    }
-                    known[video.id] = StoredVideoDetails(title: video.title, availability: video.storedAvailability, description: video.description)
-                    changed.append(video)
-                }
-                try await Self.refresh(refreshed, connection, logger)
-                guard !changed.isEmpty else { return outcome }
-                // The counter's row lock, held to the commit, puts the ingests that take seqs in seq order.
-                let last = try await Self.single(Int64.self, connection.query(
-                    "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
-                var seq = last - Int64(changed.count)
-                for video in changed {
+                let changes = plan(known)
+                try await Self.refresh(changes.refreshed, connection, logger)
+                guard !changes.resequenced.isEmpty else { return changes.outcome }
+                // One seq a video, taken together: the counter's row lock, held to the commit, puts
+                // the ingests that take seqs in seq order.
+                let count = changes.resequenced.count
+                let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
+                    "UPDATE hub_counters SET value = value + \(count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
+                var seq = last - Int64(count)
+                for video in changes.resequenced {
                     seq += 1
                     try await connection.query(
                         """
@@ -173,14 +158,14 @@ public struct PostgresHubRepository: HubRepository {
                             OR (excluded.description IS NOT NULL AND hub_videos.description IS DISTINCT FROM excluded.description)
                         """, logger: logger)
                 }
-                for channelID in Set(changed.map(\.channelID)) {
+                for channelID in changes.trimmedChannelIDs {
                     try await connection.query(
                         """
                         DELETE FROM hub_videos WHERE channel_id = \(channelID) AND seq NOT IN (
-                            SELECT seq FROM hub_videos WHERE channel_id = \(channelID) ORDER BY published_at DESC, seq DESC LIMIT \(HubAPI.videosKeptPerChannel))
+                            SELECT seq FROM hub_videos WHERE channel_id = \(channelID) ORDER BY published_at DESC, seq DESC LIMIT \(changes.keptPerChannel))
                         """, logger: logger)
                 }
-                return outcome
+                return changes.outcome
             }
         }
     }
@@ -220,11 +205,5 @@ public struct PostgresHubRepository: HubRepository {
                 \(videos.map { Int64($0.starRatings ?? -1) })::bigint[]) AS u(video_id, thumbnail, views, ratings)
             WHERE hub_videos.video_id = u.video_id
             """, logger: logger)
-    }
-
-    /// The first column of the first row of `rows`, if any.
-    static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
-        for try await value in rows.decode(T.self) { return value }
-        return nil
     }
 }

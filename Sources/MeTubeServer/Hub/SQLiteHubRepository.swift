@@ -157,63 +157,55 @@ public final class SQLiteHubRepository: HubRepository {
         }
     }
 
-    public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
+    public func ingest(
+        _ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan
+    ) async throws -> FeedIngestionOutcome {
         try await database.write { db in
             if let title = ingestion.channelTitle {
                 try db.execute(
                     sql: "UPDATE hub_channels SET title = ? WHERE channel_id = ? AND title IS NOT ?",
                     arguments: [title, ingestion.channelID, title])
             }
-            var outcome = FeedIngestionOutcome(inserted: 0, updated: 0)
-            var touchedChannels: Set<String> = []
-            for incoming in ingestion.videos {
-                var video = incoming
-                if let known = try Self.storedDetails(of: incoming.id, db) {
-                    video = known.reconciled(incoming)
-                    switch known.change(to: video) {
-                    case .none: continue
-                    case .refresh:
-                        try db.execute(
-                            sql: """
-                                UPDATE hub_videos SET thumbnail_url = coalesce(?, thumbnail_url), view_count = coalesce(?, view_count),
-                                    star_rating_count = coalesce(?, star_rating_count) WHERE video_id = ?
-                                """,
-                            arguments: [video.thumbnailURL, video.views, video.starRatings, video.id])
-                        continue
-                    case .resequence: outcome.updated += 1
-                    }
-                } else {
-                    outcome.inserted += 1
-                }
-                let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
-                try db.execute(
-                    sql: """
-                        INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
-                            description, thumbnail_url, view_count, star_rating_count)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
-                            published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds),
-                            availability = excluded.availability, scheduled_start = excluded.scheduled_start,
-                            description = coalesce(excluded.description, description), thumbnail_url = coalesce(excluded.thumbnail_url, thumbnail_url),
-                            view_count = coalesce(excluded.view_count, view_count),
-                            star_rating_count = coalesce(excluded.star_rating_count, star_rating_count)
-                        """,
-                    arguments: [
-                        seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
-                        video.storedAvailability, video.scheduledStart?.timeIntervalSince1970,
-                        video.description, video.thumbnailURL, video.views, video.starRatings,
-                    ])
-                touchedChannels.insert(video.channelID)
+            var known: [String: StoredVideoDetails] = [:]
+            for id in Set(ingestion.videos.map(\.id)) {
+                known[id] = try Self.storedDetails(of: id, db)
             }
-            for channelID in touchedChannels {
-                try db.execute(
-                    sql: """
-                        DELETE FROM hub_videos WHERE channel_id = ?1 AND seq NOT IN (
-                            SELECT seq FROM hub_videos WHERE channel_id = ?1 ORDER BY published_at DESC, seq DESC LIMIT ?2)
-                        """,
-                    arguments: [channelID, HubAPI.videosKeptPerChannel])
+            let changes = plan(known)
+            let refresh = try db.cachedStatement(sql: """
+                UPDATE hub_videos SET thumbnail_url = coalesce(?, thumbnail_url), view_count = coalesce(?, view_count),
+                    star_rating_count = coalesce(?, star_rating_count) WHERE video_id = ?
+                """)
+            for video in changes.refreshed {
+                try refresh.execute(arguments: [video.thumbnailURL, video.views, video.starRatings, video.id])
             }
-            return outcome
+            let nextSeq = try db.cachedStatement(sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value")
+            let store = try db.cachedStatement(sql: """
+                INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
+                    description, thumbnail_url, view_count, star_rating_count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
+                    published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds),
+                    availability = excluded.availability, scheduled_start = excluded.scheduled_start,
+                    description = coalesce(excluded.description, description), thumbnail_url = coalesce(excluded.thumbnail_url, thumbnail_url),
+                    view_count = coalesce(excluded.view_count, view_count),
+                    star_rating_count = coalesce(excluded.star_rating_count, star_rating_count)
+                """)
+            for video in changes.resequenced {
+                let seq = try Int64.fetchOne(nextSeq) ?? 0
+                try store.execute(arguments: [
+                    seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
+                    video.storedAvailability, video.scheduledStart?.timeIntervalSince1970,
+                    video.description, video.thumbnailURL, video.views, video.starRatings,
+                ])
+            }
+            let trim = try db.cachedStatement(sql: """
+                DELETE FROM hub_videos WHERE channel_id = ?1 AND seq NOT IN (
+                    SELECT seq FROM hub_videos WHERE channel_id = ?1 ORDER BY published_at DESC, seq DESC LIMIT ?2)
+                """)
+            for channelID in changes.trimmedChannelIDs {
+                try trim.execute(arguments: [channelID, changes.keptPerChannel])
+            }
+            return changes.outcome
         }
     }
 }

@@ -8,9 +8,9 @@ import MeTubeCore
 /// re-sequencing for them would send every recent video to every client again and again. A
 /// count is refreshed when it was unknown or moved by at least a tenth, so that polls do not
 /// rewrite every row (and empty the page cache) for a few more views.
-struct StoredVideoDetails: Sendable {
+public struct StoredVideoDetails: Sendable, Equatable {
     /// How a newly read copy changes a known row.
-    enum Change: Equatable {
+    public enum Change: Sendable, Equatable {
         /// Nothing worth writing.
         case none
         /// Counts or the thumbnail, written in place.
@@ -19,17 +19,37 @@ struct StoredVideoDetails: Sendable {
         case resequence
     }
 
-    var title: String
+    /// The stored title.
+    public var title: String
     /// The stored availability: NULL (nil) for available.
-    var availability: String?
-    var description: String?
-    var thumbnailURL: String?
-    var views: Int?
-    var starRatings: Int?
+    public var availability: String?
+    /// The stored description, nil when no copy had one.
+    public var description: String?
+    /// The stored thumbnail, nil when no copy had one.
+    public var thumbnailURL: String?
+    /// The stored view count, nil when no copy had one.
+    public var views: Int?
+    /// The stored rating count, nil when no copy had one.
+    public var starRatings: Int?
     /// The stored scheduled start, seconds since 1970.
-    var scheduledStart: Double? = nil
+    public var scheduledStart: Double?
     /// Whether the Data API gave the stored availability (see ``FeedAvailabilityPrecedence``).
-    var checkedByDataAPI = false
+    public var checkedByDataAPI: Bool
+
+    /// Details as stored.
+    public init(
+        title: String, availability: String?, description: String?, thumbnailURL: String?, views: Int?, starRatings: Int?,
+        scheduledStart: Double? = nil, checkedByDataAPI: Bool = false
+    ) {
+        self.title = title
+        self.availability = availability
+        self.description = description
+        self.thumbnailURL = thumbnailURL
+        self.views = views
+        self.starRatings = starRatings
+        self.scheduledStart = scheduledStart
+        self.checkedByDataAPI = checkedByDataAPI
+    }
 
     /// `video`, read again from a feed, with the availability the hub keeps for it
     /// (``FeedAvailabilityPrecedence``).
@@ -42,7 +62,7 @@ struct StoredVideoDetails: Sendable {
 
     /// What `video`, read again, changes. Fields `video` lacks (a WebSub push has no description
     /// or counts) change nothing.
-    func change(to video: Video) -> Change {
+    public func change(to video: Video) -> Change {
         if video.title != title || video.storedAvailability != availability { return .resequence }
         if let text = video.description, text != description { return .resequence }
         if let url = video.thumbnailURL, url != thumbnailURL { return .refresh }

@@ -90,7 +90,7 @@ public enum PostgresImport {
 
         func copy(into connection: PostgresConnection, logger: Logger) async throws -> Counts {
             func run(_ query: PostgresQuery) async throws { try await connection.query(query, logger: logger) }
-            let existing = try await PostgresHubRepository.single(
+            let existing = try await PostgresServerDatabase.single(
                 Int64.self, connection.query("SELECT (SELECT count(*) FROM hub_channels) + (SELECT count(*) FROM status_users)", logger: logger)) ?? 0
             guard existing == 0 else {
                 throw ServerError.invalidConfiguration("the PostgreSQL database already holds channels or users; migrate into an empty one")
@@ -156,7 +156,7 @@ public enum PostgresImport {
             try await run("SELECT setval(pg_get_serial_sequence('status_zones', 'id'), coalesce(max(id), 0) + 1, false) FROM status_zones")
             var copied: Counts = [:]
             for table in counts.keys.sorted() {
-                copied[table] = try await PostgresHubRepository.single(
+                copied[table] = try await PostgresServerDatabase.single(
                     Int.self, connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)) ?? 0
             }
             guard copied == counts else {

@@ -119,8 +119,14 @@ public final class PostgresServerDatabase: Sendable {
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let logger = logger
         return try await withConnection("a query") { connection in
-            try await connection.query(query, logger: logger).get().rows
+            try await connection.query(query, logger: logger).collect()
         }
+    }
+
+    /// The first column of the first row of `rows`, if any.
+    static func single<T: PostgresDecodable & Sendable>(_ type: T.Type, _ rows: PostgresRowSequence) async throws -> T? {
+        for try await value in rows.decode(T.self) { return value }
+        return nil
     }
 
     /// Runs `body` in one transaction on a pooled connection: committed when it returns, rolled

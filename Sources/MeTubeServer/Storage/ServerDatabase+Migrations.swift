@@ -5,9 +5,13 @@ extension ServerDatabase {
     ///
     /// The first two steps are the schemas of the two-file layout, written so that they run on a
     /// file of that layout without changing it (`IF NOT EXISTS`): such a file is adopted as it is.
+    /// The names start with `sqlite-`, so that they never read as the PostgreSQL steps
+    /// (``PostgresMigrations``), whose numbers mean other steps; a file migrated before that holds
+    /// the names of ``formerMigrationNames``, which ``renameFormerMigrations(_:)`` renames when the
+    /// file is opened.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("hub-001-channels-videos") { db in
+        migrator.registerMigration("sqlite-hub-001-channels-videos") { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS hub_channels (
                     channel_id TEXT PRIMARY KEY,
@@ -30,7 +34,7 @@ extension ServerDatabase {
                 INSERT OR IGNORE INTO hub_counters (name, value) VALUES ('last_seq', 0);
                 """)
         }
-        migrator.registerMigration("status-001-users-zones-records") { db in
+        migrator.registerMigration("sqlite-status-001-users-zones-records") { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS status_users (
                     id INTEGER PRIMARY KEY,
@@ -61,10 +65,10 @@ extension ServerDatabase {
                 CREATE INDEX IF NOT EXISTS status_records_by_sequence ON status_records (zone_id, sequence);
                 """)
         }
-        migrator.registerMigration("001-drop-two-file-migration-table") { db in
+        migrator.registerMigration("sqlite-layout-001-drop-two-file-migration-table") { db in
             try db.execute(sql: "DROP TABLE IF EXISTS schema_migrations")
         }
-        migrator.registerMigration("status-002-database-change-history") { db in
+        migrator.registerMigration("sqlite-status-002-database-change-history") { db in
             try db.execute(sql: """
                 ALTER TABLE status_zones ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
                 CREATE INDEX status_zones_by_change ON status_zones (user_id, container, environment, changed_at);
@@ -108,20 +112,20 @@ extension ServerDatabase {
                 END;
                 """)
         }
-        migrator.registerMigration("admin-001-user-created-last-seen") { db in
+        migrator.registerMigration("sqlite-admin-001-user-created-last-seen") { db in
             try db.execute(sql: """
                 ALTER TABLE status_users ADD COLUMN created_millis INTEGER;
                 ALTER TABLE status_users ADD COLUMN last_seen_millis INTEGER;
                 """)
         }
-        migrator.registerMigration("admin-002-channel-fetch-record") { db in
+        migrator.registerMigration("sqlite-admin-002-channel-fetch-record") { db in
             try db.execute(sql: """
                 ALTER TABLE hub_channels ADD COLUMN last_fetch_millis INTEGER;
                 ALTER TABLE hub_channels ADD COLUMN consecutive_failures INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE hub_channels ADD COLUMN last_failure TEXT;
                 """)
         }
-        migrator.registerMigration("websub-001-subscriptions") { db in
+        migrator.registerMigration("sqlite-websub-001-subscriptions") { db in
             // One row a channel the server subscribes at the WebSub hub. Times are milliseconds
             // since 1970. `requested_at` is set while a subscribe request waits for the hub's
             // verification of intent; `lease_expires_at` is the end of the verified lease.
@@ -139,7 +143,7 @@ extension ServerDatabase {
                 CREATE INDEX websub_subscriptions_by_next_attempt ON websub_subscriptions (next_attempt_at);
                 """)
         }
-        migrator.registerMigration("youtube-001-enrichment-quota") { db in
+        migrator.registerMigration("sqlite-youtube-001-enrichment-quota") { db in
             // What the YouTube Data API enrichment has looked up (times in milliseconds since
             // 1970), and the units it spent per UTC day.
             try db.execute(sql: """
@@ -159,7 +163,7 @@ extension ServerDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
-        migrator.registerMigration("hub-002-videos-version") { db in
+        migrator.registerMigration("sqlite-hub-002-videos-version") { db in
             // Every change to hub_videos, by any connection or process, counts up videos_version,
             // so an answer cached with the version it was read at is known to be current.
             try db.execute(sql: """
@@ -175,14 +179,14 @@ extension ServerDatabase {
                 END;
                 """)
         }
-        migrator.registerMigration("websub-002-video-updates") { db in
+        migrator.registerMigration("sqlite-websub-002-video-updates") { db in
             // When a push last said each video changed (ms since 1970), so an older push, replayed
             // or overtaken, changes nothing.
             try db.execute(sql: """
                 CREATE TABLE websub_video_updates (video_id TEXT PRIMARY KEY, updated_at INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
-        migrator.registerMigration("hub-003-video-availability") { db in
+        migrator.registerMigration("sqlite-hub-003-video-availability") { db in
             // Whether each video can be watched now (NULL: available) and when an upcoming one
             // starts (seconds since 1970), served as videos/query's additive fields.
             try db.execute(sql: """
@@ -190,7 +194,7 @@ extension ServerDatabase {
                 ALTER TABLE hub_videos ADD COLUMN scheduled_start REAL;
                 """)
         }
-        migrator.registerMigration("hub-004-video-details") { db in
+        migrator.registerMigration("sqlite-hub-004-video-details") { db in
             // What the feed says of a video beyond its title, served as additional fields of
             // videos/query (see StoredVideoDetails for when they change a row's seq).
             try db.execute(sql: """
@@ -200,7 +204,7 @@ extension ServerDatabase {
                 ALTER TABLE hub_videos ADD COLUMN star_rating_count INTEGER;
                 """)
         }
-        migrator.registerMigration("youtube-002-availability-rechecks") { db in
+        migrator.registerMigration("sqlite-youtube-002-availability-rechecks") { db in
             // When the Data API is next asked whether each unsettled video can be watched (ms
             // since 1970; NULL: settled), and how often it was asked (see AvailabilityRecheck).
             try db.execute(sql: """
@@ -210,4 +214,30 @@ extension ServerDatabase {
         }
         return migrator
     }()
+
+    /// The names the steps had before they started with `sqlite-`, and their names now.
+    static let formerMigrationNames: [String: String] = [
+        "hub-001-channels-videos": "sqlite-hub-001-channels-videos",
+        "status-001-users-zones-records": "sqlite-status-001-users-zones-records",
+        "001-drop-two-file-migration-table": "sqlite-layout-001-drop-two-file-migration-table",
+        "status-002-database-change-history": "sqlite-status-002-database-change-history",
+        "admin-001-user-created-last-seen": "sqlite-admin-001-user-created-last-seen",
+        "admin-002-channel-fetch-record": "sqlite-admin-002-channel-fetch-record",
+        "websub-001-subscriptions": "sqlite-websub-001-subscriptions",
+        "youtube-001-enrichment-quota": "sqlite-youtube-001-enrichment-quota",
+        "hub-002-videos-version": "sqlite-hub-002-videos-version",
+        "websub-002-video-updates": "sqlite-websub-002-video-updates",
+        "hub-003-video-availability": "sqlite-hub-003-video-availability",
+        "hub-004-video-details": "sqlite-hub-004-video-details",
+    ]
+
+    /// Renames, in the migrator's table of `db`, the steps recorded under their former names, so
+    /// that a file migrated before the renaming finds them done (and is not taken for the file of
+    /// a newer server).
+    static func renameFormerMigrations(_ db: Database) throws {
+        guard try db.tableExists("grdb_migrations") else { return }
+        for (former, name) in formerMigrationNames {
+            try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?", arguments: [name, former])
+        }
+    }
 }

@@ -69,6 +69,7 @@ public struct ServerDatabase: Sendable {
     }
 
     private func migrate(importingStatusFrom legacyStatusPath: String) throws {
+        try writer.write { db in try Self.renameFormerMigrations(db) }
         try writer.read { db in
             if try Self.migrator.hasBeenSuperseded(db) {
                 throw ServerError.invalidConfiguration("the database \(path ?? "") was written by a newer metube-server")
