@@ -118,12 +118,14 @@ import Testing
     }
 
     @Test func healthAnswersWhileHalfSentConnectionsFillTheCap() async throws {
-        // Given a server capped at 20 connections, and 100 clients each holding a half-sent request
-        let server = try await RunningServer.start(ConnectionLimits(maxConnections: 20, idleTimeout: .seconds(2), requestGrace: .seconds(1)))
+        // Given a server capped at 20 connections, and 100 clients of another address (which may
+        // hold them all) each holding a half-sent request
+        let server = try await RunningServer.start(ConnectionLimits(
+            maxConnections: 20, idleTimeout: .seconds(2), requestGrace: .seconds(1), maxConnectionsPerAddress: 100))
         defer { server.stop() }
         var holders: [RawConnection] = []
         for _ in 0..<100 {
-            let connection = try await RawConnection.open(port: server.port)
+            let connection = try await RawConnection.open(port: server.port, from: "127.0.0.2")
             try? await connection.send(Self.halfSentRequest)
             holders.append(connection)
         }
