@@ -10,10 +10,10 @@ import NIOCore
 /// `headerTimeout`, a used one is closed when idle for `idleTimeout`, and while idle it is listed
 /// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may take it off to make
 /// room: one idle between requests is closed then, and one that has sent nothing yet is set aside
-/// (``ConnectionsByAddress/setAsideSilent()``) until its header timeout closes it, since closing it
-/// at once would only have a flood reopen it straight away. The first byte starts a request: its head must arrive within `headerTimeout`, and the
-/// bytes must keep up with `minimumBytesPerSecond × (elapsed − requestGrace)` until the request
-/// has arrived. While the
+/// (``ConnectionsByAddress/setAsideSilent()``) until its header timeout closes it, since closing
+/// it at once would only have a flood reopen it straight away. The first byte starts a request:
+/// its head must arrive within `headerTimeout`, and the bytes must keep up with
+/// `minimumBytesPerSecond × (elapsed − requestGrace)` until the request has arrived. While the
 /// server works on the request nothing is timed here (the handler has its own deadline); while
 /// it answers, each write must follow the last within `idleTimeout`. One timer per connection,
 /// set for the moment the current rule would next be broken.
