@@ -71,6 +71,7 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
             availableConnectionsDelegate: AdmittedConnectionCap(maxConnections: limits.maxConnections, connectionsByAddress: connectionsByAddress)),
         services: services,
         onServerRunning: { channel in
+            connectionsByAddress.accepting(on: channel)
             let port = channel.localAddress?.port ?? 0
             // The demo's thumbnails point here once the port is known, before the server says it
             // listens, so a client that waits for that sees them.

@@ -70,7 +70,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a new connection may take to send a whole request head (a silent one is closed then).")
     var headerTimeout = 5.0
 
-    @Option(help: "Idle connections kept open at once; beyond it the one idle longest is closed (default: half of --max-connections).")
+    @Option(help: "Idle connections counted under --max-connections; beyond it the one idle longest is closed, or set aside until --header-timeout if it has sent nothing yet (default: half of --max-connections).")
     var maxIdleConnections: Int?
 
     @Option(help: "Idle connections kept open for one client address (default: 100, at most --max-idle-connections).")

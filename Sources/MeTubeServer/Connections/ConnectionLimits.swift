@@ -9,8 +9,12 @@
 /// refused as it is accepted, before anything is set up for it: kept unread for `headerTimeout`,
 /// then reset (see ``ConnectionsByAddress``), and those the address holds are left alone.
 /// Connections without a request in progress are *idle*: beyond `maxIdleConnections` of them, or
-/// `maxIdleConnectionsPerAddress` from one client address, the one idle longest is closed, so
-/// silent connections never fill the cap and new clients are still accepted. Only the client's
+/// `maxIdleConnectionsPerAddress` from one client address, the one idle longest makes room. It is
+/// closed if it has had a request; if it has sent nothing yet it is set aside instead, holding no
+/// place under `maxConnections` until its header timeout closes it (closed at once, a flood's
+/// connections would be reopened as fast as they are closed), up to four times `maxConnections`
+/// parked and set-aside connections. So silent connections never fill the cap and new clients
+/// are still accepted. Only the client's
 /// own time counts: once its request has arrived, nothing is charged until the answer is
 /// written, and a handler that runs past `handlerDeadline` is answered 503 (`Retry-After`).
 public struct ConnectionLimits: Sendable, Equatable {
@@ -25,7 +29,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var requestGrace: Duration
     /// The slowest average rate a request may arrive at after `requestGrace`.
     public var minimumBytesPerSecond: Int
-    /// The most idle connections kept open; beyond it the one idle longest is closed.
+    /// The most idle connections counted under `maxConnections`; beyond it the one idle longest
+    /// is closed, or set aside if it has sent nothing yet.
     public var maxIdleConnections: Int
     /// The most idle connections kept open for one client address.
     public var maxIdleConnectionsPerAddress: Int

@@ -14,10 +14,16 @@ import Glibc
 /// connections as fast as the server resets them keeps the listen backlog full, so new clients'
 /// connections would wait behind its. Beyond `maxParked` parked connections one more is reset at
 /// once. Those an address holds are left alone (closing them would only make it reopen them).
+///
+/// An admitted connection that has sent nothing and that the idle list has no room for is
+/// *set aside* (``setAsideSilent()``): it counts as parked too, holding no place under the
+/// server's cap, until it sends its request or its header timeout closes it. Parking or setting
+/// a connection aside tells the listening channel to accept again, in case it stopped at the cap.
 final class ConnectionsByAddress: Sendable {
     private struct State {
         var open: [String: Int] = [:]
         var parked = 0
+        var listener: (any Channel)?
     }
 
     private let maxPerAddress: Int
@@ -33,8 +39,32 @@ final class ConnectionsByAddress: Sendable {
         self.parkFor = parkFor
     }
 
-    /// The connections parked now (accepted, refused and not yet reset).
+    /// The connections parked now: accepted and refused and not yet reset, or set aside.
     var parked: Int { state.withLock { $0.parked } }
+
+    /// The server's listening channel, told to accept again when a connection is parked.
+    func accepting(on listener: any Channel) {
+        state.withLock { $0.listener = listener }
+    }
+
+    /// Counts an admitted connection that has sent nothing and that the idle list has no room
+    /// for as parked, until ``takeBackSilent()``; false when `maxParked` are parked already (the
+    /// caller closes it then).
+    func setAsideSilent() -> Bool {
+        let (setAside, listener) = state.withLock { state -> (Bool, (any Channel)?) in
+            guard state.parked < maxParked else { return (false, nil) }
+            state.parked += 1
+            return (true, state.listener)
+        }
+        listener?.read()
+        return setAside
+    }
+
+    /// Gives a connection set aside by ``setAsideSilent()`` its place back: it sent its request,
+    /// or it closed.
+    func takeBackSilent() {
+        state.withLock { $0.parked -= 1 }
+    }
 
     /// Admits `channel`, just accepted and not yet registered, when its address has room, and
     /// counts it until it closes; otherwise parks or resets it and answers false. Runs on the
@@ -42,21 +72,22 @@ final class ConnectionsByAddress: Sendable {
     func admit(_ channel: any Channel) -> Bool {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
         enum Decision { case admit, park, reset }
-        let decision = state.withLock { state -> Decision in
+        let (decision, listener) = state.withLock { state -> (Decision, (any Channel)?) in
             let count = state.open[address] ?? 0
             if count < maxPerAddress {
                 state.open[address] = count + 1
-                return .admit
+                return (.admit, nil)
             }
-            guard state.parked < maxParked else { return .reset }
+            guard state.parked < maxParked else { return (.reset, nil) }
             state.parked += 1
-            return .park
+            return (.park, state.listener)
         }
         switch decision {
         case .admit:
             channel.closeFuture.whenComplete { _ in self.release(address) }
             return true
         case .park:
+            listener?.read()
             channel.closeFuture.whenComplete { _ in self.state.withLock { $0.parked -= 1 } }
             channel.eventLoop.scheduleTask(in: parkFor) { Self.reset(channel) }
             return false

@@ -28,7 +28,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         guard connectionsByAddress.admit(channel) else {
             return channel.eventLoop.makeFailedFuture(ServerError.tooManyRequests("the client address holds its share of connections", retryAfter: 1))
         }
-        let slowClientGuard = SlowClientGuard(limits: limits, idleConnections: idleConnections)
+        let slowClientGuard = SlowClientGuard(limits: limits, idleConnections: idleConnections, connectionsByAddress: connectionsByAddress)
         // The observer is made and added on the channel's event loop, in `HTTP1Channel.setup`.
         let observer = NIOLoopBound(slowClientGuard, eventLoop: channel.eventLoop)
         let http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: [RequestProgressObserver(reportingTo: observer.value)]))

@@ -2,8 +2,9 @@ import Synchronization
 
 /// The server's idle connections (those without a request in progress), oldest first, overall and
 /// by client address. When one more would exceed a cap, the connections idle longest are told to
-/// close, so silent connections never fill the server's connection cap: new clients are still
-/// accepted, and a client sends its request right after connecting, so it is never the oldest.
+/// make room (closed, or set aside if they have sent nothing yet; see ``SlowClientGuard``), so
+/// silent connections never fill the server's connection cap: new clients are still accepted, and
+/// a client sends its request right after connecting, so it is never the oldest.
 final class IdleConnections: Sendable {
     /// A connection's place in the list, handed back when it stops being idle.
     typealias Ticket = UInt64

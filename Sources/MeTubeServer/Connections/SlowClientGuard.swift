@@ -8,10 +8,12 @@ import NIOCore
 /// a request's head and end have arrived and when the answer starts and ends. A connection is
 /// *idle* from its start and after each answer: a new one must send a request head within
 /// `headerTimeout`, a used one is closed when idle for `idleTimeout`, and while idle it is listed
-/// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may close it to make
-/// room. The first byte starts a request: its head must arrive within `headerTimeout`, and the
-/// bytes must keep up with `minimumBytesPerSecond × (elapsed − requestGrace)` until the request
-/// has arrived. While the
+/// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may take it off to make
+/// room: one idle between requests is closed then, and one that has sent nothing yet is set aside
+/// (``ConnectionsByAddress/setAsideSilent()``) until its header timeout closes it, since closing
+/// it at once would only have a flood reopen it straight away. The first byte starts a request:
+/// its head must arrive within `headerTimeout`, and the bytes must keep up with
+/// `minimumBytesPerSecond × (elapsed − requestGrace)` until the request has arrived. While the
 /// server works on the request nothing is timed here (the handler has its own deadline); while
 /// it answers, each write must follow the last within `idleTimeout`. One timer per connection,
 /// set for the moment the current rule would next be broken.
@@ -34,20 +36,24 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: ConnectionLimits
     private let idleConnections: IdleConnections
+    private let connectionsByAddress: ConnectionsByAddress
     private let connectedAt = NIODeadline.now()
     private var state: State
     private var timer: Scheduled<Void>?
     private var listing: Scheduled<Void>?
     private var context: ChannelHandlerContext?
+    /// Whether the connection, silent, is set aside: it holds no place under the server's cap.
+    private var setAside = false
 
     /// How long a new connection stays off the idle list: a client sends its request right after
     /// connecting, so it is reading it, not waiting, when connections flood in and the list
     /// closes the oldest.
     static let firstRequestGrace = TimeAmount.milliseconds(20)
 
-    init(limits: ConnectionLimits, idleConnections: IdleConnections) {
+    init(limits: ConnectionLimits, idleConnections: IdleConnections, connectionsByAddress: ConnectionsByAddress) {
         self.limits = limits
         self.idleConnections = idleConnections
+        self.connectionsByAddress = connectionsByAddress
         state = .idle(since: connectedAt, fresh: true, ticket: nil)
     }
 
@@ -159,13 +165,23 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
         listing?.cancel()
         listing = nil
         if let ticket { idleConnections.remove(ticket) }
+        if setAside {
+            setAside = false
+            connectionsByAddress.takeBackSilent()
+        }
     }
 
-    /// Closes the connection if it is still idle under `ticket` (the idle list needs room).
+    /// Takes the connection off the idle list if it is still idle under `ticket` (the list needs
+    /// room): sets it aside if it has sent nothing yet and there is room for that (its header
+    /// timer still runs), closes it otherwise.
     private func evict(_ ticket: IdleConnections.Ticket) {
-        guard case .idle(_, _, let current) = state, current == ticket else { return }
-        state = .idle(since: .now(), fresh: false, ticket: nil)
-        close()
+        guard case .idle(let since, let fresh, let current) = state, current == ticket else { return }
+        state = .idle(since: since, fresh: fresh, ticket: nil)
+        if fresh, connectionsByAddress.setAsideSilent() {
+            setAside = true
+        } else {
+            close()
+        }
     }
 
     private func stop() {

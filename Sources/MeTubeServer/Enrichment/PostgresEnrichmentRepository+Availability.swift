@@ -37,7 +37,7 @@ extension PostgresEnrichmentRepository {
                     stored[id].map { state.changes(availability: $0.availability, scheduledStart: $0.scheduledStart) } ?? false
                 }
                 if !changed.isEmpty {
-                    let last = try await PostgresHubRepository.single(Int64.self, connection.query(
+                    let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
                         "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
                     let first = last - Int64(changed.count) + 1
                     let seqs = (0..<Int64(changed.count)).map { first + $0 }
