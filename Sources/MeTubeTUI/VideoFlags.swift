@@ -15,8 +15,8 @@ struct VideoFlags: OptionSet, Sendable, Equatable {
     /// Has a playback position past the start (``FeedFilter/hasProgress(_:in:)``).
     static let hasProgress = VideoFlags(rawValue: 1 << 2)
 
-    /// Every video's flags, aligned with `library.videos`; playback positions (few) are looked up
-    /// by video rather than every video in the positions.
+    /// Every video's flags, aligned with `library.videos`; the videos with a playback position
+    /// (few) are found by id, rather than every video looked up among the positions.
     static func of(_ library: Library) -> [VideoFlags] {
         var flags = library.videos.map { video in
             var flags: VideoFlags = []
