@@ -50,6 +50,9 @@ public struct Library: Sendable, Equatable {
     /// The video with `id`, if known.
     public func video(_ id: String) -> Video? { indexTable.index(of: id, in: videos).map { videos[$0] } }
 
+    /// The position of the video `id` in ``videos``, if the library holds it.
+    public func index(of id: String) -> Int? { indexTable.index(of: id, in: videos) }
+
     /// Adds or replaces videos; returns how many were new.
     @discardableResult
     public mutating func upsert(_ incoming: [Video]) -> Int {

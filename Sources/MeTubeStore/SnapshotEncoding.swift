@@ -25,25 +25,33 @@ enum SnapshotEncoding {
     }
 
     /// One journal line's JSON object for `change`, unsealed: `JSONEncoder`'s encoding (sorted
-    /// keys) with the videos, which sort last and are most of a sync's line, written by
-    /// ``JSONWriter`` as in `library.json`. Also returns, by the index of its video, the byte
+    /// keys) of everything but the marks and videos, then those two, most of a bulk mark's or a
+    /// sync's line, written by ``JSONWriter`` as in `marks.json` and `library.json` (the same
+    /// fields, so every version reads them). Also returns, by the index of its video, the byte
     /// range of each description literal in the object.
     static func change(_ change: StoreChange, descriptions: DescriptionLiterals = .none) throws -> (object: Data, descriptionRanges: [Int: Range<Int>]) {
         var rest = change
         rest.videos = []
+        rest.marks = []
         var object = try StoreCoding.encoder().encode(rest)
-        guard !change.videos.isEmpty, object.last == UInt8(ascii: "}") else { return (object, [:]) }
+        guard !change.videos.isEmpty || !change.marks.isEmpty, object.last == UInt8(ascii: "}") else { return (object, [:]) }
         object[object.index(before: object.endIndex)] = UInt8(ascii: ",")
         let base = object.count
         var writer = JSONWriter { piece in
             object.append(contentsOf: piece)
             return nil
         }
+        if !change.marks.isEmpty {
+            writer.key("marks")
+            writer.array(change.marks, mark)
+        }
         var ranges: [Int: Range<Int>] = [:]
-        writer.key("videos")
-        writer.array(change.videos.indices) { writer, index in
-            if let range = video(&writer, change.videos[index], descriptions) {
-                ranges[index] = (base + range.lowerBound)..<(base + range.upperBound)
+        if !change.videos.isEmpty {
+            writer.key("videos")
+            writer.array(change.videos.indices) { writer, index in
+                if let range = video(&writer, change.videos[index], descriptions) {
+                    ranges[index] = (base + range.lowerBound)..<(base + range.upperBound)
+                }
             }
         }
         try writer.finish()

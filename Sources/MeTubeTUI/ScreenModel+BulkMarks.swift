@@ -67,13 +67,13 @@ extension ScreenModel {
 
     /// Shows the batch's marks at once, as pending marks, until the store's write comes back.
     private mutating func markInMemory(_ batch: [WatchStatus: [String]]) {
-        var statusOf: [String: WatchStatus] = [:]
-        for (status, videoIDs) in batch { for videoID in videoIDs { statusOf[videoID] = status } }
-        for (index, video) in library.videos.enumerated() {
-            guard let status = statusOf[video.id] else { continue }
-            let previous = library.marks[video.id]
-            setMark(Mark(videoID: video.id, status: status, hlc: previous?.hlc ?? HybridTimestamp(millis: 0),
-                         deviceID: previous?.deviceID ?? "", syncState: .pending, base: previous?.base), at: index)
+        for (status, videoIDs) in batch {
+            for videoID in videoIDs {
+                guard let index = library.index(of: videoID) else { continue }
+                let previous = library.marks[videoID]
+                setMark(Mark(videoID: videoID, status: status, hlc: previous?.hlc ?? HybridTimestamp(millis: 0),
+                             deviceID: previous?.deviceID ?? "", syncState: .pending, base: previous?.base), at: index)
+            }
         }
         refilter(keeping: selectedVideo?.id)
     }

@@ -140,34 +140,28 @@ extension ScreenModel {
         rows = []
         result.reserveCapacity(library.videos.count)
         var next: Int?
-        let channelID = query.channelID
         let filter = query.filter
-        let hideShorts = query.hideShorts
         let viewQuery = query.query
-        let hidden = filter == .all && viewQuery == nil ? [] : hiddenByRules
-        let isAllView = filter == .all && viewQuery == nil
-        let now = now
+        let admission = RowAdmission(filter: filter, hasQuery: viewQuery != nil, query: query, hiddenByRules: hiddenByRules, now: now)
         let library = library
         var context = QueryContext(library: library, statusesKnown: statusesKnown, now: now)
         library.videos.withUnsafeBufferPointer { videos in
             statuses.withUnsafeBufferPointer { statuses in
-                let end = start + min(videoLimit, videos.count - start)
-                if end < videos.count { next = end }
-                for index in start..<end {
-                    if result.count >= rowTarget {
-                        next = index
-                        break
+                videoFlags.withUnsafeBufferPointer { flags in
+                    let end = start + min(videoLimit, videos.count - start)
+                    if end < videos.count { next = end }
+                    for index in start..<end {
+                        if result.count >= rowTarget {
+                            next = index
+                            break
+                        }
+                        guard admission.admitsVideo(at: index, of: videos, flags: flags[index]) else { continue }
+                        if stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) {
+                            guard admission.admitsStatus(statuses[index], flags: flags[index], at: index) else { continue }
+                            if let viewQuery, !viewQuery.matches(videos[index], in: &context) { continue }
+                        }
+                        result.append(index)
                     }
-                    if filter == .upcoming || videos[index].availability != .available, !filter.admits(videos[index], now: now, isAllView: isAllView) { continue }
-                    if hideShorts, videos[index].isShort { continue }
-                    if let channelID, videos[index].channelID != channelID { continue }
-                    if stickyVideoIDs.isEmpty || !stickyVideoIDs.contains(videos[index].id) {
-                        let hasProgress = filter == .inProgress && FeedFilter.hasProgress(videos[index].id, in: library)
-                        if !filter.admits(statuses[index], hasProgress: hasProgress) { continue }
-                        if !hidden.isEmpty, hidden[index] { continue }
-                        if let viewQuery, !viewQuery.matches(videos[index], in: &context) { continue }
-                    }
-                    result.append(index)
                 }
             }
         }

@@ -50,7 +50,10 @@ extension ScreenModel {
     /// Takes what a tracked player reported: the live position, a saved position or a watched
     /// mark (already durable), and at the end, what was saved.
     mutating func applyPlayback(_ update: PlaybackUpdate) -> [Effect] {
-        if let saved = update.saved { library.apply(saved) }
+        if let saved = update.saved {
+            library.apply(saved)
+            VideoFlags.updateProgress(of: saved.videoID, in: &videoFlags, library: library)
+        }
         if let mark = update.mark { setMark(mark) }
         guard let outcome = update.outcome else {
             playing[update.videoID] = update

@@ -110,16 +110,18 @@ extension ScreenModel {
         var context = QueryContext(library: library, statusesKnown: statusesKnown, now: now)
         viewCounts = views.map { view in
             var count = ViewCount()
-            let hidden = view.isAll ? [] : hiddenByRules
-            for (index, video) in library.videos.enumerated() {
-                if query.hideShorts, video.isShort { continue }
-                if let channelID = query.channelID, video.channelID != channelID { continue }
-                let hasProgress = view.filter == .inProgress && FeedFilter.hasProgress(video.id, in: library)
-                guard view.filter.admits(statuses[index], hasProgress: hasProgress), hidden.isEmpty || !hidden[index] else { continue }
-                if view.filter == .upcoming || video.availability != .available, !view.filter.admits(video, now: now, isAllView: view.isAll) { continue }
-                if let viewQuery = view.query, !viewQuery.matches(video, in: &context) { continue }
-                count.total += 1
-                if statuses[index] == .unwatched || statuses[index] == .unknown { count.unseen += 1 }
+            let admission = RowAdmission(filter: view.filter, hasQuery: view.query != nil, query: query, hiddenByRules: hiddenByRules, now: now)
+            library.videos.withUnsafeBufferPointer { videos in
+                videoFlags.withUnsafeBufferPointer { flags in
+                    for index in videos.indices {
+                        let status = statuses[index]
+                        guard admission.admitsVideo(at: index, of: videos, flags: flags[index]),
+                              admission.admitsStatus(status, flags: flags[index], at: index) else { continue }
+                        if let viewQuery = view.query, !viewQuery.matches(videos[index], in: &context) { continue }
+                        count.total += 1
+                        if status == .unwatched || status == .unknown { count.unseen += 1 }
+                    }
+                }
             }
             return count
         }

@@ -124,6 +124,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var rows: [Int] = []
     /// Each video's status, aligned with `library.videos`, so a filter change is one array scan.
     var statuses: [DisplayStatus] = []
+    /// Each video's ``VideoFlags``, aligned with `library.videos`.
+    var videoFlags: [VideoFlags] = []
     /// Counts library replacements, so a search index built in the background for an older
     /// library is not used.
     public internal(set) var libraryGeneration = 0
@@ -401,9 +403,10 @@ public struct ScreenModel: Sendable {
     /// Recomputes every video's status and the pending and conflict counts from the library.
     mutating func recomputeStatuses() {
         statuses = library.videos.map { FeedQuery.status(of: library.marks[$0.id], statusesKnown: statusesKnown) }
+        videoFlags = VideoFlags.of(library)
         pendingCount = 0
         conflictCount = 0
-        for mark in library.marks.values { count(mark.syncState, by: 1) }
+        for mark in library.marks { count(mark.syncState, by: 1) }
         recomputeHiddenByRules()
     }
 

@@ -49,7 +49,9 @@ func markAllAndUndoFigures(_ store: Store) throws -> [Figure] {
     _ = model.perform(.views)
     _ = model.perform(.moveLast)
     _ = model.perform(.open)
-    let viewSize = model.rows.count
+    var scanned = model
+    while scanned.continueViewScan() {}
+    let viewSize = scanned.rows.count
     var written = 0
     func run(_ keys: [Key]) throws -> Double {
         try Measure.millis {

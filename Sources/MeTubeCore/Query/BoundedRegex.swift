@@ -21,6 +21,8 @@ public struct BoundedRegex: Sendable {
     /// The pattern as written.
     public let pattern: String
     private let expression: SendableExpression
+    /// Rules out most titles of a plain-text pattern without running ICU (see ``RegexPrefilter``).
+    private let prefilter: RegexPrefilter?
 
     /// Compiles `pattern`, case-insensitive unless it turns that off with `(?-i)`; `nil` when it
     /// is not a valid ICU regular expression.
@@ -29,10 +31,18 @@ public struct BoundedRegex: Sendable {
               let expression = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return nil }
         self.pattern = pattern
         self.expression = SendableExpression(expression: expression)
+        prefilter = RegexPrefilter(pattern: pattern)
     }
 
     /// Looks for the first match in `text`, within the limits.
     public func firstMatch(in text: String) -> Outcome {
+        if let prefilter, prefilter.excludes(text) { return .noMatch }
+        return firstMatchByICU(in: text)
+    }
+
+    /// Looks for the first match in `text` with ICU alone, without the prefilter (what the
+    /// prefilter's differential test compares with).
+    func firstMatchByICU(in text: String) -> Outcome {
         let deadline = DispatchTime.now().uptimeNanoseconds + Self.timeLimit
         var outcome = Outcome.noMatch
         let range = NSRange(text.startIndex..., in: text)

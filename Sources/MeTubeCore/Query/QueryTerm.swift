@@ -40,9 +40,9 @@ public enum QueryTerm: Sendable {
         case .pending: return context.library.marks[video.id]?.syncState == .pending
         case .conflict: return context.library.marks[video.id]?.syncState == .conflict
         case .short: return video.isShort
-        case .tag(let tag): return context.library.channels[video.channelID]?.tags?.contains { $0.lowercased() == tag } ?? false
+        case .tag(let tag): return context.channel(video.channelID, hasTag: tag)
         case .channelID(let id): return video.channelID == id
-        case .channelName(let name): return (context.library.channels[video.channelID]?.displayName ?? video.channelID).lowercased() == name
+        case .channelName(let name): return context.channel(video.channelID, isNamed: name)
         case .title(let regex):
             guard context.stoppedRegexes < QueryContext.stoppedRegexLimit else {
                 context.stoppedRegexes += 1
