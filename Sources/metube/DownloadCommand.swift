@@ -66,23 +66,11 @@ struct DownloadRunCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = DownloadSettings(settings: try store.settings())
         let library = try store.openStore().library()
-        let directory = DownloadDirectory(url: settings.directory)
-        let watched = library.marks.filter { $0.status == .watched }.sorted { $0.hlc < $1.hlc }
-        let watchedAt = Dictionary(watched.map { ($0.videoID, Date(timeIntervalSince1970: Double($0.hlc.millis) / 1000)) }) { first, _ in first }
-        for id in DownloadQuota.expired(copies: directory.copies().keys, watchedAt: watchedAt, keepDays: settings.keepWatchedDays, now: Date()) {
-            directory.remove(id)
-            print("\(id)  removed (watched more than \(settings.keepWatchedDays) days ago)")
-        }
+        let downloads = QueueDownloads(settings: settings)
+        for id in downloads.removeExpired(library) { print("\(id)  removed (watched \(settings.keepWatchedDays) days ago or longer)") }
         let printer = DownloadPrinter()
         let downloader = Downloader(runner: YTDLPRun(settings: settings)) { id, state in printer.show(id, state) }
-        let states = await downloader.process(queue: library.queuedVideoIDs, watched: watched.map(\.videoID))
-        var journal = DownloadJournal.load(from: settings.directory)
-        for (id, state) in states {
-            if case .downloaded = state { journal.entries[id] = nil } else { journal.entries[id] = state }
-        }
-        let queued = Set(library.queuedVideoIDs)
-        journal.entries = journal.entries.filter { queued.contains($0.key) }
-        if FileManager.default.fileExists(atPath: settings.directory.path) { try? journal.save(to: settings.directory) }
+        let states = await downloads.download(library, with: downloader)
         let failures = states.values.compactMap { if case .failed(let failure, _) = $0 { failure } else { nil } }
         if failures.contains(where: \.stopsEveryDownload) { throw ExitCode(ExitStatus.failure) }
         if states.values.contains(where: { $0 != .downloaded }) { throw ExitCode(ExitStatus.partial) }

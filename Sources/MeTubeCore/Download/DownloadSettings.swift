@@ -16,6 +16,8 @@ public struct DownloadSettings: Sendable, Equatable {
     public var keepWatchedDays: Int
     /// The page yt-dlp is given, with `{videoId}` to replace.
     public var urlTemplate: String
+    /// Whether the TUI downloads the queue while it runs.
+    public var inBackground = false
 
     /// Settings as given.
     public init(command: String, directory: URL, format: String, concurrency: Int = 1, quotaBytes: Int64? = nil,
@@ -40,6 +42,7 @@ public struct DownloadSettings: Sendable, Equatable {
         quotaBytes = gib > 0 ? Int64((gib * 1_073_741_824).rounded(.down)) : nil
         keepWatchedDays = settings.whole(.downloadKeepWatched)
         urlTemplate = settings.text(.downloadURLTemplate) ?? ""
+        inBackground = settings.flag(.downloadInBackground)
     }
 
     /// `$XDG_DATA_HOME/metube/videos`, else `~/.local/share/metube/videos`.

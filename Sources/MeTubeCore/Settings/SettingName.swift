@@ -35,6 +35,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case downloadQuota = "download.quota"
     case downloadKeepWatched = "download.keep-watched"
     case downloadURLTemplate = "download.url-template"
+    case downloadInBackground = "download.background"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
     public static let sections = ["hub", "sync", "tui", "store", "sponsorblock", "youtube", "download", "keys"]
@@ -73,6 +74,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .downloadQuota: .number(0...1_000_000)
         case .downloadKeepWatched: .whole(0...36_500)
         case .downloadURLTemplate: .template("{videoId}")
+        case .downloadInBackground: .flag
         }
     }
 
@@ -106,6 +108,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .downloadQuota: .number(0)
         case .downloadKeepWatched: .whole(0)
         case .downloadURLTemplate: .text("https://www.youtube.com/watch?v={videoId}")
+        case .downloadInBackground: .flag(false)
         }
     }
 
