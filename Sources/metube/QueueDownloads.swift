@@ -16,11 +16,17 @@ struct QueueDownloads: Sendable {
         return expired
     }
 
-    /// Downloads `library`'s queue with `downloader` and keeps what failed or waits.
-    func download(_ library: Library, with downloader: Downloader) async -> [String: DownloadState] {
+    /// Downloads `library`'s queue with `downloader` and keeps what failed or waits. Unless
+    /// `retryingLastingFailures`, a video whose last failure will not pass by itself (unavailable,
+    /// no matching format, no file) is left alone: the TUI's passes do not ask for it every time.
+    func download(_ library: Library, with downloader: Downloader, retryingLastingFailures: Bool = true) async -> [String: DownloadState] {
         let watchedIDs = library.marks.filter { $0.status == .watched }.sorted { $0.hlc < $1.hlc }.map(\.videoID)
-        let states = await downloader.process(queue: library.queuedVideoIDs, watched: watchedIDs)
         var journal = DownloadJournal.load(from: settings.directory)
+        let queue = library.queuedVideoIDs.filter { id in
+            guard !retryingLastingFailures, case .failed(let failure, _)? = journal.entries[id] else { return true }
+            return failure.isRetryable || failure.stopsEveryDownload
+        }
+        let states = await downloader.process(queue: queue, watched: watchedIDs)
         for (id, state) in states {
             if case .downloaded = state { journal.entries[id] = nil } else { journal.entries[id] = state }
         }

@@ -73,7 +73,8 @@ struct TUICommand: ParsableCommand {
     }
 
     /// Downloads the queue while the TUI runs: a pass now and every 30 seconds (so videos queued
-    /// meanwhile follow), reporting the copies and each download; ends when the TUI stops
+    /// meanwhile follow; a video that failed for good is left to `metube download run`),
+    /// reporting the copies and each download; ends when the TUI stops
     /// listening, which kills yt-dlp and keeps its partial file for the next start.
     private static func backgroundDownloads(_ settings: DownloadSettings, _ openedStore: @escaping @Sendable () -> Store?) -> AsyncStream<DownloadEvent> {
         AsyncStream { continuation in
@@ -85,7 +86,7 @@ struct TUICommand: ParsableCommand {
                     if let library = openedStore()?.library() {
                         if !downloads.removeExpired(library).isEmpty { continuation.yield(.copies(Set(directory.copies().keys))) }
                         let downloader = Downloader(runner: YTDLPRun(settings: settings)) { id, state in continuation.yield(.state(videoID: id, state)) }
-                        _ = await downloads.download(library, with: downloader)
+                        _ = await downloads.download(library, with: downloader, retryingLastingFailures: false)
                     }
                     try? await Task.sleep(for: .seconds(30))
                 }

@@ -136,7 +136,7 @@ import TestSupport
         let server = await MediaServer.start(serving: [])
         defer { server.stop() }
         let (outcome, _) = await Self.download(Self.settings(directory.url, server: server))
-        #expect(Self.failure(outcome)?.kind == .unavailable)
+        #expect(Self.failure(outcome)?.kind == .unavailable, "\(outcome)")
         #expect(Self.failure(outcome)?.lines.contains { $0.contains("404") } == true)
     }
 
@@ -147,7 +147,7 @@ import TestSupport
         defer { server.stop() }
         // The direct file has no height, so the default selector matches nothing.
         let (outcome, _) = await Self.download(Self.settings(directory.url, server: server, format: "bv*[height<=720]+ba/b[height<=720]"))
-        #expect(Self.failure(outcome)?.kind == .formatUnavailable)
+        #expect(Self.failure(outcome)?.kind == .formatUnavailable, "\(outcome)")
     }
 
     @Test(.enabled(if: ScratchMount.isAvailable, "needs root to mount a tmpfs"))
@@ -157,7 +157,7 @@ import TestSupport
         let server = await MediaServer.start(serving: [Self.video])
         defer { server.stop() }
         let (outcome, _) = await Self.download(Self.settings(mount.url, server: server))
-        #expect(Self.failure(outcome)?.kind == .diskFull)
+        #expect(Self.failure(outcome)?.kind == .diskFull, "\(outcome)")
         #expect(Self.failure(outcome)?.isRetryable == true)
     }
 
@@ -168,7 +168,7 @@ import TestSupport
         defer { directory.remove() }
         let settings = Self.settings(directory.url, command: "/nonexistent/yt-dlp")
         let (outcome, _) = await Self.download(settings)
-        #expect(Self.failure(outcome)?.kind == .missing)
+        #expect(Self.failure(outcome)?.kind == .missing, "\(outcome)")
         let states = await Downloader(runner: YTDLPRun(settings: settings)).process(queue: [Self.video, Self.other], watched: [])
         #expect(states.values.allSatisfy { if case .failed(let failure, _) = $0 { failure.kind == .missing } else { false } })
         #expect(states.count == 2)
@@ -179,7 +179,7 @@ import TestSupport
         defer { directory.remove() }
         let command = try Self.script("echo 'yt-dlp: error: no such option: --progress-template' >&2; exit 2", in: directory)
         let (outcome, _) = await Self.download(Self.settings(directory.url.appendingPathComponent("videos"), command: command))
-        #expect(Self.failure(outcome)?.kind == .tooOld)
+        #expect(Self.failure(outcome)?.kind == .tooOld, "\(outcome)")
         #expect(Self.failure(outcome)?.status == 2)
     }
 
@@ -209,7 +209,7 @@ import TestSupport
         defer { directory.remove() }
         let command = try Self.script("echo '[download] 100% done'; exit 0", in: directory)
         let (outcome, _) = await Self.download(Self.settings(directory.url.appendingPathComponent("videos"), command: command))
-        #expect(Self.failure(outcome)?.kind == .noFile)
+        #expect(Self.failure(outcome)?.kind == .noFile, "\(outcome)")
         #expect(Self.failure(outcome)?.lines == ["[download] 100% done"])
     }
 
@@ -225,7 +225,7 @@ import TestSupport
             """, in: directory)
         let videos = directory.url.appendingPathComponent("videos")
         let (outcome, _) = await Self.download(Self.settings(videos, command: command))
-        #expect(Self.failure(outcome)?.kind == .noFile)
+        #expect(Self.failure(outcome)?.kind == .noFile, "\(outcome)")
         #expect(DownloadDirectory(url: videos).copies().isEmpty)
     }
 
@@ -234,7 +234,7 @@ import TestSupport
         defer { directory.remove() }
         let command = try Self.script("echo '[generic] extracting'; exec sleep 600", in: directory)
         let (outcome, _) = await Self.download(Self.settings(directory.url.appendingPathComponent("videos"), command: command), stallLimit: .milliseconds(500))
-        #expect(Self.failure(outcome)?.kind == .stalled)
+        #expect(Self.failure(outcome)?.kind == .stalled, "\(outcome)")
         #expect(Self.failure(outcome)?.lines == ["[generic] extracting"])
     }
 

@@ -58,7 +58,7 @@ public actor Downloader {
                     var next = pending.remove(at: index)
                     next.attempts += 1
                     running += 1
-                    let room = makeRoom(for: next.videoID, watched: watched)
+                    let room = room(for: next.videoID)
                     set(next.videoID, .downloading(nil))
                     group.addTask { [runner, next] in
                         .outcome(next, await runner.download(next.videoID, room: room) { report in
@@ -89,9 +89,9 @@ public actor Downloader {
         return states
     }
 
-    /// The bytes `videoID` may take under the quota, after removing the oldest watched copies
-    /// when it already knows it needs more; `nil` without a quota.
-    private func makeRoom(for videoID: String, watched: [String]) -> Int64? {
+    /// The bytes `videoID` may take under the quota (its own partial file counts as room); `nil`
+    /// without a quota.
+    private func room(for videoID: String) -> Int64? {
         guard let limit = runner.settings.quotaBytes else { return nil }
         return limit - (directory.usedBytes() - directory.bytes(of: videoID))
     }
