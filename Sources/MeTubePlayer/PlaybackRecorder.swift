@@ -20,14 +20,14 @@ public final class PlaybackRecorder: Sendable {
         self.session = session
     }
 
-    /// Starts mpv for `video` and begins recording. `onUpdate` is called from the recorder's
-    /// thread with each change and once with the outcome. A player that fails to start throws
-    /// and saves nothing.
+    /// Starts mpv for `video` (its page, or the `localFile` when it has an offline copy) and
+    /// begins recording. `onUpdate` is called from the recorder's thread with each change and
+    /// once with the outcome. A player that fails to start throws and saves nothing.
     public static func start(
-        video: Video, store: Store, policy: PlaybackPolicy, command: MPVCommand, startSeconds: Double?,
+        video: Video, localFile: URL? = nil, store: Store, policy: PlaybackPolicy, command: MPVCommand, startSeconds: Double?,
         socketDirectory: URL, socketTimeout: Double = 10, onUpdate: @escaping @Sendable (PlaybackUpdate) -> Void = { _ in }
     ) throws(PlayerError) -> PlaybackRecorder {
-        let session = try MPVSession.start(command: command, url: video.url, startSeconds: startSeconds,
+        let session = try MPVSession.start(command: command, url: localFile?.path ?? video.url, startSeconds: startSeconds,
                                            socketDirectory: socketDirectory, socketTimeout: socketTimeout)
         let recorder = PlaybackRecorder(videoID: video.id, session: session)
         let knownDuration = video.duration.map(Double.init)

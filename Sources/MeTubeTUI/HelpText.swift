@@ -22,6 +22,7 @@ enum HelpText {
         lines += [
             Line(keys: "◔ ◑ ◕  (@)", text: "partly watched: under half, half, three quarters, with the share played", isHeading: false),
             Line(keys: "▶ 12:34  (>)", text: "playing now, at this position (⏸ / = while paused)", isHeading: false),
+            Line(keys: "⤓ 42%  (d)", text: "downloading for offline viewing; ⤓ left of the mark: a copy is on disk", isHeading: false),
         ]
         return lines
     }

@@ -93,6 +93,8 @@ public enum ModelEvent: Sendable, Equatable {
     case tick(Date)
     /// The import of the YouTube subscriptions (``Effect/importYouTube``) moved on or ended.
     case youTubeImport(YouTubeImportProgress)
+    /// The background downloads of the queue moved on.
+    case download(DownloadEvent)
 }
 
 /// The whole state of the TUI as a value: keys and events go in, a new state and ``Effect``s come
@@ -201,6 +203,8 @@ public struct ScreenModel: Sendable {
     public let player: PlayerSettings?
     /// Tracked players now running, by video id, with what each last reported.
     public internal(set) var playing: [String: PlaybackUpdate] = [:]
+    /// The offline copies and the queue's downloads.
+    public internal(set) var downloads = DownloadsState()
     /// The resume question waiting for `y` or `n` (`resume = "ask"`).
     public internal(set) var resumeQuestion: ResumeQuestion?
     /// The details pane (`Tab`).
@@ -343,6 +347,8 @@ public struct ScreenModel: Sendable {
             now = date
         case .youTubeImport(let progress):
             return applyYouTubeImport(progress)
+        case .download(let downloadEvent):
+            downloads.apply(downloadEvent)
         }
         return []
     }

@@ -25,6 +25,7 @@ extension ScreenRenderer {
                 let state = mark.syncState.displayed(serviceReachable: statusReachable)
                 grid.put(state.badge(unicode: model.unicode), row: row, column: 0, style: Self.style(of: state))
             }
+            if let copy = model.downloads.glyph(of: video.id, unicode: model.unicode) { grid.put(copy, row: row, column: 1, style: .accent) }
             let availability = video.availability
             grid.put(availability == .available ? glyph(of: status) : glyph(of: availability), row: row, column: 2,
                      style: (status == .unwatched || status == .unknown) && !availability.isGone ? .accent : .dim)
@@ -35,7 +36,7 @@ extension ScreenRenderer {
             let titleWidth = grid.width - titleColumn - Self.durationWidth - 1
             field(video.title, into: &grid, row: row, column: titleColumn, width: titleWidth,
                   style: status == .watched || status == .skipped || availability.isGone ? .dim : .normal)
-            let progress = model.progressText(of: video.id)
+            let progress = model.progressText(of: video.id) ?? model.downloads.progressText(of: video.id, unicode: model.unicode)
             let availabilityText = self.availabilityText(of: video)
             field(progress ?? availabilityText ?? Formatting.duration(video.duration), into: &grid, row: row, column: grid.width - Self.durationWidth,
                   width: Self.durationWidth, style: progress == nil && (availabilityText == nil || availability.isGone) ? .dim : .accent, alignRight: true)

@@ -106,6 +106,7 @@ public struct ScreenRenderer: Sendable {
             parts.append("\(SyncState.pending.displayed(serviceReachable: statusReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
         }
         if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount, "conflict"))") }
+        if let downloads = model.downloads.statusText(unicode: model.unicode) { parts.append(downloads) }
         parts.append("\(model.videoSourceName): " + (model.services[.hub] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
         parts.append("status: " + (model.services[.status] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
         field(" " + parts.joined(separator: model.unicode ? " │ " : " | "), into: &grid, row: row, column: 0, width: grid.width, style: .status)

@@ -43,8 +43,12 @@ struct TUILoop<Source: LibrarySource> {
         record(["event": "first-frame", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
         updateSearchIndex()
         let syncTask = listenToSync()
+        let downloadTask = listenToDownloads()
         if options.syncAtStart { options.requestSync?() }
-        defer { syncTask?.cancel() }
+        defer {
+            syncTask?.cancel()
+            downloadTask?.cancel()
+        }
         var lastRefresh = ContinuousClock.now
         while true {
             if let signal = signals.signal { return 128 + signal }
@@ -263,6 +267,14 @@ struct TUILoop<Source: LibrarySource> {
         let inbox = inbox
         return Task.detached {
             for await event in events { inbox.post(.sync(event)) }
+        }
+    }
+
+    private func listenToDownloads() -> Task<Void, Never>? {
+        guard let events = options.downloadEvents else { return nil }
+        let inbox = inbox
+        return Task.detached {
+            for await event in events { inbox.post(.download(event)) }
         }
     }
 

@@ -14,6 +14,8 @@ public struct TUIOptions: Sendable {
 
     /// Events from the sync engine; `nil` when no sync is configured.
     public var syncEvents: AsyncStream<TUISyncEvent>?
+    /// The background downloads' reports, when the queue is downloaded while the TUI runs.
+    public var downloadEvents: AsyncStream<DownloadEvent>?
     /// Called for `r` (sync now), and after the first frame when ``syncAtStart``.
     public var requestSync: (@Sendable () -> Void)?
     /// Called for `R` once confirmed: forget where the syncs stopped and fetch everything again.

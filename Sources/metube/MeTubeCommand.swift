@@ -15,7 +15,7 @@ struct MeTubeCommand: AsyncParsableCommand {
         version: MeTubeVersion.current,
         subcommands: [
             TUICommand.self, ListCommand.self, ShowCommand.self, MarkCommand.self, RulesCommand.self, PlayCommand.self, SyncCommand.self, ChannelsCommand.self, StatusCommand.self, ImportCommand.self, ConfigCommand.self,
-            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self, YouTubeCommand.self, QueueCommand.self,
+            ExportCommand.self, RestoreCommand.self, DoctorCommand.self, CompactCommand.self, LoginCommand.self, YouTubeCommand.self, QueueCommand.self, DownloadCommand.self,
         ],
         defaultSubcommand: TUICommand.self
     )

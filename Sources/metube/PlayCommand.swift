@@ -15,7 +15,8 @@ struct PlayCommand: ParsableCommand {
             mpv is started with a JSON IPC socket; the position is saved every 5 seconds of playback, on pause and when mpv ends \
             (even when it is killed). A partly watched video starts at the saved position less [tui] resume-rewind seconds, \
             unless [tui] resume is "never" (or "ask" and the answer is no). Reaching [tui] watched-at of the video, or its end, \
-            marks it watched. Prints what it saved when mpv ends.
+            marks it watched. Prints what it saved when mpv ends. \
+            A video with an offline copy (`metube download`) plays the file, tracked the same way.
             """
     )
 
@@ -43,10 +44,12 @@ struct PlayCommand: ParsableCommand {
         }
         let start = startOver ? nil : resumeSeconds(player.policy, saved: library.playbackPositions[videoID])
         if let start { print("\(videoID): resuming at \(PlaybackText.clock(start))") }
+        let copy = DownloadDirectory(url: DownloadSettings(settings: settings).directory).copy(of: videoID)
+        if copy != nil { print("\(videoID): playing the copy on disk") }
         if player.marksAtStart { try withStoreErrors { () throws(StoreError) in _ = try opened.mark(videoID, as: .watched) } }
         let recorder: PlaybackRecorder
         do {
-            recorder = try PlaybackRecorder.start(video: found, store: opened, policy: player.policy, command: player.command,
+            recorder = try PlaybackRecorder.start(video: found, localFile: copy?.file, store: opened, policy: player.policy, command: player.command,
                                                   startSeconds: start, socketDirectory: PlayerSocketDirectory.url())
         } catch {
             throw fail(error.description, code: ExitStatus.failure)

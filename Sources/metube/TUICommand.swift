@@ -44,8 +44,11 @@ struct TUICommand: ParsableCommand {
             startedAt: started
         )
         if let player = config.player {
-            options.startPlayer = Self.playerStarter(opening.openedStore, player, sponsorBlock: SponsorBlockSettings(settings: settings))
+            options.startPlayer = Self.playerStarter(opening.openedStore, player, sponsorBlock: SponsorBlockSettings(settings: settings),
+                                                     downloads: DownloadDirectory(url: DownloadSettings(settings: settings).directory))
         }
+        let downloadSettings = DownloadSettings(settings: settings)
+        if downloadSettings.inBackground { options.downloadEvents = Self.backgroundDownloads(downloadSettings, opening.openedStore) }
         options.importYouTube = Self.youTubeImporter(settings: settings, store: opening.store)
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
@@ -60,15 +63,39 @@ struct TUICommand: ParsableCommand {
     /// Starts tracked players for the TUI: the video from the store (a bare one when it is gone),
     /// sockets in the runtime directory; refused while the whole store is still opening.
     private static func playerStarter(
-        _ openedStore: @escaping @Sendable () -> Store?, _ player: PlayerSettings, sponsorBlock: SponsorBlockSettings
+        _ openedStore: @escaping @Sendable () -> Store?, _ player: PlayerSettings, sponsorBlock: SponsorBlockSettings, downloads: DownloadDirectory
     ) -> TUIOptions.PlayerStarter {
         { videoID, startSeconds, onUpdate in
             guard let opened = openedStore() else { throw PlayerError.storeStillOpening }
             let video = opened.library().video(videoID) ?? Video(id: videoID, channelID: "", title: videoID, published: Date())
-            let recorder = try PlaybackRecorder.start(video: video, store: opened, policy: player.policy, command: player.command,
+            let recorder = try PlaybackRecorder.start(video: video, localFile: downloads.copy(of: videoID)?.file, store: opened, policy: player.policy, command: player.command,
                                                       startSeconds: startSeconds, socketDirectory: PlayerSocketDirectory.url(), onUpdate: onUpdate)
             SponsorSegmentLoader(settings: sponsorBlock, store: opened)?.load(video, into: recorder.useSegments)
             return recorder
+        }
+    }
+
+    /// Downloads the queue while the TUI runs: a pass now and every 30 seconds (so videos queued
+    /// meanwhile follow; a video that failed for good is left to `metube download run`),
+    /// reporting the copies and each download; ends when the TUI stops
+    /// listening, which kills yt-dlp and keeps its partial file for the next start.
+    private static func backgroundDownloads(_ settings: DownloadSettings, _ openedStore: @escaping @Sendable () -> Store?) -> AsyncStream<DownloadEvent> {
+        AsyncStream { continuation in
+            let task = Task.detached {
+                let directory = DownloadDirectory(url: settings.directory)
+                let downloads = QueueDownloads(settings: settings)
+                continuation.yield(.copies(Set(directory.copies().keys)))
+                while !Task.isCancelled {
+                    if let library = openedStore()?.library() {
+                        if !downloads.removeExpired(library).isEmpty { continuation.yield(.copies(Set(directory.copies().keys))) }
+                        let downloader = Downloader(runner: YTDLPRun(settings: settings)) { id, state in continuation.yield(.state(videoID: id, state)) }
+                        _ = await downloads.download(library, with: downloader, retryingLastingFailures: false)
+                    }
+                    try? await Task.sleep(for: .seconds(30))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

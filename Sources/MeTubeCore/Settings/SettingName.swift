@@ -30,9 +30,17 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case youTubeClientSecret = "youtube.client-secret"
     case youTubeOAuthURL = "youtube.oauth-url"
     case youTubeAPIURL = "youtube.api-url"
+    case downloadCommand = "download.command"
+    case downloadDirectory = "download.dir"
+    case downloadFormat = "download.format"
+    case downloadConcurrency = "download.concurrency"
+    case downloadQuota = "download.quota"
+    case downloadKeepWatched = "download.keep-watched"
+    case downloadURLTemplate = "download.url-template"
+    case downloadInBackground = "download.background"
 
     /// The sections of the file that hold settings of this table, plus `keys`.
-    public static let sections = ["hub", "sync", "tui", "store", "sponsorblock", "youtube", "keys"]
+    public static let sections = ["hub", "sync", "tui", "store", "sponsorblock", "youtube", "download", "keys"]
 
     /// The section, e.g. `hub`.
     public var section: String { String(rawValue.prefix { $0 != "." }) }
@@ -63,6 +71,13 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .sponsorBlockEnabled: .flag
         case .sponsorBlockCategories: .list(SponsorSegment.categories)
         case .sponsorBlockAPI: .webURL
+        case .downloadCommand, .downloadFormat: .text
+        case .downloadDirectory: .absolutePath
+        case .downloadConcurrency: .whole(1...8)
+        case .downloadQuota: .number(0...1_000_000)
+        case .downloadKeepWatched: .whole(0...36_500)
+        case .downloadURLTemplate: .template("{videoId}")
+        case .downloadInBackground: .flag
         }
     }
 
@@ -90,6 +105,14 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .sponsorBlockEnabled: .flag(false)
         case .sponsorBlockCategories: .list(["sponsor", "selfpromo"])
         case .sponsorBlockAPI: .text("https://sponsor.ajay.app")
+        case .downloadCommand: .text("yt-dlp")
+        case .downloadDirectory: nil
+        case .downloadFormat: .text("bv*[height<=720]+ba/b[height<=720]")
+        case .downloadConcurrency: .whole(1)
+        case .downloadQuota: .number(0)
+        case .downloadKeepWatched: .whole(0)
+        case .downloadURLTemplate: .text("https://www.youtube.com/watch?v={videoId}")
+        case .downloadInBackground: .flag(false)
         }
     }
 

@@ -18,6 +18,10 @@ public enum SettingKind: Sendable, Equatable {
     case flag
     /// An array of one or more of these strings.
     case list([String])
+    /// An absolute path (starting with `/`).
+    case absolutePath
+    /// A string holding this placeholder, e.g. `{videoId}`.
+    case template(String)
 
     /// What a value of this kind looks like, for messages.
     public var expectation: String {
@@ -31,6 +35,8 @@ public enum SettingKind: Sendable, Equatable {
         case .number(let range): "a number from \(SettingValue.number(range.lowerBound).text) to \(SettingValue.number(range.upperBound).text)"
         case .flag: "true or false"
         case .list(let options): "an array of one or more of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .absolutePath: "an absolute path such as \"/home/me/Videos\""
+        case .template(let placeholder): "a string containing \(placeholder)"
         }
     }
 }
@@ -92,6 +98,10 @@ public enum SettingValue: Sendable, Equatable {
         case (.text, .string(let value)):
             self = .text(value)
         case (.webURL, .string(let value)) where Self.isWebURL(value):
+            self = .text(value)
+        case (.absolutePath, .string(let value)) where value.hasPrefix("/") && !value.contains("\0"):
+            self = .text(value)
+        case (.template(let placeholder), .string(let value)) where value.contains(placeholder):
             self = .text(value)
         case (.choice(let options), .string(let value)) where options.contains(value):
             self = .text(value)

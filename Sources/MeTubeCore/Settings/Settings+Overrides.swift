@@ -20,7 +20,7 @@ extension Settings {
     private mutating func override(_ name: SettingName, with text: String, from origin: SettingOrigin, location: String) throws(SettingsError) {
         let raw: SettingValue.Raw
         switch name.kind {
-        case .text, .webURL, .choice: raw = .string(text)
+        case .text, .webURL, .choice, .absolutePath, .template: raw = .string(text)
         case .whole: raw = Int(text).map(SettingValue.Raw.integer) ?? .string(text)
         case .seconds, .number: raw = Double(text).map(SettingValue.Raw.number) ?? .string(text)
         case .flag: raw = Bool(text).map(SettingValue.Raw.bool) ?? .string(text)
