@@ -15,6 +15,9 @@ struct TUILoop<Source: LibrarySource> {
     private let searchIndexBuilder = SearchIndexBuilder()
     private let detailsLoader: DetailsLoader
     private var searchIndexRequested: Int?
+    private var pixelOverlay = PixelOverlay()
+    /// Whether curses repaints the whole screen on the next draw (after a resize).
+    private var repaintsAll = false
     private var model: ScreenModel
     private var clipboard: String?
     /// Tracked players now running, by video id.
@@ -28,7 +31,7 @@ struct TUILoop<Source: LibrarySource> {
         self.options = options
         opener = VideoOpener(command: config.openCommand)
         let thumbnailCache = config.thumbnails == .off ? nil : ThumbnailCache(directory: options.thumbnailDirectory, byteLimit: config.thumbnailCacheBytes)
-        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode)
+        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode, pixels: Self.pixelRenderer(config.thumbnails, terminal: terminal))
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
         model.loadingVideoCount = source.loadingVideoCount
@@ -44,7 +47,10 @@ struct TUILoop<Source: LibrarySource> {
         updateSearchIndex()
         let syncTask = listenToSync()
         if options.syncAtStart { options.requestSync?() }
-        defer { syncTask?.cancel() }
+        defer {
+            syncTask?.cancel()
+            if let clear = pixelOverlay.shown?.picture.clearSequence { FileHandle.standardOutput.write(Data(clear.utf8)) }
+        }
         var lastRefresh = ContinuousClock.now
         while true {
             if let signal = signals.signal { return 128 + signal }
@@ -60,6 +66,7 @@ struct TUILoop<Source: LibrarySource> {
             case .resize?:
                 _ = model.apply(.resized(terminal.size))
                 terminal.invalidate()
+                repaintsAll = true
                 changed = true
             case .hangup?:
                 stopPlayers()
@@ -107,8 +114,21 @@ struct TUILoop<Source: LibrarySource> {
         }
     }
 
+    /// The pixel renderer for `mode` (kitty, sixel) on `terminal`'s cells; `nil` for the others and
+    /// without colours (`NO_COLOR`), where pictures are symbols.
+    private static func pixelRenderer(_ mode: ThumbnailMode, terminal: CursesScreen) -> PixelRenderer? {
+        guard terminal.pictureColors != .none, let pixelMode = PixelMode(rawValue: mode.rawValue) else { return nil }
+        let cell = terminal.cellPixels ?? PixelRenderer.fallbackCellPixels
+        return PixelRenderer(mode: pixelMode, cellWidth: cell.width, cellHeight: cell.height)
+    }
+
     private mutating func redraw() {
-        terminal.draw(ScreenRenderer.render(model))
+        let grid = ScreenRenderer.render(model)
+        let pixels = pixelOverlay.frame(showing: PixelOverlay.placement(in: model, grid: grid), repainted: repaintsAll)
+        repaintsAll = false
+        if let rows = pixels.repaintRows { terminal.repaint(rows: rows) }
+        terminal.draw(grid)
+        if !pixels.output.isEmpty { FileHandle.standardOutput.write(Data(pixels.output.utf8)) }
         if let text = clipboard {
             clipboard = nil
             let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
