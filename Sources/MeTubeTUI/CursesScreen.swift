@@ -105,13 +105,6 @@ final class CursesScreen {
         wredrawln(window, Int32(rows.lowerBound), Int32(rows.count))
     }
 
-    /// One cell's size in pixels, as the terminal reports it (`nil` when it does not).
-    var cellPixels: (width: Int, height: Int)? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 else { return nil }
-        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
-    }
-
     /// Forgets what is on screen, so the next ``draw(_:)`` repaints everything (after a resize).
     func invalidate() {
         shown = nil

@@ -31,7 +31,10 @@ struct TUILoop<Source: LibrarySource> {
         self.options = options
         opener = VideoOpener(command: config.openCommand)
         let thumbnailCache = config.thumbnails == .off ? nil : ThumbnailCache(directory: options.thumbnailDirectory, byteLimit: config.thumbnailCacheBytes)
-        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode, pixels: Self.pixelRenderer(config.thumbnails, terminal: terminal))
+        // Pictures without colour (`NO_COLOR`) are symbols only.
+        let pixelMode = terminal.pictureColors == .none ? nil : PixelMode(rawValue: config.thumbnails.rawValue)
+        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode,
+                                      pixels: pixelMode.map { PixelRenderer(mode: $0, terminal: STDOUT_FILENO) })
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
         model.loadingVideoCount = source.loadingVideoCount
@@ -112,14 +115,6 @@ struct TUILoop<Source: LibrarySource> {
             searchIndexRequested = model.libraryGeneration
             searchIndexBuilder.build(model.library, generation: model.libraryGeneration)
         }
-    }
-
-    /// The pixel renderer for `mode` (kitty, sixel) on `terminal`'s cells; `nil` for the others and
-    /// without colours (`NO_COLOR`), where pictures are symbols.
-    private static func pixelRenderer(_ mode: ThumbnailMode, terminal: CursesScreen) -> PixelRenderer? {
-        guard terminal.pictureColors != .none, let pixelMode = PixelMode(rawValue: mode.rawValue) else { return nil }
-        let cell = terminal.cellPixels ?? PixelRenderer.fallbackCellPixels
-        return PixelRenderer(mode: pixelMode, cellWidth: cell.width, cellHeight: cell.height)
     }
 
     private mutating func redraw() {

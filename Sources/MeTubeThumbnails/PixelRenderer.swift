@@ -1,4 +1,5 @@
 internal import CChafa
+import Foundation
 
 /// Draws a decoded picture as a kitty or sixel escape with libchafa's pixel modes
 /// (`chafa_canvas_print`), sized in the terminal's cell pixels.
@@ -21,6 +22,17 @@ public struct PixelRenderer: Sendable {
         self.mode = mode
         self.cellWidth = known ? cellWidth : Self.fallbackCellPixels.width
         self.cellHeight = known ? cellHeight : Self.fallbackCellPixels.height
+    }
+
+    /// A renderer for `mode` on the terminal at `descriptor`, its cell size from `TIOCGWINSZ`
+    /// (``fallbackCellPixels`` when the terminal gives no pixel size).
+    public init(mode: PixelMode, terminal descriptor: Int32) {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            self.init(mode: mode, cellWidth: 0, cellHeight: 0)
+            return
+        }
+        self.init(mode: mode, cellWidth: Int(size.ws_xpixel) / Int(size.ws_col), cellHeight: Int(size.ws_ypixel) / Int(size.ws_row))
     }
 
     /// `image` as an escape covering `columns` × `rows` cells.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MeTubeStore
 import MeTubeThumbnails
 import Testing
 import TestSupport
@@ -12,7 +13,7 @@ import TestSupport
 struct PixelPicturesEndToEndTests {
     /// A session running `metube` on a store whose thumbnails a loopback server serves, with
     /// `config` and `environment`; every byte it writes goes to the returned file.
-    static func start(config: String, environment: [String: String] = [:], serverURL: String, in directory: TemporaryDirectory) throws -> (TmuxSession, String) {
+    static func start(config: String, environment: [String: String] = [:], arguments: [String] = [], serverURL: String, in directory: TemporaryDirectory) throws -> (TmuxSession, String) {
         let storeURL = try DetailsPaneEndToEndTests.makeStore(count: 50, thumbnailBase: "\(serverURL)/thumbs", in: directory)
         try config.write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
         let (go, output) = (directory.path("go"), directory.path("output"))
@@ -21,7 +22,7 @@ struct PixelPicturesEndToEndTests {
         variables.merge(environment) { _, new in new }
         // The program starts once the recording runs, when the test creates `go`.
         let wait = "while [ ! -e \"$0\" ]; do sleep 0.01; done; exec \"$@\""
-        let tmux = try TmuxSession(command: ["/bin/sh", "-c", wait, go, EndToEndTests.binary.path], environment: variables, width: 130, height: 30)
+        let tmux = try TmuxSession(command: ["/bin/sh", "-c", wait, go, EndToEndTests.binary.path] + arguments, environment: variables, width: 130, height: 30)
         try tmux.recordOutput(to: output)
         FileManager.default.createFile(atPath: go, contents: nil)
         return (tmux, output)
@@ -73,6 +74,20 @@ struct PixelPicturesEndToEndTests {
         try tmux.send("q")
         #expect(try EndToEndTests.waitForExit(tmux) == 0)
         #expect(Self.recorded(output).components(separatedBy: Self.kittyDelete).count == 3, "deleted when moving and at quit")
+    }
+
+    @Test("metube show --thumbnail with thumbnails = \"sixel\" on a terminal draws the picture as sixel")
+    func showDrawsSixel() async throws {
+        let (service, url) = try await Self.serveThumbnails()
+        defer { service.stop() }
+        let directory = TemporaryDirectory("metube-pixels-show")
+        defer { directory.remove() }
+        let videoID = try #require(try SyntheticLibrary(channelCount: 4, videoCount: 50, markCount: 0).videos().first?.id)
+        let (tmux, output) = try Self.start(config: "[tui]\nthumbnails = \"sixel\"\n", arguments: ["show", videoID, "--thumbnail"], serverURL: url, in: directory)
+        defer { tmux.close() }
+        #expect(try EndToEndTests.waitForExit(tmux) == 0)
+        #expect(Self.recorded(output).contains("\u{1B}P0;1;0q\"1;1;"))
+        #expect(!Self.recorded(output).contains("\u{1B}[38;2;"))
     }
 
     @Test("auto inside tmux: no question to the terminal, no pixels; coloured block cells")
