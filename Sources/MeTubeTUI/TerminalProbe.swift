@@ -71,7 +71,7 @@ struct TerminalProbe: Equatable {
     /// the terminal cannot be put in raw mode.
     static func ask(within deadline: Duration) -> TerminalProbe? {
         var saved = termios()
-        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
