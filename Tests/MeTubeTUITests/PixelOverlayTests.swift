@@ -8,14 +8,17 @@ import Testing
 /// repainted.
 @Suite("Pixel overlay")
 struct PixelOverlayTests {
-    /// The pane open at `size` with the fixture picture ready, in `mode`'s pixels too.
-    static func model(_ mode: PixelMode, size: TerminalSize = DetailsPaneTests.wide) throws -> (ScreenModel, DetailsLayout) {
+    /// The pane open at `size` with the fixture picture ready, in `mode`'s pixels too (`nil`:
+    /// symbols only).
+    static func model(_ mode: PixelMode?, size: TerminalSize = DetailsPaneTests.wide) throws -> (ScreenModel, DetailsLayout) {
         var model = DetailsPaneTests.openModel(size: size)
         let layout = try #require(model.detailsLayout)
         var picture = try DetailsPaneTests.fixturePicture(columns: layout.pictureColumns, rows: layout.pictureRows)
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/thumbnail-320x180.jpg", withExtension: nil))
-        let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
-        picture.pixels = try PixelRenderer(mode: mode, cellWidth: 10, cellHeight: 20).render(image, columns: layout.pictureColumns, rows: layout.pictureRows)
+        if let mode {
+            let url = try #require(Bundle.module.url(forResource: "Fixtures/thumbnail-320x180.jpg", withExtension: nil))
+            let image = try JPEGDecoder().decode(Array(try Data(contentsOf: url)))
+            picture.pixels = try PixelRenderer(mode: mode, cellWidth: 10, cellHeight: 20).render(image, columns: layout.pictureColumns, rows: layout.pictureRows)
+        }
         _ = model.apply(.details(.picture(DetailsPicture(videoID: model.selectedVideo!.id, columns: layout.pictureColumns, rows: layout.pictureRows, state: .ready(picture)))))
         return (model, layout)
     }
@@ -75,10 +78,7 @@ struct PixelOverlayTests {
 
     @Test("a picture without pixels (symbols) puts nothing over the cells")
     func symbolsOnly() throws {
-        var model = DetailsPaneTests.openModel(size: DetailsPaneTests.wide)
-        let layout = try #require(model.detailsLayout)
-        let picture = try DetailsPaneTests.fixturePicture(columns: layout.pictureColumns, rows: layout.pictureRows)
-        _ = model.apply(.details(.picture(DetailsPicture(videoID: model.selectedVideo!.id, columns: layout.pictureColumns, rows: layout.pictureRows, state: .ready(picture)))))
+        let (model, _) = try Self.model(nil)
         var overlay = PixelOverlay()
         #expect(Self.frame(&overlay, model) == PixelOverlay.Frame())
     }

@@ -51,79 +51,80 @@ struct PixelPicturesEndToEndTests {
         return await BackgroundService.serve(router, label: "thumbnail-images")
     }
 
+    /// Runs `body` on a session started as ``start(config:environment:arguments:serverURL:in:)``
+    /// does, with its thumbnail server and directory, and removes them after.
+    static func withSession(_ name: String, config: String, environment: [String: String] = [:], arguments: [String] = [],
+                            _ body: (TmuxSession, String) async throws -> Void) async throws {
+        let (service, url) = try await serveThumbnails()
+        defer { service.stop() }
+        let directory = TemporaryDirectory(name)
+        defer { directory.remove() }
+        let (tmux, output) = try start(config: config, environment: environment, arguments: arguments, serverURL: url, in: directory)
+        defer { tmux.close() }
+        try await body(tmux, output)
+    }
+
     static let kittyPicture = "\u{1B}_Ga=T,i=\(PixelPicture.kittyImageID),"
     static let kittyDelete = "\u{1B}_Ga=d,d=I,i=\(PixelPicture.kittyImageID)\u{1B}\\"
 
     @Test("kitty: the picture is written with its id at the pane, and deleted when the selection moves and at quit")
     func kittyPictureFollowsTheSelection() async throws {
-        let (service, url) = try await Self.serveThumbnails()
-        defer { service.stop() }
-        let directory = TemporaryDirectory("metube-pixels-kitty")
-        defer { directory.remove() }
-        let (tmux, output) = try Self.start(config: "[tui]\nthumbnails = \"kitty\"\n", serverURL: url, in: directory)
-        defer { tmux.close() }
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
+        try await Self.withSession("metube-pixels-kitty", config: "[tui]\nthumbnails = \"kitty\"\n") { tmux, output in
+            try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
 
-        try tmux.send("Tab")
-        try await Self.waitForOutput(output) { $0.contains(Self.kittyPicture) }
-        #expect(!Self.recorded(output).contains(Self.kittyDelete))
-        try tmux.send("j")
-        try await Self.waitForOutput(output) { $0.contains(Self.kittyDelete) }
-        // The next video's picture follows, drawn again after the delete.
-        try await Self.waitForOutput(output) { $0.components(separatedBy: Self.kittyPicture).count == 3 }
-        try tmux.send("q")
-        #expect(try EndToEndTests.waitForExit(tmux) == 0)
-        #expect(Self.recorded(output).components(separatedBy: Self.kittyDelete).count == 3, "deleted when moving and at quit")
+            try tmux.send("Tab")
+            try await Self.waitForOutput(output) { $0.contains(Self.kittyPicture) }
+            #expect(!Self.recorded(output).contains(Self.kittyDelete))
+            try tmux.send("j")
+            try await Self.waitForOutput(output) { $0.contains(Self.kittyDelete) }
+            // The next video's picture follows, drawn again after the delete.
+            try await Self.waitForOutput(output) { $0.components(separatedBy: Self.kittyPicture).count == 3 }
+            try tmux.send("q")
+            let status = try EndToEndTests.waitForExit(tmux)
+            #expect(status == 0)
+            #expect(Self.recorded(output).components(separatedBy: Self.kittyDelete).count == 3, "deleted when moving and at quit")
+        }
     }
 
     @Test("metube show --thumbnail with thumbnails = \"sixel\" on a terminal draws the picture as sixel")
     func showDrawsSixel() async throws {
-        let (service, url) = try await Self.serveThumbnails()
-        defer { service.stop() }
-        let directory = TemporaryDirectory("metube-pixels-show")
-        defer { directory.remove() }
         let videoID = try #require(try SyntheticLibrary(channelCount: 4, videoCount: 50, markCount: 0).videos().first?.id)
-        let (tmux, output) = try Self.start(config: "[tui]\nthumbnails = \"sixel\"\n", arguments: ["show", videoID, "--thumbnail"], serverURL: url, in: directory)
-        defer { tmux.close() }
-        #expect(try EndToEndTests.waitForExit(tmux) == 0)
-        #expect(Self.recorded(output).contains("\u{1B}P0;1;0q\"1;1;"))
-        #expect(!Self.recorded(output).contains("\u{1B}[38;2;"))
+        try await Self.withSession("metube-pixels-show", config: "[tui]\nthumbnails = \"sixel\"\n", arguments: ["show", videoID, "--thumbnail"]) { tmux, output in
+            let status = try EndToEndTests.waitForExit(tmux)
+            #expect(status == 0)
+            #expect(Self.recorded(output).contains("\u{1B}P0;1;0q\"1;1;"))
+            #expect(!Self.recorded(output).contains("\u{1B}[38;2;"))
+        }
     }
 
     @Test("auto inside tmux: no question to the terminal, no pixels; coloured block cells")
     func autoInsideTmuxDrawsSymbols() async throws {
-        let (service, url) = try await Self.serveThumbnails()
-        defer { service.stop() }
-        let directory = TemporaryDirectory("metube-pixels-tmux")
-        defer { directory.remove() }
-        let (tmux, output) = try Self.start(config: "", environment: ["TMUX": "/tmp/tmux-test/default,1,0"], serverURL: url, in: directory)
-        defer { tmux.close() }
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
-        try tmux.send("Tab")
-        try await DetailsPaneEndToEndTests.waitFor(tmux, escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
-        try tmux.send("q")
-        #expect(try EndToEndTests.waitForExit(tmux) == 0)
-        #expect(!Self.recorded(output).contains("\u{1B}_G"))
-        #expect(!Self.recorded(output).contains("\u{1B}[c"))
+        try await Self.withSession("metube-pixels-tmux", config: "", environment: ["TMUX": "/tmp/tmux-test/default,1,0"]) { tmux, output in
+            try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
+            try tmux.send("Tab")
+            try await DetailsPaneEndToEndTests.waitFor(tmux, escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
+            try tmux.send("q")
+            let status = try EndToEndTests.waitForExit(tmux)
+            #expect(status == 0)
+            #expect(!Self.recorded(output).contains("\u{1B}_G"))
+            #expect(!Self.recorded(output).contains("\u{1B}[c"))
+        }
     }
 
     @Test("auto outside tmux asks the terminal; tmux answers DA1 without sixel, so symbols, and nothing leaks as keys")
     func autoAsksAndTheAnswerDoesNotLeak() async throws {
-        let (service, url) = try await Self.serveThumbnails()
-        defer { service.stop() }
-        let directory = TemporaryDirectory("metube-pixels-probe")
-        defer { directory.remove() }
-        let (tmux, output) = try Self.start(config: "", serverURL: url, in: directory)
-        defer { tmux.close() }
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
-        #expect(Self.recorded(output).contains("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"))
-        try tmux.send("Tab")
-        try await DetailsPaneEndToEndTests.waitFor(tmux, escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
-        let screen = try tmux.capture()
-        // DA1's answer `ESC [ ? 1 ; 2 c` read as keys would open the help (`?`).
-        #expect(!screen.contains("This help"))
-        try tmux.send("q")
-        #expect(try EndToEndTests.waitForExit(tmux) == 0)
-        #expect(!Self.recorded(output).contains(Self.kittyPicture))
+        try await Self.withSession("metube-pixels-probe", config: "") { tmux, output in
+            try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
+            #expect(Self.recorded(output).contains("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"))
+            try tmux.send("Tab")
+            try await DetailsPaneEndToEndTests.waitFor(tmux, escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
+            let screen = try tmux.capture()
+            // DA1's answer `ESC [ ? 1 ; 2 c` read as keys would open the help (`?`).
+            #expect(!screen.contains("This help"))
+            try tmux.send("q")
+            let status = try EndToEndTests.waitForExit(tmux)
+            #expect(status == 0)
+            #expect(!Self.recorded(output).contains(Self.kittyPicture))
+        }
     }
 }
