@@ -99,10 +99,12 @@ final class CursesScreen {
         shown = grid
     }
 
-    /// Makes the next ``draw(_:)`` repaint `rows` in full, whatever curses thinks they show
-    /// (a sixel picture drew over them).
+    /// Makes the next ``draw(_:)`` repaint `rows` (those on screen) in full, whatever curses
+    /// thinks they show (a sixel picture drew over them).
     func repaint(rows: Range<Int>) {
-        wredrawln(window, Int32(rows.lowerBound), Int32(rows.count))
+        let onScreen = rows.clamped(to: 0..<size.height)
+        guard !onScreen.isEmpty else { return }
+        wredrawln(window, Int32(onScreen.lowerBound), Int32(onScreen.count))
     }
 
     /// Forgets what is on screen, so the next ``draw(_:)`` repaints everything (after a resize).

@@ -15,7 +15,8 @@ struct PixelOverlay {
 
     /// What one frame does beside drawing the grid.
     struct Frame: Equatable {
-        /// Rows curses must repaint in full (they held a sixel picture): before it draws.
+        /// Rows curses must repaint in full (they held a sixel picture), before it draws; the
+        /// last may be past the screen.
         var repaintRows: Range<Int>?
         /// Bytes to write once curses has drawn: a kitty delete, then the new picture.
         var output = ""
@@ -46,7 +47,8 @@ struct PixelOverlay {
             if let clear = shown.picture.clearSequence {
                 frame.output += clear
             } else {
-                frame.repaintRows = shown.row..<(shown.row + shown.picture.rows)
+                // One row more: a sixel's height is rounded up to whole sixels (6 pixels).
+                frame.repaintRows = shown.row..<(shown.row + shown.picture.rows + 1)
             }
         }
         if let wanted {

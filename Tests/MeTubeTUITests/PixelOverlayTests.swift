@@ -72,7 +72,7 @@ struct PixelOverlayTests {
 
         model.press(.character("j"))
         let moved = Self.frame(&overlay, model)
-        #expect(moved.repaintRows == layout.top..<(layout.top + layout.pictureRows))
+        #expect(moved.repaintRows == layout.top..<(layout.top + layout.pictureRows + 1))
         #expect(moved.output.isEmpty)
     }
 
