@@ -83,3 +83,11 @@ struct PixelOverlayTests {
         #expect(Self.frame(&overlay, model) == PixelOverlay.Frame())
     }
 }
+
+/// A failed expectation names a frame's rows and the start and size of its output, not the
+/// hundreds of KiB of a picture.
+extension PixelOverlay.Frame: CustomTestStringConvertible {
+    public var testDescription: String {
+        "Frame(repaintRows: \(repaintRows.map { "\($0)" } ?? "nil"), output: \(String(output.prefix(60)).debugDescription)… \(output.utf8.count) B)"
+    }
+}
