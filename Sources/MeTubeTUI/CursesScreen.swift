@@ -99,6 +99,14 @@ final class CursesScreen {
         shown = grid
     }
 
+    /// Makes the next ``draw(_:)`` repaint `rows` (those on screen) in full, whatever curses
+    /// thinks they show (a sixel picture drew over them).
+    func repaint(rows: Range<Int>) {
+        let onScreen = rows.clamped(to: 0..<size.height)
+        guard !onScreen.isEmpty else { return }
+        wredrawln(window, Int32(onScreen.lowerBound), Int32(onScreen.count))
+    }
+
     /// Forgets what is on screen, so the next ``draw(_:)`` repaints everything (after a resize).
     func invalidate() {
         shown = nil

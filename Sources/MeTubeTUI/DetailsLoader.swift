@@ -25,11 +25,12 @@ final class DetailsLoader {
         var generation: Int
     }
 
-    /// A loader posting to `inbox`; `cache` `nil` means no thumbnails.
-    init(inbox: EventInbox, cache: ThumbnailCache?, colors: PictureColors, unicode: Bool) {
+    /// A loader posting to `inbox`; `cache` `nil` means no thumbnails; `pixels` draws pictures in
+    /// pixels too.
+    init(inbox: EventInbox, cache: ThumbnailCache?, colors: PictureColors, unicode: Bool, pixels: PixelRenderer? = nil) {
         self.inbox = inbox
         self.cache = cache
-        drawing = ThumbnailDrawing(renderer: SymbolRenderer(colors: colors, unicode: unicode))
+        drawing = ThumbnailDrawing(renderer: SymbolRenderer(colors: colors, unicode: unicode), pixels: pixels)
         fetcher = cache.map { cache in
             ThumbnailFetcher(cache: cache) { videoID, failure in
                 inbox.post(.details(.fetched(videoID: videoID, failure: failure?.description)))

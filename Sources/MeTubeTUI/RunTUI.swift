@@ -11,8 +11,14 @@ import MeTubeCore
 public func runTUI(store: some LibrarySource, config: TUIConfig, options: TUIOptions = TUIOptions()) throws -> Int32 {
     setlocale(LC_ALL, "")
     let unicode = cnc_locale_is_utf8() != 0 && !config.forceASCII
-    let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    let environment = ProcessInfo.processInfo.environment
+    let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     let signals = TerminalGuard()
+    var config = config
+    // Asked before curses takes the terminal; pictures without colour are symbols anyway.
+    config.thumbnails = config.thumbnails.resolved(environment: environment) {
+        noColor ? nil : TerminalProbe.ask(within: .milliseconds(150))
+    }
     let terminal = try CursesScreen(useColors: !noColor, inputTimeout: .milliseconds(50))
     var timing: [String] = []
     let status: Int32

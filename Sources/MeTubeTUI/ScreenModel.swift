@@ -233,7 +233,6 @@ public struct ScreenModel: Sendable {
         views = config.views.isEmpty ? SavedView.builtIn : config.views
         viewIndex = views.firstIndex { $0.query == nil && $0.filter == query.filter } ?? 0
         details.showsPictures = config.thumbnails != .off
-        message = config.thumbnails.fallbackNotice.map { StatusMessage(text: $0, isError: false) }
         recomputeStatuses()
         rebuildRows()
     }

@@ -15,6 +15,9 @@ struct TUILoop<Source: LibrarySource> {
     private let searchIndexBuilder = SearchIndexBuilder()
     private let detailsLoader: DetailsLoader
     private var searchIndexRequested: Int?
+    private var pixelOverlay = PixelOverlay()
+    /// Whether curses repaints the whole screen on the next draw (after a resize).
+    private var repaintsAll = false
     private var model: ScreenModel
     private var clipboard: String?
     /// Tracked players now running, by video id.
@@ -28,7 +31,10 @@ struct TUILoop<Source: LibrarySource> {
         self.options = options
         opener = VideoOpener(command: config.openCommand)
         let thumbnailCache = config.thumbnails == .off ? nil : ThumbnailCache(directory: options.thumbnailDirectory, byteLimit: config.thumbnailCacheBytes)
-        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode)
+        // Pictures without colour (`NO_COLOR`) are symbols only.
+        let pixelMode = terminal.pictureColors == .none ? nil : PixelMode(rawValue: config.thumbnails.rawValue)
+        detailsLoader = DetailsLoader(inbox: inbox, cache: thumbnailCache, colors: terminal.pictureColors, unicode: unicode,
+                                      pixels: pixelMode.map { PixelRenderer(mode: $0, terminal: STDOUT_FILENO) })
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
         model.loadingVideoCount = source.loadingVideoCount
@@ -48,6 +54,7 @@ struct TUILoop<Source: LibrarySource> {
         defer {
             syncTask?.cancel()
             downloadTask?.cancel()
+            if let clear = pixelOverlay.shown?.picture.clearSequence { FileHandle.standardOutput.write(Data(clear.utf8)) }
         }
         var lastRefresh = ContinuousClock.now
         while true {
@@ -64,6 +71,7 @@ struct TUILoop<Source: LibrarySource> {
             case .resize?:
                 _ = model.apply(.resized(terminal.size))
                 terminal.invalidate()
+                repaintsAll = true
                 changed = true
             case .hangup?:
                 stopPlayers()
@@ -112,7 +120,12 @@ struct TUILoop<Source: LibrarySource> {
     }
 
     private mutating func redraw() {
-        terminal.draw(ScreenRenderer.render(model))
+        let grid = ScreenRenderer.render(model)
+        let pixels = pixelOverlay.frame(showing: PixelOverlay.placement(in: model, grid: grid), repainted: repaintsAll)
+        repaintsAll = false
+        if let rows = pixels.repaintRows { terminal.repaint(rows: rows) }
+        terminal.draw(grid)
+        if !pixels.output.isEmpty { FileHandle.standardOutput.write(Data(pixels.output.utf8)) }
         if let text = clipboard {
             clipboard = nil
             let sequence = "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"

@@ -37,14 +37,17 @@ public struct Picture: Sendable, Equatable {
     public let colors: PictureColors
     /// The cells, row by row.
     public let cells: [PictureCell]
+    /// The same picture in pixels (kitty or sixel), drawn over the cells where the terminal can.
+    public var pixels: PixelPicture?
 
-    /// A picture of `width` × `height` cells.
-    public init(width: Int, height: Int, colors: PictureColors, cells: [PictureCell]) {
+    /// A picture of `width` × `height` cells, with its `pixels` form if any.
+    public init(width: Int, height: Int, colors: PictureColors, cells: [PictureCell], pixels: PixelPicture? = nil) {
         precondition(cells.count == width * height, "a picture has width × height cells")
         self.width = width
         self.height = height
         self.colors = colors
         self.cells = cells
+        self.pixels = pixels
     }
 
     /// The cell at `column`, `row`.

@@ -74,7 +74,7 @@ public struct SymbolRenderer: Sendable {
         }
     }
 
-    /// One thread per drawing: drawings run off the key path already, and the machine's cores are
-    /// for the rest of the program.
-    private static let configureOnce: Void = chafa_set_n_threads(1)
+    /// One thread per drawing (symbols or pixels): drawings run off the key path already, and the
+    /// machine's cores are for the rest of the program.
+    static let configureOnce: Void = chafa_set_n_threads(1)
 }

@@ -18,8 +18,28 @@ func thumbnailFigures() async throws -> [Figure] {
                detail: "decode + scale + draw a 320x180 JPEG (\(jpeg.count) B), median of \(samples.count)"),
         Figure(name: "thumbnail.draw.40x12.p99", value: Measure.percentile(samples, 99), unit: "ms", detail: "p99 of \(samples.count)"),
     ]
+    figures += try pixelFigures(jpeg)
     figures.append(try await firstScreenFigure())
     return figures + (try await detailsPaneFigures())
+}
+
+/// The same JPEG decoded and drawn as kitty and sixel escapes over 40×12 cells of 10×20 pixels
+/// (off the key path, like the symbols), and how many bytes each escape writes to the terminal.
+private func pixelFigures(_ jpeg: [UInt8]) throws -> [Figure] {
+    let decoder = JPEGDecoder()
+    return try [PixelMode.kitty, .sixel].flatMap { mode -> [Figure] in
+        let renderer = PixelRenderer(mode: mode, cellWidth: 10, cellHeight: 20)
+        var samples: [Double] = []
+        var bytes = 0
+        for _ in 0..<100 {
+            samples.append(try Measure.millis { bytes = try renderer.render(try decoder.decode(jpeg), columns: 40, rows: 12).escape.utf8.count })
+        }
+        return [
+            Figure(name: "thumbnail.\(mode.rawValue).40x12.median", value: Measure.median(samples), unit: "ms",
+                   detail: "decode + scale + \(mode.rawValue) escape of a 320x180 JPEG, median of \(samples.count)"),
+            Figure(name: "thumbnail.\(mode.rawValue).40x12.bytes", value: Double(bytes), unit: "B", detail: "the escape written per picture"),
+        ]
+    }
 }
 
 /// 20 rows' thumbnails (a first screen of a 24-row terminal) fetched into an empty cache from a

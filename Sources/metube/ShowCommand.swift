@@ -13,7 +13,8 @@ struct ShowCommand: AsyncParsableCommand {
         discussion: """
             Text goes through the same display safety as the TUI (no escape sequences or bidi controls reach the terminal). \
             --json prints the same as one object (see the README for its fields). --thumbnail draws the cached thumbnail with \
-            coloured block symbols first, fetching it into the thumbnail cache when it is not there (10 s at most). \
+            coloured block symbols first, fetching it into the thumbnail cache when it is not there (10 s at most); in pixels \
+            instead when [tui] thumbnails is "kitty" or "sixel" and the output is a terminal. \
             Exit status 4 when the video is not in the library.
             """
     )
@@ -60,7 +61,9 @@ struct ShowCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let colors: PictureColors = environment["NO_COLOR"].map { !$0.isEmpty } == true ? .none : .direct
         let size = SymbolRenderer.size(forColumns: columns, maxRows: columns)
-        let drawing = ThumbnailDrawing(renderer: SymbolRenderer(colors: colors))
+        let pixelMode = settings.text(.thumbnails).flatMap(PixelMode.init(rawValue:))
+        let pixels = colors == .none || isatty(STDOUT_FILENO) != 1 ? nil : pixelMode.map { PixelRenderer(mode: $0, terminal: STDOUT_FILENO) }
+        let drawing = ThumbnailDrawing(renderer: SymbolRenderer(colors: colors), pixels: pixels)
         if await cache.read(video.id) == nil, let url = ThumbnailAddress.fetchURL(thumbnailURL: video.thumbnailURL, videoID: video.id) {
             let (ended, endedSink) = AsyncStream.makeStream(of: ThumbnailError?.self)
             let fetcher = ThumbnailFetcher(cache: cache) { _, failure in
@@ -73,7 +76,9 @@ struct ShowCommand: AsyncParsableCommand {
             }
         }
         switch await drawing.draw(video.id, from: cache, columns: size.columns, rows: size.rows) {
-        case .success(let picture)?: print(picture.ansiText)
+        case .success(let picture)?:
+            // A kitty picture leaves the cursor at its top left: the text goes below its rows.
+            if let pixels = picture.pixels { print(pixels.escape + String(repeating: "\n", count: pixels.mode == .kitty ? pixels.rows - 1 : 0)) } else { print(picture.ansiText) }
         case .failure(let error)?: throw fail("no thumbnail: \(error.description)", code: ExitStatus.failure)
         case nil: throw fail("no thumbnail for \(video.id)", code: ExitStatus.failure)
         }

@@ -56,6 +56,12 @@ public final class TmuxSession: Sendable {
         throw TmuxError.screenTimedOut(screen: screen)
     }
 
+    /// Appends every byte the program writes to its terminal to the file at `path`, from now on
+    /// (`pipe-pane`): the escapes that `capture-pane` does not keep (kitty graphics, sixel).
+    public func recordOutput(to path: String) throws {
+        try run(["pipe-pane", "-o", "-t", Self.target, "cat >> '\(path)'"])
+    }
+
     /// Resizes the session's window.
     public func resize(width: Int, height: Int) throws {
         try run(["resize-window", "-t", Self.target, "-x", "\(width)", "-y", "\(height)"])
