@@ -20,7 +20,7 @@ public struct VideoQuery: Sendable, Equatable, CustomStringConvertible {
         }
         var parser = QueryParser(tokens: try QueryLexer.tokens(of: text))
         self.text = text
-        root = try parser.parseQuery()
+        root = try parser.parseQuery().folded
     }
 
     private init(text: String, root: QueryNode) {
