@@ -39,21 +39,26 @@ import TestSupport
     @Test func orsOfChannelIDsFoldedIntoOneSetDecideAsEachComparisonWould() throws {
         var random = SplitMix64(seed: 0x6368_616E_6E65)
         for round in 0..<150 {
-            // Given a random library and a query whose `or`s hold several channel ids beside other
-            // operands, at any depth (what a view over a share of the channels looks like)
+            // Given a random library and a query that joins with `or` several channel ids beside
+            // other operands, the channels split over two levels of parentheses, perhaps negated
+            // (what a view over a share of the channels looks like)
             let sample = RandomQueryLibrary(videoCount: 1 + Int(random.next() % 120), channelCount: 2 + Int(random.next() % 6), random: &random)
-            var shape = QueryShape.channel(Int(random.next() % 8), byName: false)
-            for _ in 0..<(1 + Int(random.next() % 6)) {
-                let operand: QueryShape = random.next() % 3 == 0
+            let operands: [QueryShape] = (0..<(2 + Int(random.next() % 7))).map { _ in
+                random.next() % 4 == 0
                     ? .random(depth: Int(random.next() % 3), channelCount: 8, random: &random)
                     : .channel(Int(random.next() % 8), byName: false)
-                shape = random.next() % 4 == 0 ? .not(.or(shape, operand)) : .or(operand, shape)
             }
+            let split = 1 + Int(random.next() % UInt64(operands.count))
+            let inner = operands[split...].map { "(\($0))" }.joined(separator: " or ")
+            let joined = operands[..<split].map { "(\($0))" }.joined(separator: " or ") + (inner.isEmpty ? "" : " or (\(inner))")
+            let negated = random.next() % 4 == 0
             // When the query language selects videos
-            let selected = try matches(shape.description, sample.library, now: sample.now)
-            // Then it selects exactly what the brute-force filter does
-            let expected = sample.library.videos.filter { shape.admits($0, in: sample.library, now: sample.now) }.map(\.id)
-            #expect(selected == expected, "round \(round): \(shape)")
+            let selected = try matches(negated ? "not (\(joined))" : joined, sample.library, now: sample.now)
+            // Then it selects exactly what the operands decide one by one
+            let expected = sample.library.videos.filter { video in
+                operands.contains { $0.admits(video, in: sample.library, now: sample.now) } != negated
+            }.map(\.id)
+            #expect(selected == expected, "round \(round): \(negated ? "not " : "")\(joined)")
         }
     }
 
