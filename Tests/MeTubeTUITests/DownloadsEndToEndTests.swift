@@ -8,7 +8,7 @@ import TestSupport
 /// loopback server of an ffmpeg-made video, and the real mpv playing the copy.
 @Suite("TUI downloads end to end in tmux")
 struct DownloadsEndToEndTests {
-    @Test("a queued video is downloaded in the background, its row shows ⤓, and Enter plays the file")
+    @Test("a queued video is downloaded in the background by default, its row shows ⤓, and Enter plays the file")
     func backgroundDownloadAndOfflinePlay() async throws {
         let directory = TemporaryDirectory("mt-dl")
         defer { directory.remove() }
@@ -23,7 +23,6 @@ struct DownloadsEndToEndTests {
             dir = "\(directory.path("videos"))"
             format = "b"
             url-template = "\(server.urlTemplate)"
-            background = true
             [tui]
             player = "mpv"
             open = "mpv --no-config --vo=null --ao=null --ytdl=no --speed=10 {url}"
