@@ -52,7 +52,7 @@ public struct DownloadsState: Sendable, Equatable {
 
     /// Where `videoID`'s download stands, for the downloads view: `downloaded 12.3 MB`,
     /// `downloading 42% of 12.3 MB`, `waits: …`, `failed: …`, or `not downloaded yet`.
-    func stateText(of videoID: String) -> String {
+    public func stateText(of videoID: String) -> String {
         if let size = copies[videoID] { return "downloaded \(DownloadQuota.text(size))" }
         if let report = active[videoID] {
             let total = report?.totalBytes.map { " of \(DownloadQuota.text($0))" } ?? ""
