@@ -31,6 +31,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case importYouTube = "import-youtube"
     case conflicts
     case queue
+    case downloads
     case keepMine = "keep-mine"
     case takeTheirs = "take-theirs"
     case back
@@ -76,6 +77,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .importYouTube: ActionInfo(keys: ["I"], help: "Channels: follow your YouTube subscriptions (after metube youtube login)", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
         case .queue: ActionInfo(keys: ["L"], help: "Watch-later queue; J/K move a video in it (details pane closed)", group: .views)
+        case .downloads: ActionInfo(keys: ["D"], help: "Downloads: each queued video's copy, progress, or why it waits or failed", group: .views)
         case .keepMine: ActionInfo(keys: ["m"], help: "Conflicts: keep my value", group: .views)
         case .takeTheirs: ActionInfo(keys: ["t"], help: "Conflicts: take the other device's value", group: .views)
         case .back: ActionInfo(keys: ["Esc"], help: "Back", group: .views)

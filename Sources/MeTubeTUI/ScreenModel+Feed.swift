@@ -53,7 +53,7 @@ extension ScreenModel {
             message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing, .editTags, .importYouTube:
             message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
-        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .nextDetailsItem, .previousDetailsItem, .useDetailsItem, .jumpToView, .undo, .toggleQueue, .queue:
+        case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .nextDetailsItem, .previousDetailsItem, .useDetailsItem, .jumpToView, .undo, .toggleQueue, .queue, .downloads:
             break
         }
         return []

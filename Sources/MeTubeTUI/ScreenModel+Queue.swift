@@ -9,8 +9,11 @@ extension ScreenModel {
     /// Performs `action` when it is the queue's here; `nil` when it is not.
     mutating func performQueue(_ action: Action) -> [Effect]? {
         switch action {
+        case .downloads:
+            return toggleDownloads()
         case .queue:
-            showsQueue = screen == .feed ? !showsQueue : true
+            showsQueue = screen == .feed && !showsDownloads ? !showsQueue : true
+            showsDownloads = false
             screen = .feed
             rebuildRows()
             return []
@@ -18,6 +21,7 @@ extension ScreenModel {
             return toggleQueueOfSelected()
         case .back where screen == .feed && showsQueue:
             showsQueue = false
+            showsDownloads = false
             rebuildRows()
             return []
         case .scrollDetailsDown, .scrollDetailsUp:

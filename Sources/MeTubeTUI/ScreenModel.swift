@@ -211,6 +211,8 @@ public struct ScreenModel: Sendable {
     public internal(set) var details = DetailsPane()
     /// Whether the feed shows the watch-later queue, in its order (see ScreenModel+Queue).
     public internal(set) var showsQueue = false
+    /// Whether the queue is shown as the downloads view (see ScreenModel+Downloads).
+    public internal(set) var showsDownloads = false
     /// Whether an import of the YouTube subscriptions (`I`) is under way.
     public internal(set) var isImportingYouTube = false
 

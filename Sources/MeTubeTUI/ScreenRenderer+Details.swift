@@ -37,6 +37,7 @@ extension ScreenRenderer {
         if let counts = countsText(video) { lines.append((counts, .dim)) }
         if let markLine = markText(of: video.id) { lines.append(markLine) }
         if let bar = positionBar(of: video, width: textWidth) { lines.append((bar, .accent)) }
+        lines.append(contentsOf: downloadFailureLines(of: video.id))
         lines.append(("", .normal))
         let rows = layout.top + layout.height - textTop
         let items = itemLines(room: rows - lines.count)

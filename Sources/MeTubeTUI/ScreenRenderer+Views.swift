@@ -7,6 +7,7 @@ extension ScreenRenderer {
     private static let durationWidth = 8
 
     func drawFeed(into grid: inout CellGrid) {
+        if model.showsDownloads { return drawDownloads(into: &grid) }
         guard !model.rows.isEmpty else {
             drawEmpty(model.keyMap.message("nothing here", hints: [(.cycleFilter, "changes the filter")]), into: &grid)
             return
@@ -127,7 +128,7 @@ extension ScreenRenderer {
         }
     }
 
-    private func drawEmpty(_ text: String, into grid: inout CellGrid) {
+    func drawEmpty(_ text: String, into grid: inout CellGrid) {
         field(text, into: &grid, row: 1 + model.listHeight / 2, column: 2, width: grid.width - 4, style: .dim)
     }
 

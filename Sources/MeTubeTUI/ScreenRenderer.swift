@@ -61,6 +61,8 @@ public struct ScreenRenderer: Sendable {
         grid.clear(row: 0, style: .header)
         var parts = ["metube"]
         switch model.screen {
+        case .feed where model.showsDownloads:
+            parts.append("downloads (\(Formatting.count(model.rows.count, "video")))")
         case .feed where model.showsQueue:
             parts.append("queue (\(Formatting.count(model.rows.count, "video")))")
         case .feed:

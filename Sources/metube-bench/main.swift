@@ -15,6 +15,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("postgres", postgresFigures),
     ("views", viewsFigures),
     ("queue", queueFigures),
+    ("downloads", downloadsFigures),
     ("feed-outage", feedOutageFigures),
 ]
 

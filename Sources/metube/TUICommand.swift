@@ -77,17 +77,18 @@ struct TUICommand: ParsableCommand {
 
     /// Downloads the queue while the TUI runs: a pass now and every 30 seconds (so videos queued
     /// meanwhile follow; a video that failed for good is left to `metube download run`),
-    /// reporting the copies and each download; ends when the TUI stops
+    /// reporting the copies, what the last passes left failed or waiting, and each download; ends when the TUI stops
     /// listening, which kills yt-dlp and keeps its partial file for the next start.
     private static func backgroundDownloads(_ settings: DownloadSettings, _ openedStore: @escaping @Sendable () -> Store?) -> AsyncStream<DownloadEvent> {
         AsyncStream { continuation in
             let task = Task.detached {
                 let directory = DownloadDirectory(url: settings.directory)
                 let downloads = QueueDownloads(settings: settings)
-                continuation.yield(.copies(Set(directory.copies().keys)))
+                continuation.yield(.copies(directory.copies().mapValues(\.bytes)))
+                for (id, state) in DownloadJournal.load(from: settings.directory).entries { continuation.yield(.state(videoID: id, state)) }
                 while !Task.isCancelled {
                     if let library = openedStore()?.library() {
-                        if !downloads.removeExpired(library).isEmpty { continuation.yield(.copies(Set(directory.copies().keys))) }
+                        if !downloads.removeExpired(library).isEmpty { continuation.yield(.copies(directory.copies().mapValues(\.bytes))) }
                         let downloader = Downloader(runner: YTDLPRun(settings: settings)) { id, state in continuation.yield(.state(videoID: id, state)) }
                         _ = await downloads.download(library, with: downloader, retryingLastingFailures: false)
                     }

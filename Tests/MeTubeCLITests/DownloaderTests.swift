@@ -305,13 +305,15 @@ import TestSupport
         #expect(defaults.format == "bv*[height<=720]+ba/b[height<=720]")
         #expect(defaults.concurrency == 1)
         #expect(defaults.quotaBytes == nil)
+        #expect(defaults.inBackground)
         #expect(defaults.url(for: "dQw4w9WgXcQ") == "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
-        let set = try Settings(parsing: "[download]\ndir = \"/v\"\nquota = 1.5\nconcurrency = 2\nkeep-watched = 7\n")
+        let set = try Settings(parsing: "[download]\ndir = \"/v\"\nquota = 1.5\nconcurrency = 2\nkeep-watched = 7\nbackground = false\n")
         let custom = DownloadSettings(settings: set, environment: [:])
         #expect(custom.directory.path == "/v")
         #expect(custom.quotaBytes == 1_610_612_736)
         #expect(custom.concurrency == 2)
         #expect(custom.keepWatchedDays == 7)
+        #expect(!custom.inBackground)
         for (bad, message) in [("dir = \"videos\"", "an absolute path"), ("concurrency = 0", "from 1 to 8"), ("quota = -1", "a number from 0"),
                                ("keep-watched = 1.5", "a whole number"), ("url-template = \"http://x/\"", "containing {videoId}"),
                                ("quota = nan", "a number from 0"), ("formats = \"b\"", "did you mean format?")] {

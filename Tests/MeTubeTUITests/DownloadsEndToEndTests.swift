@@ -8,7 +8,7 @@ import TestSupport
 /// loopback server of an ffmpeg-made video, and the real mpv playing the copy.
 @Suite("TUI downloads end to end in tmux")
 struct DownloadsEndToEndTests {
-    @Test("a queued video is downloaded in the background, its row shows ⤓, and Enter plays the file")
+    @Test("a queued video is downloaded in the background by default, its row shows ⤓, D shows it downloaded, and Enter plays the file")
     func backgroundDownloadAndOfflinePlay() async throws {
         let directory = TemporaryDirectory("mt-dl")
         defer { directory.remove() }
@@ -23,7 +23,6 @@ struct DownloadsEndToEndTests {
             dir = "\(directory.path("videos"))"
             format = "b"
             url-template = "\(server.urlTemplate)"
-            background = true
             [tui]
             player = "mpv"
             open = "mpv --no-config --vo=null --ao=null --ytdl=no --speed=10 {url}"
@@ -37,7 +36,10 @@ struct DownloadsEndToEndTests {
             return row.contains(title) && row.dropFirst().hasPrefix("⤓")
         }
         #expect(DownloadDirectory(url: directory.url.appendingPathComponent("videos")).copy(of: video.id) != nil, "\(screen)")
-        // When the server is gone and Enter plays it: mpv plays the file (it could not play the page)
+        // And D shows it downloaded, with its size, in the downloads view
+        try tmux.send("D")
+        try tmux.waitFor { $0.contains("downloads (1 video)") && EndToEndTests.line(1, of: $0).contains("downloaded ") }
+        // When the server is gone and Enter plays it there: mpv plays the file (it could not play the page)
         server.stop()
         try tmux.send("Enter")
         try tmux.waitFor(timeout: .seconds(30)) { $0.contains("marked watched") }

@@ -24,10 +24,12 @@ struct EndToEndTests {
         return url
     }
 
-    /// Starts `metube` on the store in `directory` at `width` × `height`.
+    /// Starts `metube` on the store in `directory` at `width` × `height`, with its home and data
+    /// directories (where offline copies go) inside `directory`.
     static func start(_ storeURL: URL, in directory: TemporaryDirectory, width: Int = 100, height: Int = 30, extraEnvironment: [String: String] = [:], arguments: [String] = []) throws -> TmuxSession {
         #expect(FileManager.default.isExecutableFile(atPath: binary.path), "metube binary missing at \(binary.path): run swift build first")
-        var environment = ["METUBE_DATA_DIR": storeURL.path, "METUBE_CONFIG": directory.path("config.toml"), "HOME": directory.url.path, "BROWSER": "true"]
+        var environment = ["METUBE_DATA_DIR": storeURL.path, "METUBE_CONFIG": directory.path("config.toml"), "HOME": directory.url.path,
+                           "XDG_DATA_HOME": directory.path("share"), "BROWSER": "true"]
         environment.merge(extraEnvironment) { _, new in new }
         return try TmuxSession(command: [binary.path] + arguments, environment: environment, width: width, height: height)
     }

@@ -14,6 +14,8 @@ struct QueueEndToEndTests {
         defer { directory.remove() }
         let library = SyntheticLibrary(channelCount: 4, videoCount: 40, markCount: 0)
         let storeURL = try EndToEndTests.makeStore(library, in: directory)
+        // (the queued videos are not downloaded: no yt-dlp against youtube.com from a test)
+        try "[download]\nbackground = false\n".write(to: directory.url.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         let tmux = try EndToEndTests.start(storeURL, in: directory)
         defer { tmux.close() }
         try tmux.waitFor { $0.contains("hub: not configured") }

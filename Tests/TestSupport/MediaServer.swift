@@ -29,6 +29,8 @@ public final class MediaServer: Sendable {
         let served: Set<String>
         /// Bytes of a whole-file answer sent before it stops (for a while); `nil` sends all.
         let holdAfter = Mutex<Int?>(nil)
+        /// Bytes a second every answer is sent at; `nil` sends as fast as it can.
+        let rate = Mutex<Int?>(nil)
         /// The first byte of every ranged request, in order.
         let rangeStarts = Mutex<[Int]>([])
 
@@ -50,6 +52,10 @@ public final class MediaServer: Sendable {
     /// Whole-file answers from now on stop after `bytes` (and end 20 s later); `nil` sends all.
     public func hold(after bytes: Int?) { state.holdAfter.withLock { $0 = bytes } }
 
+    /// Every answer from now on is sent at `bytesPerSecond` (a tenth of it every 100 ms), for
+    /// downloads that stay running; `nil` sends as fast as it can.
+    public func throttle(bytesPerSecond: Int?) { state.rate.withLock { $0 = bytesPerSecond.map { max(10, $0) } } }
+
     /// Stops serving.
     public func stop() { service.stop() }
 
@@ -70,7 +76,15 @@ public final class MediaServer: Sendable {
             var headers: HTTPFields = [.contentType: "video/mp4", .acceptRanges: "bytes", .contentLength: String(body.count)]
             if start > 0 { headers[.contentRange] = "bytes \(start)-\(video.count - 1)/\(video.count)" }
             let hold = start == 0 ? state.holdAfter.withLock { $0 } : nil
+            let rate = state.rate.withLock { $0 }
             return Response(status: start > 0 ? .partialContent : .ok, headers: headers, body: ResponseBody(contentLength: body.count) { writer in
+                if let rate {
+                    for chunk in stride(from: body.startIndex, to: body.endIndex, by: rate / 10) {
+                        try await writer.write(ByteBuffer(bytes: body[chunk..<min(chunk + rate / 10, body.endIndex)]))
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    return try await writer.finish(nil)
+                }
                 let first = hold.map { min($0, body.count) } ?? body.count
                 try await writer.write(ByteBuffer(bytes: body.prefix(first)))
                 if first < body.count {

@@ -17,7 +17,7 @@ public struct DownloadSettings: Sendable, Equatable {
     /// The page yt-dlp is given, with `{videoId}` to replace.
     public var urlTemplate: String
     /// Whether the TUI downloads the queue while it runs.
-    public var inBackground = false
+    public var inBackground = true
 
     /// Settings as given.
     public init(command: String, directory: URL, format: String, concurrency: Int = 1, quotaBytes: Int64? = nil,

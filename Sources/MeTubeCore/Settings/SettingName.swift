@@ -112,7 +112,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .downloadQuota: .number(0)
         case .downloadKeepWatched: .whole(0)
         case .downloadURLTemplate: .text("https://www.youtube.com/watch?v={videoId}")
-        case .downloadInBackground: .flag(false)
+        case .downloadInBackground: .flag(true)
         }
     }
 
