@@ -7,12 +7,12 @@ extension ScreenModel {
     mutating func askBulkMark(_ status: WatchStatus) {
         let indices = rows.filter { library.marks[library.videos[$0].id]?.status != status }
         guard !indices.isEmpty else {
-            message = StatusMessage(text: rows.isEmpty ? "this view is empty" : "every video here is \(status.rawValue) already", isError: false)
+            message = FooterMessage(text: rows.isEmpty ? "this view is empty" : "every video here is \(status.rawValue) already", isError: false)
             return
         }
         let bulk = BulkMark(status: status, indices: indices, viewName: viewDescription)
         pendingBulkMark = bulk
-        message = StatusMessage(text: "Mark \(Formatting.count(indices.count, "video")) of \(bulk.viewName) \(status.rawValue)? (y/n)", isError: false)
+        message = FooterMessage(text: "Mark \(Formatting.count(indices.count, "video")) of \(bulk.viewName) \(status.rawValue)? (y/n)", isError: false)
     }
 
     /// Takes the answer to ``askBulkMark(_:)``: `y` marks, any other key cancels.
@@ -20,34 +20,34 @@ extension ScreenModel {
         guard let bulk = pendingBulkMark else { return [] }
         pendingBulkMark = nil
         guard key == .character("y") || key == .character("Y") else {
-            message = StatusMessage(text: "nothing marked", isError: false)
+            message = FooterMessage(text: "nothing marked", isError: false)
             return []
         }
         let videoIDs = bulk.indices.map { library.videos[$0].id }
         let label = "\(Formatting.count(videoIDs.count, "video")) of \(bulk.viewName) \(bulk.status.rawValue)"
         undoHistory.push(UndoStep(label: label, previous: videoIDs.map { ($0, library.marks[$0]?.status ?? .unwatched) }))
         markInMemory([bulk.status: videoIDs])
-        message = StatusMessage(text: keyMap.message("marked \(label)", hints: [(.undo, "undoes")]), isError: false)
+        message = FooterMessage(text: keyMap.message("marked \(label)", hints: [(.undo, "undoes")]), isError: false)
         return [.markBatch([bulk.status: videoIDs])]
     }
 
     /// `U`: gives the videos of the newest undo step back the status each had before.
     mutating func undoLastMarks() -> [Effect] {
         guard let step = undoHistory.pop() else {
-            message = StatusMessage(text: "nothing to undo", isError: false)
+            message = FooterMessage(text: "nothing to undo", isError: false)
             return []
         }
         let restoring = step.restoring
         markInMemory(restoring)
         let left = undoHistory.steps.count
-        message = StatusMessage(text: "undid \(step.label)" + (left > 0 ? " (\(Formatting.count(left, "more step")) to undo)" : ""), isError: false)
+        message = FooterMessage(text: "undid \(step.label)" + (left > 0 ? " (\(Formatting.count(left, "more step")) to undo)" : ""), isError: false)
         return [.markBatch(restoring)]
     }
 
     /// The store could not write a batch: its marks are not durable (the loop gives the screen the
     /// store's library again), and the message says why.
     mutating func batchMarkFailed(_ text: String) {
-        message = StatusMessage(text: "could not write the marks: \(text)", isError: true)
+        message = FooterMessage(text: "could not write the marks: \(text)", isError: true)
     }
 
     /// Remembers the skipped marks `skip` rules made on the videos a sync brought in (new marks

@@ -23,7 +23,7 @@ extension ScreenModel {
             feedCursor.clamp(count: rows.count, visible: listHeight)
         case .scrollDetailsDown, .scrollDetailsUp:
             guard detailsLayout != nil, let video = selectedVideo else {
-                message = StatusMessage(text: keyMap.message("the details pane is closed", hints: [(.toggleDetails, "opens it")]), isError: false)
+                message = FooterMessage(text: keyMap.message("the details pane is closed", hints: [(.toggleDetails, "opens it")]), isError: false)
                 return []
             }
             let start = detailsScroll

@@ -12,12 +12,12 @@ extension ScreenModel {
     /// link.
     mutating func performDetailsItem(_ action: Action) -> [Effect] {
         guard detailsLayout != nil, let video = selectedVideo else {
-            message = StatusMessage(text: keyMap.message("the details pane is closed", hints: [(.toggleDetails, "opens it")]), isError: false)
+            message = FooterMessage(text: keyMap.message("the details pane is closed", hints: [(.toggleDetails, "opens it")]), isError: false)
             return []
         }
         let items = detailsItems
         guard !items.isEmpty else {
-            message = StatusMessage(text: "no chapters or links in this description", isError: false)
+            message = FooterMessage(text: "no chapters or links in this description", isError: false)
             return []
         }
         let index = min(detailsItemIndex, items.count - 1)
@@ -30,7 +30,7 @@ extension ScreenModel {
             switch items[index] {
             case .chapter(let chapter): return play(video, from: chapter)
             case .link(let link):
-                message = StatusMessage(text: "copied \(DisplayText.line(link, limit: 200))", isError: false)
+                message = FooterMessage(text: "copied \(DisplayText.line(link, limit: 200))", isError: false)
                 return [.copy(link)]
             }
         }
@@ -40,18 +40,18 @@ extension ScreenModel {
     /// else by opening its address at that time (`&t=754s`).
     private mutating func play(_ video: Video, from chapter: DescriptionOutline.Chapter) -> [Effect] {
         guard video.availability.isPlayable else {
-            message = StatusMessage(text: Self.notPlayableText(video, now: now, timeZone: timeZone), isError: false)
+            message = FooterMessage(text: Self.notPlayableText(video, now: now, timeZone: timeZone), isError: false)
             return []
         }
         if player != nil {
             guard playing[video.id] == nil else {
-                message = StatusMessage(text: "\(video.id) is already playing; quit it to start at a chapter", isError: false)
+                message = FooterMessage(text: "\(video.id) is already playing; quit it to start at a chapter", isError: false)
                 return []
             }
             return startPlaying(video.id, at: Double(chapter.start))
         }
         let url = "\(video.url)&t=\(chapter.start)s"
-        message = StatusMessage(text: "opening \(url)", isError: false)
+        message = FooterMessage(text: "opening \(url)", isError: false)
         return [.open(videoID: video.id, url: url, markOnSuccess: false)]
     }
 }

@@ -18,13 +18,13 @@ extension ScreenModel {
             return openSelected()
         case .copyURL:
             guard let video = selectedVideo else { return [] }
-            message = StatusMessage(text: "copied \(video.url)", isError: false)
+            message = FooterMessage(text: "copied \(video.url)", isError: false)
             return [.copy(video.url)]
         case .toggleShorts:
             query.hideShorts.toggle()
             stickyVideoIDs = []
             refilter(keeping: selectedVideo?.id)
-            message = StatusMessage(text: query.hideShorts ? "Shorts hidden" : "Shorts shown", isError: false)
+            message = FooterMessage(text: query.hideShorts ? "Shorts hidden" : "Shorts shown", isError: false)
         case .cycleFilter:
             cycleBuiltInView()
         case .views:
@@ -38,7 +38,7 @@ extension ScreenModel {
             searchOrigin = feedCursor.selection
         case .nextMatch, .previousMatch:
             guard !searchText.isEmpty else {
-                message = StatusMessage(text: keyMap.message("no search yet", hints: [(.search, "starts one")]), isError: false)
+                message = FooterMessage(text: keyMap.message("no search yet", hints: [(.search, "starts one")]), isError: false)
                 return []
             }
             jumpToMatch(forward: action == .nextMatch)
@@ -50,9 +50,9 @@ extension ScreenModel {
         case .back:
             if query.channelID != nil { openChannels() }
         case .keepMine, .takeTheirs:
-            message = StatusMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
+            message = FooterMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
         case .retryFailing, .editTags, .importYouTube:
-            message = StatusMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
+            message = FooterMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
         case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .nextDetailsItem, .previousDetailsItem, .useDetailsItem, .jumpToView, .undo, .toggleQueue, .queue, .downloads:
             break
         }
@@ -68,11 +68,11 @@ extension ScreenModel {
     private mutating func openSelected() -> [Effect] {
         guard let video = selectedVideo else { return [] }
         guard video.availability.isPlayable else {
-            message = StatusMessage(text: Self.notPlayableText(video, now: now, timeZone: timeZone), isError: false)
+            message = FooterMessage(text: Self.notPlayableText(video, now: now, timeZone: timeZone), isError: false)
             return []
         }
         if let player { return playTracked(video, player) }
-        message = StatusMessage(text: "opening \(video.url)", isError: false)
+        message = FooterMessage(text: "opening \(video.url)", isError: false)
         switch markOnOpen {
         case .never: return [.open(videoID: video.id, url: video.url, markOnSuccess: false)]
         case .onSuccess: return [.open(videoID: video.id, url: video.url, markOnSuccess: true)]

@@ -14,13 +14,13 @@ extension ScreenModel {
     /// `resume = "ask"`), marking it at once when `mark-on-open = "always"`.
     mutating func playTracked(_ video: Video, _ player: PlayerSettings) -> [Effect] {
         if playing[video.id] != nil {
-            message = StatusMessage(text: "\(video.id) is already playing", isError: false)
+            message = FooterMessage(text: "\(video.id) is already playing", isError: false)
             return []
         }
         let start = player.policy.resume == .never ? nil : player.policy.resumeSeconds(for: library.playbackPositions[video.id])
         if let start, player.policy.resume == .ask {
             resumeQuestion = ResumeQuestion(videoID: video.id, startSeconds: start)
-            message = StatusMessage(text: "resume at \(PlaybackText.clock(start))? y resumes, n starts over, Esc cancels", isError: false)
+            message = FooterMessage(text: "resume at \(PlaybackText.clock(start))? y resumes, n starts over, Esc cancels", isError: false)
             return []
         }
         return startPlaying(video.id, at: start)
@@ -34,14 +34,14 @@ extension ScreenModel {
         case "y", "Y", "Enter": return startPlaying(question.videoID, at: question.startSeconds)
         case "n", "N": return startPlaying(question.videoID, at: nil)
         default:
-            message = StatusMessage(text: "not played", isError: false)
+            message = FooterMessage(text: "not played", isError: false)
             return []
         }
     }
 
     /// Starts the tracked player on `videoID` from `start` (the beginning when `nil`).
     mutating func startPlaying(_ videoID: String, at start: Double?) -> [Effect] {
-        message = StatusMessage(text: start.map { "playing \(videoID) from \(PlaybackText.clock($0))" } ?? "playing \(videoID)", isError: false)
+        message = FooterMessage(text: start.map { "playing \(videoID) from \(PlaybackText.clock($0))" } ?? "playing \(videoID)", isError: false)
         playing[videoID] = PlaybackUpdate(videoID: videoID, seconds: start, duration: nil, isPaused: false)
         let marks = player?.marksAtStart == true ? markVideo(videoID, as: .watched) : []
         return marks + [.play(videoID: videoID, startSeconds: start)]
@@ -60,7 +60,7 @@ extension ScreenModel {
             return []
         }
         playing[update.videoID] = nil
-        message = StatusMessage(text: "\(update.videoID): \(outcome.summary)", isError: outcome.failure != nil || !outcome.saveFailures.isEmpty)
+        message = FooterMessage(text: "\(update.videoID): \(outcome.summary)", isError: outcome.failure != nil || !outcome.saveFailures.isEmpty)
         if query.filter == .inProgress { rebuildRows() }
         return []
     }

@@ -55,13 +55,13 @@ extension ScreenModel {
         let stamp = queueStamp(for: [video.id])
         if library.isQueued(video.id) {
             library.entryRemoving(video.id, hlc: stamp, deviceID: "").map { library.apply($0) }
-            message = StatusMessage(text: "taken out of the queue", isError: false)
+            message = FooterMessage(text: "taken out of the queue", isError: false)
             if showsQueue { refilter(keeping: nil) }
             return [.queue(.remove(video.id))]
         }
         library.entryAdding(video.id, hlc: stamp, deviceID: "").map { library.apply($0) }
         let hint = showsQueue ? nil : keyMap.hint(.queue, "shows it")
-        message = StatusMessage(text: "queued (\(Formatting.count(library.queuedVideoIDs.count, "video")) in the queue\(hint.map { "; \($0)" } ?? ""))", isError: false)
+        message = FooterMessage(text: "queued (\(Formatting.count(library.queuedVideoIDs.count, "video")) in the queue\(hint.map { "; \($0)" } ?? ""))", isError: false)
         return [.queue(.add(video.id))]
     }
 

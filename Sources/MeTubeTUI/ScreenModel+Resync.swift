@@ -3,11 +3,11 @@ extension ScreenModel {
     /// Asks whether to forget where the syncs stopped and fetch everything again.
     mutating func askForFullResync() -> [Effect] {
         guard services.values.contains(where: { $0 != .notConfigured }) else {
-            message = StatusMessage(text: "sync is not configured", isError: false)
+            message = FooterMessage(text: "sync is not configured", isError: false)
             return []
         }
         isConfirmingFullResync = true
-        message = StatusMessage(text: "Full resync: forget where sync stopped and fetch everything again? (y/n)", isError: false)
+        message = FooterMessage(text: "Full resync: forget where sync stopped and fetch everything again? (y/n)", isError: false)
         return []
     }
 
@@ -16,10 +16,10 @@ extension ScreenModel {
     mutating func confirmFullResync(_ key: Key) -> [Effect] {
         isConfirmingFullResync = false
         guard key == .character("y") || key == .character("Y") else {
-            message = StatusMessage(text: "full resync cancelled", isError: false)
+            message = FooterMessage(text: "full resync cancelled", isError: false)
             return []
         }
-        message = StatusMessage(text: "full resync: fetching everything again…", isError: false)
+        message = FooterMessage(text: "full resync: fetching everything again…", isError: false)
         return [.fullResync]
     }
 }

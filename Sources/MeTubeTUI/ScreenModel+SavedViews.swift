@@ -34,7 +34,7 @@ extension ScreenModel {
         message = nil
         guard let position = keyMap.keys(for: .jumpToView).firstIndex(of: key) else { return [] }
         guard position < views.count else {
-            message = StatusMessage(text: keyMap.message("there is no view \(position + 1)", hints: [(.views, "lists the views")]), isError: false)
+            message = FooterMessage(text: keyMap.message("there is no view \(position + 1)", hints: [(.views, "lists the views")]), isError: false)
             return []
         }
         switchToView(position)
@@ -101,7 +101,7 @@ extension ScreenModel {
 
     private mutating func reportStoppedRegexes(_ stopped: Int) {
         guard stopped > 0 else { return }
-        message = StatusMessage(text: "\(Formatting.count(stopped, "title regex evaluation")) stopped at the step limit; those videos are left out", isError: true)
+        message = FooterMessage(text: "\(Formatting.count(stopped, "title regex evaluation")) stopped at the step limit; those videos are left out", isError: true)
     }
 
     /// Counts every view's unseen and total videos in the library as the feed would show them

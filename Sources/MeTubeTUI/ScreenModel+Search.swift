@@ -18,7 +18,7 @@ extension ScreenModel {
         case .enter:
             finishSearch()
             searchInput = nil
-            message = searchText.isEmpty ? nil : StatusMessage(text: "\(Formatting.count(searchMatchCount, "match")) for \"\(searchText)\"", isError: searchMatchCount == 0)
+            message = searchText.isEmpty ? nil : FooterMessage(text: "\(Formatting.count(searchMatchCount, "match")) for \"\(searchText)\"", isError: searchMatchCount == 0)
             return []
         case .escape:
             searchInput = nil
@@ -113,12 +113,12 @@ extension ScreenModel {
             if searchIndex!.matches(rows[position], needle) {
                 feedCursor.select(position, count: count, visible: listHeight)
                 if forward ? position <= start : position >= start {
-                    message = StatusMessage(text: forward ? "search wrapped to the top" : "search wrapped to the bottom", isError: false)
+                    message = FooterMessage(text: forward ? "search wrapped to the top" : "search wrapped to the bottom", isError: false)
                 }
                 return
             }
         }
-        message = StatusMessage(text: "no match for \"\(searchText)\"", isError: true)
+        message = FooterMessage(text: "no match for \"\(searchText)\"", isError: true)
     }
 }
 

@@ -16,7 +16,7 @@ extension ScreenModel {
         case .enter:
             tagInput = nil
             if let bad = input.tags.first(where: { ChannelTags.checked($0) == nil }) {
-                message = StatusMessage(text: "\"\(DisplayText.line(bad, limit: 40))\" is not a tag (1 to \(ChannelTags.maxCharacters) characters); nothing was changed", isError: true)
+                message = FooterMessage(text: "\"\(DisplayText.line(bad, limit: 40))\" is not a tag (1 to \(ChannelTags.maxCharacters) characters); nothing was changed", isError: true)
                 return []
             }
             return [.setTags(channelID: input.channelID, tags: ChannelTags.bounded(input.tags))]

@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeSync
 
 extension ScreenModel {
     mutating func performInChannels(_ action: Action) -> [Effect] {
@@ -33,14 +34,14 @@ extension ScreenModel {
     private mutating func retryFailingChannels() -> [Effect] {
         let failing = channelList.filter(\.isFailing).count
         guard failing > 0 else {
-            message = StatusMessage(text: "no channel is failing", isError: false)
+            message = FooterMessage(text: "no channel is failing", isError: false)
             return []
         }
-        guard services[.hub] != .notConfigured else {
-            message = StatusMessage(text: "sync is not configured", isError: false)
+        guard services[.videoSource] != .notConfigured else {
+            message = FooterMessage(text: "sync is not configured", isError: false)
             return []
         }
-        message = StatusMessage(text: "fetching \(Formatting.count(failing, "failing channel")) again…", isError: false)
+        message = FooterMessage(text: "fetching \(Formatting.count(failing, "failing channel")) again…", isError: false)
         return [.syncNow]
     }
 
@@ -54,7 +55,7 @@ extension ScreenModel {
             guard let mark = library.marks[videoID] else { return [] }
             let status = action == .keepMine ? mark.status : (mark.theirs?.status ?? mark.status)
             let effects = markVideo(videoID, as: status)
-            message = StatusMessage(text: "\(action == .keepMine ? "kept mine" : "took theirs"): \(status.rawValue)", isError: false)
+            message = FooterMessage(text: "\(action == .keepMine ? "kept mine" : "took theirs"): \(status.rawValue)", isError: false)
             rebuildConflicts()
             return effects
         case .back, .conflicts:

@@ -2,6 +2,7 @@ import Foundation
 import MeTubeCore
 import MeTubePlayer
 import MeTubeStore
+import MeTubeSync
 
 /// The size of the terminal in cells.
 public struct TerminalSize: Sendable, Equatable {
@@ -28,14 +29,6 @@ public enum Screen: Sendable, Equatable {
     case feed, channels, conflicts, help
     /// The view picker (`v`).
     case views
-}
-
-/// A line of text for the user at the bottom of the screen, until the next key.
-public struct StatusMessage: Sendable, Equatable {
-    /// The text.
-    public var text: String
-    /// Whether it reports a failure.
-    public var isError: Bool
 }
 
 /// One followed channel in the channels view.
@@ -181,13 +174,13 @@ public struct ScreenModel: Sendable {
     public internal(set) var undoHistory = UndoHistory()
 
     /// The transient message, if any.
-    public internal(set) var message: StatusMessage?
+    public internal(set) var message: FooterMessage?
     /// Whether the next key answers "full resync?" (`y` starts it, anything else cancels).
     public internal(set) var isConfirmingFullResync = false
     /// Videos that arrived since the user last went to the top.
     public internal(set) var newCount = 0
     /// Where each sync service stands.
-    public internal(set) var services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured]
+    public internal(set) var services: [RemoteService: ServiceState] = [.videoSource: .notConfigured, .statusService: .notConfigured]
     /// The name of the video source on the status line: `hub` or `youtube`.
     public internal(set) var videoSourceName = "hub"
     /// Marks waiting to reach the status service.
@@ -261,7 +254,7 @@ public struct ScreenModel: Sendable {
         if resumeQuestion != nil { return answerResume(key) }
         if pendingBulkMark != nil { return confirmBulkMark(key) }
         guard let action = keyMap.action(for: key) else {
-            message = StatusMessage(text: keyMap.message("\(key.name) does nothing here", hints: [(.help, "shows the keys")]), isError: false)
+            message = FooterMessage(text: keyMap.message("\(key.name) does nothing here", hints: [(.help, "shows the keys")]), isError: false)
             return []
         }
         if action == .jumpToView { return jumpToView(key) }
@@ -282,10 +275,10 @@ public struct ScreenModel: Sendable {
             return []
         case .syncNow:
             guard services.values.contains(where: { $0 != .notConfigured }) else {
-                message = StatusMessage(text: "sync is not configured", isError: false)
+                message = FooterMessage(text: "sync is not configured", isError: false)
                 return []
             }
-            message = StatusMessage(text: "syncing…", isError: false)
+            message = FooterMessage(text: "syncing…", isError: false)
             return [.syncNow]
         case .fullResync:
             return askForFullResync()
@@ -320,19 +313,19 @@ public struct ScreenModel: Sendable {
         case .queued(let entries):
             applyQueued(entries)
         case .markFailed(let videoID, let text):
-            message = StatusMessage(text: "could not mark \(videoID): \(text)", isError: true)
+            message = FooterMessage(text: "could not mark \(videoID): \(text)", isError: true)
         case .batchMarkFailed(let text):
             batchMarkFailed(text)
         case .playerExited(let videoID, let success, let detail):
             if success {
                 return markVideo(videoID, as: .watched)
             }
-            message = StatusMessage(text: "player failed: \(detail)", isError: true)
+            message = FooterMessage(text: "player failed: \(detail)", isError: true)
         case .playback(let update):
             return applyPlayback(update)
         case .playerFailed(let videoID, let text):
             playing[videoID] = nil
-            message = StatusMessage(text: "cannot play \(videoID): \(text)", isError: true)
+            message = FooterMessage(text: "cannot play \(videoID): \(text)", isError: true)
         case .sync(let syncEvent):
             applySync(syncEvent)
         case .channelFetchesChanged(let fetches):
@@ -365,7 +358,7 @@ public struct ScreenModel: Sendable {
             recomputeStatuses()
             refilter(keeping: selectedID)
         case .message(let text, let isError):
-            message = StatusMessage(text: text, isError: isError)
+            message = FooterMessage(text: text, isError: isError)
         case .storeChanged:
             break
         }

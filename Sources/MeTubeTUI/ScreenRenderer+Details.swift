@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeSync
 import MeTubeThumbnails
 
 extension ScreenRenderer {
@@ -129,7 +130,7 @@ extension ScreenRenderer {
     /// The mark, its sync state, and which device set it when: `watched · synced · laptop 14:02`.
     private func markText(of videoID: String) -> (String, CellStyle)? {
         guard let mark = model.library.marks[videoID] else { return nil }
-        let state = mark.syncState.displayed(serviceReachable: model.services[.status]?.isReachable ?? true)
+        let state = mark.syncState.displayed(serviceReachable: model.services[.statusService]?.isReachable ?? true)
         var parts = [mark.status.rawValue, "\(state.badge(unicode: model.unicode)) \(state.rawValue)"]
         if !mark.deviceID.isEmpty { parts.append("by \(mark.deviceID)") }
         if mark.hlc.millis > 0 {

@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeSync
 
 /// Draws a ``ScreenModel`` into a ``CellGrid``: header, the current view's list, status line and
 /// message line. Pure: the same model always gives the same grid.
@@ -103,14 +104,14 @@ public struct ScreenRenderer: Sendable {
         case .help: parts.append("\(Action.allCases.count) actions")
         case .views: parts.append(Formatting.count(model.views.count, "view"))
         }
-        let statusReachable = model.services[.status]?.isReachable ?? true
+        let statusReachable = model.services[.statusService]?.isReachable ?? true
         if model.pendingCount > 0 {
             parts.append("\(SyncState.pending.displayed(serviceReachable: statusReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
         }
         if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount, "conflict"))") }
         if let downloads = model.downloads.statusText(unicode: model.unicode) { parts.append(downloads) }
-        parts.append("\(model.videoSourceName): " + (model.services[.hub] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
-        parts.append("status: " + (model.services[.status] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
+        parts.append("\(model.videoSourceName): " + (model.services[.videoSource] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
+        parts.append("status: " + (model.services[.statusService] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
         field(" " + parts.joined(separator: model.unicode ? " │ " : " | "), into: &grid, row: row, column: 0, width: grid.width, style: .status)
     }
 

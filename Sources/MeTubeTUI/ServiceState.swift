@@ -1,13 +1,6 @@
 import Foundation
+import MeTubeSync
 import MeTubeCore
-
-/// The two background syncs the status line reports on.
-public enum SyncService: String, CaseIterable, Sendable {
-    /// The video source: the hub that aggregates channel uploads, or YouTube's feeds directly.
-    case hub
-    /// The status service that shares marks between devices.
-    case status
-}
 
 /// Where one background sync stands, as the status line shows it.
 public enum ServiceState: Sendable, Equatable {
@@ -57,7 +50,7 @@ public enum ServiceState: Sendable, Equatable {
 /// Something the sync side tells the TUI while it runs.
 public enum TUISyncEvent: Sendable, Equatable {
     /// A service changed state.
-    case service(SyncService, ServiceState)
+    case service(RemoteService, ServiceState)
     /// The store changed (videos merged, marks pulled): the TUI reloads its view of it.
     case storeChanged
     /// Whether every video's status is known (the first status pull finished), so a video without

@@ -28,18 +28,18 @@ public struct SyncEventBridge: Sendable {
     public mutating func translate(_ event: SyncEvent, now: Date = Date()) -> [TUISyncEvent] {
         switch event {
         case .started:
-            return [.service(.hub, .syncing(progress: "syncing"))]
+            return [.service(.videoSource, .syncing(progress: "syncing"))]
         case .progress(_, let message):
-            return [.service(.hub, .syncing(progress: message))]
+            return [.service(.videoSource, .syncing(progress: message))]
         case .statusStarted:
-            return [.service(.status, .syncing(progress: "syncing"))]
+            return [.service(.statusService, .syncing(progress: "syncing"))]
         case .health(.videoSource, let health):
             offlineSince = health.offlineSince
-            if let outage, health.offlineSince != nil { return [.service(.hub, .outage(outage))] }
-            return [.service(.hub, Self.state(health, lastSynced: lastSynced))]
+            if let outage, health.offlineSince != nil { return [.service(.videoSource, .outage(outage))] }
+            return [.service(.videoSource, Self.state(health, lastSynced: lastSynced))]
         case .health(.statusService, let health):
             statusOfflineSince = health.offlineSince
-            return [.service(.status, Self.state(health, lastSynced: lastStatusSynced))]
+            return [.service(.statusService, Self.state(health, lastSynced: lastStatusSynced))]
         case .finished(let report):
             var events: [TUISyncEvent] = [.storeChanged]
             if report.includesVideos { events += videosFinished(report, now: now) }
@@ -62,7 +62,7 @@ public struct SyncEventBridge: Sendable {
         if let outage = report.sourceOutage {
             self.outage = outage
             let message = TUISyncEvent.message(outage.message(now: now), isError: true)
-            return [.service(.hub, .outage(outage))] + (report.outageBegan ? [message] : [])
+            return [.service(.videoSource, .outage(outage))] + (report.outageBegan ? [message] : [])
         }
         if let ended = report.outageEnded {
             outage = nil
@@ -70,11 +70,11 @@ public struct SyncEventBridge: Sendable {
         }
         let resting: ServiceState = offlineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastSynced)
         if let error = report.error {
-            return [.service(.hub, resting), .message("\(report.source.displayName) sync failed: \(error)", isError: true)]
+            return [.service(.videoSource, resting), .message("\(report.source.displayName) sync failed: \(error)", isError: true)]
         }
         if report.sourceAnswered { lastSynced = now }
         guard !report.failedChannels.isEmpty, !report.cancelled else {
-            return [.service(.hub, report.sourceAnswered ? .idle(lastSynced: now) : resting)]
+            return [.service(.videoSource, report.sourceAnswered ? .idle(lastSynced: now) : resting)]
         }
         let failing = report.failedChannels.count
         let channels = report.requests + report.backingOff
@@ -82,7 +82,7 @@ public struct SyncEventBridge: Sendable {
         let text = failing == channels
             ? "\(report.source.displayName) sync: all \(Formatting.count(channels, "channel")) failing"
             : "\(report.source.displayName) sync: \(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing"
-        return [.service(.hub, state), .message(text, isError: true)]
+        return [.service(.videoSource, state), .message(text, isError: true)]
     }
 
     /// The video source's line after the run that followed the end of `outage`, and one
@@ -98,12 +98,12 @@ public struct SyncEventBridge: Sendable {
     private mutating func statusFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
         let resting: ServiceState = statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastStatusSynced)
         if let error = report.statusError {
-            if statusOfflineSince != nil { return [.service(.status, resting)] }
-            return [.service(.status, resting), .message("status sync failed: \(error)", isError: true)]
+            if statusOfflineSince != nil { return [.service(.statusService, resting)] }
+            return [.service(.statusService, resting), .message("status sync failed: \(error)", isError: true)]
         }
-        guard report.status != nil else { return [.service(.status, resting)] }
+        guard report.status != nil else { return [.service(.statusService, resting)] }
         lastStatusSynced = now
-        return [.service(.status, .idle(lastSynced: now)), .statusesKnown(true)]
+        return [.service(.statusService, .idle(lastSynced: now)), .statusesKnown(true)]
     }
 
     /// The TUI events of `engine`, translated by a bridge like this one.

@@ -1,6 +1,7 @@
 import Foundation
-import MeTubeThumbnails
 import MeTubePlayer
+import MeTubeSync
+import MeTubeThumbnails
 
 /// How the TUI connects to the rest of metube: sync events in, sync requests out, timing.
 public struct TUIOptions: Sendable {
@@ -25,7 +26,7 @@ public struct TUIOptions: Sendable {
     /// Called after every mark the TUI makes durable, so a sync can follow.
     public var markDidChange: (@Sendable () -> Void)?
     /// The sync services' states before the first event.
-    public var services: [SyncService: ServiceState]
+    public var services: [RemoteService: ServiceState]
     /// The video source's name on the status line: `hub` or `youtube`.
     public var videoSourceName: String
     /// Whether the statuses of all videos are known at start (a status pull has finished).
@@ -55,7 +56,7 @@ public struct TUIOptions: Sendable {
     public init(
         syncEvents: AsyncStream<TUISyncEvent>? = nil, requestSync: (@Sendable () -> Void)? = nil,
         syncAtStart: Bool = false, markDidChange: (@Sendable () -> Void)? = nil,
-        services: [SyncService: ServiceState] = [.hub: .notConfigured, .status: .notConfigured], videoSourceName: String = "hub",
+        services: [RemoteService: ServiceState] = [.videoSource: .notConfigured, .statusService: .notConfigured], videoSourceName: String = "hub",
         statusesKnown: Bool = false, timingOutput: TimingOutput? = nil,
         startedAt: ContinuousClock.Instant = .now, refreshInterval: Duration = .milliseconds(250)
     ) {

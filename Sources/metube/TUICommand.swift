@@ -149,8 +149,8 @@ struct TUICommand: ParsableCommand {
         }
         options.videoSourceName = sync.source.displayName
         options.services = [
-            .hub: sync.hasVideoSource ? .idle(lastSynced: snapshot.lastHubSync) : .notConfigured,
-            .status: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: snapshot.lastStatusSync),
+            .videoSource: sync.hasVideoSource ? .idle(lastSynced: snapshot.lastHubSync) : .notConfigured,
+            .statusService: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: snapshot.lastStatusSync),
         ]
     }
 }

@@ -18,7 +18,7 @@ struct ChannelsViewSyncBadgeTests {
         model.press(.character("c"))
 
         // When the status service cannot be reached
-        _ = model.apply(.sync(.service(.status, .offline(since: Fixture.now.addingTimeInterval(-600)))))
+        _ = model.apply(.sync(.service(.statusService, .offline(since: Fixture.now.addingTimeInterval(-600)))))
         let offline = (1...3).map { ScreenRenderer.render(model).text(ofRow: $0) }
 
         // Then the pending follow shows the offline badge and the synced one stays synced
@@ -26,7 +26,7 @@ struct ChannelsViewSyncBadgeTests {
         #expect(offline.contains { $0.contains("✓ Kitchen Synth") })
 
         // And once the service answers, it is pending again
-        _ = model.apply(.sync(.service(.status, .idle(lastSynced: Fixture.now))))
+        _ = model.apply(.sync(.service(.statusService, .idle(lastSynced: Fixture.now))))
         let online = (1...3).map { ScreenRenderer.render(model).text(ofRow: $0) }
         #expect(online.contains { $0.contains("↻ Digital Foundry") }, "\(online)")
     }

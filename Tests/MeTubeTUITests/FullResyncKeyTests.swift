@@ -7,7 +7,7 @@ import Testing
     func fullResyncAsksFirst() {
         // Given a TUI with a configured sync
         var model = Fixture.model()
-        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.sync(.service(.videoSource, .idle(lastSynced: nil))))
 
         // When R is pressed, Then it only asks
         #expect(model.press(.character("R")).isEmpty)

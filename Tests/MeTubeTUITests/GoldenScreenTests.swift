@@ -92,13 +92,13 @@ struct GoldenScreenTests {
     @Test("sync states show in the status line")
     func statusLine() {
         var model = Fixture.model()
-        _ = model.apply(.sync(.service(.hub, .syncing(progress: "page 3, 1,200 new"))))
-        _ = model.apply(.sync(.service(.status, .offline(since: Fixture.now.addingTimeInterval(-3_600)))))
+        _ = model.apply(.sync(.service(.videoSource, .syncing(progress: "page 3, 1,200 new"))))
+        _ = model.apply(.sync(.service(.statusService, .offline(since: Fixture.now.addingTimeInterval(-3_600)))))
         let grid = ScreenRenderer.render(model)
         #expect(grid.text(ofRow: 10) == " 4 of 7 │ ✗ 1 pending │ ⚠ 1 conflict │ hub: page 3, 1,200 new │ status:…")
         _ = model.apply(.resized(TerminalSize(width: 120, height: 12)))
         #expect(ScreenRenderer.render(model).text(ofRow: 10).hasSuffix("│ status: offline since 13:13"))
-        _ = model.apply(.sync(.service(.status, .idle(lastSynced: Fixture.now.addingTimeInterval(-120)))))
+        _ = model.apply(.sync(.service(.statusService, .idle(lastSynced: Fixture.now.addingTimeInterval(-120)))))
         #expect(ScreenRenderer.render(model).text(ofRow: 10) == " 4 of 7 │ ↻ 1 pending │ ⚠ 1 conflict │ hub: page 3, 1,200 new │ status: synced 2 min ago")
     }
 

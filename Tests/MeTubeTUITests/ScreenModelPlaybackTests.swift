@@ -93,7 +93,7 @@ import Testing
         #expect(model.playing[id(0)] != nil)
         _ = model.apply(.playerFailed(videoID: id(0), message: "the player exited at once with status 1"))
         #expect(model.playing.isEmpty)
-        #expect(model.message == StatusMessage(text: "cannot play \(id(0)): the player exited at once with status 1", isError: true))
+        #expect(model.message == FooterMessage(text: "cannot play \(id(0)): the player exited at once with status 1", isError: true))
     }
 }
 

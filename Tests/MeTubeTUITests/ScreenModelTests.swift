@@ -96,7 +96,7 @@ struct ScreenModelTests {
         _ = model.apply(.markFailed(videoID: id(1), message: "disk full"))
         // Then the durable mark is kept and the failure is an error message
         #expect(model.library.marks[id(0)] == durable)
-        #expect(model.message == StatusMessage(text: "could not mark \(id(1)): disk full", isError: true))
+        #expect(model.message == FooterMessage(text: "could not mark \(id(1)): disk full", isError: true))
     }
 
     @Test("f cycles unwatched, all, watched, skipped, in progress; unknown stays visible in each")
@@ -176,14 +176,14 @@ struct ScreenModelTests {
         model.press(.character("/"))
         model.type("zzz")
         model.press(.enter)
-        #expect(model.message == StatusMessage(text: "0 matches for \"zzz\"", isError: true))
+        #expect(model.message == FooterMessage(text: "0 matches for \"zzz\"", isError: true))
     }
 
     @Test("F in the channels view fetches the failing channels again through a sync")
     func retryFailingChannels() {
         // Given the channels view with one failing channel and the hub configured
         var model = Fixture.model()
-        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.sync(.service(.videoSource, .idle(lastSynced: nil))))
         _ = model.apply(.channelFetchesChanged(Fixture.channelFetches))
         model.press(.character("c"))
         #expect(model.channelList.map(\.isFailing) == [false, false, true])
@@ -198,7 +198,7 @@ struct ScreenModelTests {
     func retryWithNothingFailing() {
         // Given the channels view where every fetch succeeded
         var model = Fixture.model()
-        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.sync(.service(.videoSource, .idle(lastSynced: nil))))
         _ = model.apply(.channelFetchesChanged([SyntheticLibrary.channelID(1): ChannelFetchResult(lastSuccess: Fixture.now)]))
         model.press(.character("c"))
         // When pressing F
@@ -284,7 +284,7 @@ struct ScreenModelTests {
         var model = Fixture.model()
         #expect(model.press(.character("r")).isEmpty)
         #expect(model.message?.text == "sync is not configured")
-        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.sync(.service(.videoSource, .idle(lastSynced: nil))))
         #expect(model.press(.character("r")) == [.syncNow])
     }
 

@@ -17,21 +17,21 @@ struct SyncEventBridgeOutageTests {
         began.sourceOutage = outage
         began.outageBegan = true
         #expect(bridge.translate(.finished(began), now: now) == [
-            .storeChanged, .service(.hub, .outage(outage)), .message(outage.message(now: now), isError: true),
+            .storeChanged, .service(.videoSource, .outage(outage)), .message(outage.message(now: now), isError: true),
         ])
-        #expect(bridge.translate(.health(.videoSource, .offline(since: now)), now: now) == [.service(.hub, .outage(outage))])
-        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: now)), now: now) == [.service(.hub, .outage(outage))])
+        #expect(bridge.translate(.health(.videoSource, .offline(since: now)), now: now) == [.service(.videoSource, .outage(outage))])
+        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: now)), now: now) == [.service(.videoSource, .outage(outage))])
         var probe = SyncReport(source: .direct)
         probe.requests = 1
         probe.sourceOutage = outage
-        #expect(bridge.translate(.finished(probe), now: now) == [.storeChanged, .service(.hub, .outage(outage))])
+        #expect(bridge.translate(.finished(probe), now: now) == [.storeChanged, .service(.videoSource, .outage(outage))])
 
         _ = bridge.translate(.health(.videoSource, .online), now: now)
         var recovered = SyncReport(source: .direct)
         recovered.requests = 2_000
         recovered.outageEnded = outage
         #expect(bridge.translate(.finished(recovered), now: now) == [
-            .storeChanged, .service(.hub, .idle(lastSynced: now)), .message(outage.endMessage(now: now), isError: false),
+            .storeChanged, .service(.videoSource, .idle(lastSynced: now)), .message(outage.endMessage(now: now), isError: false),
         ])
     }
 

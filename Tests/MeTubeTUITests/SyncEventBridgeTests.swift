@@ -10,12 +10,12 @@ struct SyncEventBridgeTests {
     @Test("a run shows syncing with its progress, then synced; the store is reloaded")
     func successfulRun() {
         var bridge = SyncEventBridge(hasStatusSync: true)
-        #expect(bridge.translate(.started(.hub), now: now) == [.service(.hub, .syncing(progress: "syncing"))])
-        #expect(bridge.translate(.progress(.hub, "page 3, 1,200 new"), now: now) == [.service(.hub, .syncing(progress: "page 3, 1,200 new"))])
+        #expect(bridge.translate(.started(.hub), now: now) == [.service(.videoSource, .syncing(progress: "syncing"))])
+        #expect(bridge.translate(.progress(.hub, "page 3, 1,200 new"), now: now) == [.service(.videoSource, .syncing(progress: "page 3, 1,200 new"))])
         var report = SyncReport(source: .hub)
         report.status = StatusSync.Report()
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.hub, .idle(lastSynced: now)), .service(.status, .idle(lastSynced: now)), .statusesKnown(true),
+            .storeChanged, .service(.videoSource, .idle(lastSynced: now)), .service(.statusService, .idle(lastSynced: now)), .statusesKnown(true),
         ])
     }
 
@@ -23,14 +23,14 @@ struct SyncEventBridgeTests {
     func offlineRun() {
         var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: now.addingTimeInterval(-600))
         let since = now.addingTimeInterval(-60)
-        #expect(bridge.translate(.health(.videoSource, .offline(since: since)), now: now) == [.service(.hub, .offline(since: since))])
+        #expect(bridge.translate(.health(.videoSource, .offline(since: since)), now: now) == [.service(.videoSource, .offline(since: since))])
         var report = SyncReport(source: .hub)
         report.error = .connection("connection refused")
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.hub, .offline(since: since)), .message("hub sync failed: cannot reach the server: connection refused", isError: true),
+            .storeChanged, .service(.videoSource, .offline(since: since)), .message("hub sync failed: cannot reach the server: connection refused", isError: true),
         ])
-        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: since)), now: now) == [.service(.hub, .probing(offlineSince: since))])
-        #expect(bridge.translate(.health(.videoSource, .online), now: now) == [.service(.hub, .idle(lastSynced: now.addingTimeInterval(-600)))])
+        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: since)), now: now) == [.service(.videoSource, .probing(offlineSince: since))])
+        #expect(bridge.translate(.health(.videoSource, .online), now: now) == [.service(.videoSource, .idle(lastSynced: now.addingTimeInterval(-600)))])
     }
 
     @Test("a status sync failure is an error message; statuses stay unknown")
@@ -47,17 +47,17 @@ struct SyncEventBridgeTests {
     func statusOnlyRun() {
         var bridge = SyncEventBridge(hasStatusSync: true)
         let since = now.addingTimeInterval(-30)
-        #expect(bridge.translate(.statusStarted, now: now) == [.service(.status, .syncing(progress: "syncing"))])
-        #expect(bridge.translate(.health(.statusService, .offline(since: since)), now: now) == [.service(.status, .offline(since: since))])
+        #expect(bridge.translate(.statusStarted, now: now) == [.service(.statusService, .syncing(progress: "syncing"))])
+        #expect(bridge.translate(.health(.statusService, .offline(since: since)), now: now) == [.service(.statusService, .offline(since: since))])
         var failed = SyncReport(source: .hub)
         failed.includesVideos = false
         failed.statusError = .status(.unreachable("connection refused"))
-        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.status, .offline(since: since))])
-        #expect(bridge.translate(.health(.statusService, .online), now: now) == [.service(.status, .idle(lastSynced: nil))])
+        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.statusService, .offline(since: since))])
+        #expect(bridge.translate(.health(.statusService, .online), now: now) == [.service(.statusService, .idle(lastSynced: nil))])
         var succeeded = SyncReport(source: .hub)
         succeeded.includesVideos = false
         succeeded.status = StatusSync.Report()
-        #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.status, .idle(lastSynced: now)), .statusesKnown(true)])
+        #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.statusService, .idle(lastSynced: now)), .statusesKnown(true)])
     }
 }
 
@@ -78,7 +78,7 @@ struct SyncEventBridgeFailingChannelTests {
         let earlier = now.addingTimeInterval(-7_200)
         var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: earlier)
         #expect(bridge.translate(.finished(directReport(channels: 216, failing: 216)), now: now) == [
-            .storeChanged, .service(.hub, .failing(failing: 216, channels: 216, lastSynced: earlier)),
+            .storeChanged, .service(.videoSource, .failing(failing: 216, channels: 216, lastSynced: earlier)),
             .message("youtube sync: all 216 channels failing", isError: true),
         ])
     }
@@ -89,7 +89,7 @@ struct SyncEventBridgeFailingChannelTests {
         var bridge = SyncEventBridge(hasStatusSync: false)
         _ = bridge.translate(.health(.videoSource, .offline(since: since)), now: now)
         #expect(bridge.translate(.finished(directReport(channels: 3, failing: 3, error: .connection("refused"))), now: now) == [
-            .storeChanged, .service(.hub, .offline(since: since)), .message("youtube sync: all 3 channels failing", isError: true),
+            .storeChanged, .service(.videoSource, .offline(since: since)), .message("youtube sync: all 3 channels failing", isError: true),
         ])
     }
 
@@ -97,7 +97,7 @@ struct SyncEventBridgeFailingChannelTests {
     func partialRun() {
         var bridge = SyncEventBridge(hasStatusSync: false)
         #expect(bridge.translate(.finished(directReport(channels: 216, failing: 3)), now: now) == [
-            .storeChanged, .service(.hub, .failing(failing: 3, channels: 216, lastSynced: now)),
+            .storeChanged, .service(.videoSource, .failing(failing: 3, channels: 216, lastSynced: now)),
             .message("youtube sync: 3 of 216 channels failing", isError: true),
         ])
         #expect(ServiceState.failing(failing: 3, channels: 216, lastSynced: now).text(now: now, timeZone: .gmt) == "3 of 216 channels failing, synced just now")
@@ -111,7 +111,7 @@ struct SyncEventBridgeFailingChannelTests {
         var report = SyncReport(source: .hub)
         report.cancelled = true
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.hub, .idle(lastSynced: earlier)), .service(.status, .idle(lastSynced: earlier)),
+            .storeChanged, .service(.videoSource, .idle(lastSynced: earlier)), .service(.statusService, .idle(lastSynced: earlier)),
         ])
     }
 }
@@ -122,9 +122,9 @@ struct VideoSourceStatusLineTests {
     func directModeIsNamedYouTube() {
         var model = Fixture.model(size: TerminalSize(width: 140, height: 12))
         model.videoSourceName = SyncSource.direct.displayName
-        _ = model.apply(.sync(.service(.hub, .failing(failing: 3, channels: 216, lastSynced: Fixture.now.addingTimeInterval(-120)))))
+        _ = model.apply(.sync(.service(.videoSource, .failing(failing: 3, channels: 216, lastSynced: Fixture.now.addingTimeInterval(-120)))))
         #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: 3 of 216 channels failing, synced 2 min ago │"))
-        _ = model.apply(.sync(.service(.hub, .probing(offlineSince: Fixture.now.addingTimeInterval(-3_600)))))
+        _ = model.apply(.sync(.service(.videoSource, .probing(offlineSince: Fixture.now.addingTimeInterval(-3_600)))))
         #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: offline since 13:13, checking │"))
     }
 }

@@ -18,7 +18,7 @@ struct YouTubeImportKeyTests {
 
         // When I is pressed, Then the loop is asked to import and the status line says so
         #expect(model.press(.character("I")) == [.importYouTube])
-        #expect(model.message == StatusMessage(text: "youtube: reading your subscriptions…", isError: false))
+        #expect(model.message == FooterMessage(text: "youtube: reading your subscriptions…", isError: false))
 
         // When a page is read, Then the counts show
         #expect(model.apply(.youTubeImport(.reading(pages: 2, channels: 100))).isEmpty)
@@ -44,7 +44,7 @@ struct YouTubeImportKeyTests {
     @Test("channels added with a sync configured ask for a sync, so their videos come")
     func addedChannelsSync() {
         var model = Self.channelsView()
-        _ = model.apply(.sync(.service(.hub, .idle(lastSynced: nil))))
+        _ = model.apply(.sync(.service(.videoSource, .idle(lastSynced: nil))))
         model.press(.character("I"))
         #expect(model.apply(.youTubeImport(.finished(YouTubeImportReport(added: 2, alreadyFollowed: 0)))) == [.syncNow])
 
@@ -68,7 +68,7 @@ struct YouTubeImportKeyTests {
         for (progress, text) in cases {
             #expect(model.press(.character("I")) == [.importYouTube])
             _ = model.apply(.youTubeImport(progress))
-            #expect(model.message == StatusMessage(text: text, isError: true))
+            #expect(model.message == FooterMessage(text: text, isError: true))
             #expect(model.message?.text.contains("\u{1B}") == false)
             #expect(!model.isImportingYouTube)
         }
