@@ -2,8 +2,6 @@ import Foundation
 import Logging
 import MeTubeAPI
 import PostgresNIO
-import Synchronization
-import Dispatch
 
 /// A ``StatusRepository`` in PostgreSQL, correct with any number of server instances writing.
 ///
@@ -16,11 +14,13 @@ import Dispatch
 /// Different users' transactions run in parallel. A transaction that PostgreSQL still aborts as a
 /// deadlock or a serialization failure is run again, up to three times.
 ///
-/// The transaction's body is synchronous (``StatusTransaction``), so it runs on one of the
-/// database's own threads, which waits for each statement's answer at most
-/// ``StorageDeadline/call``; the whole transaction has ``StorageDeadline/transaction``. A
-/// statement that gets no answer in time closes its connection, so that the pool replaces it
-/// and the transaction's advisory lock goes with it.
+/// The transaction's body is synchronous (``StatusTransaction``), and no thread waits for the
+/// database: the body runs on the rows fetched so far, and each read it misses is fetched with an
+/// awaited query before it runs again (``PostgresStatusTransaction``); its writes are executed
+/// once it got through. Each statement is answered within ``StorageDeadline/call``, the whole
+/// transaction within ``StorageDeadline/transaction``. A statement that gets no answer in time
+/// closes its connection, so that the pool replaces it and the transaction's advisory lock goes
+/// with it.
 public struct PostgresStatusRepository: StatusRepository {
     private let database: PostgresServerDatabase
 
@@ -56,23 +56,37 @@ public struct PostgresStatusRepository: StatusRepository {
             do {
                 let end = ContinuousClock.now + StorageDeadline.limit(StorageDeadline.transaction)
                 return try await database.withConnection("a status transaction", within: end - .now) { connection in
-                    try await database.blockingThreads.runIfActive {
-                        let transaction = PostgresStatusTransaction(connection: connection, end: end, logger: logger)
-                        try transaction.execute("BEGIN")
-                        do {
-                            let value = try body(transaction)
-                            try transaction.execute("COMMIT")
-                            return value
-                        } catch {
-                            _ = try? transaction.execute("ROLLBACK")
-                            throw error
-                        }
+                    let statements = PostgresStatusStatements(connection: connection, end: end, logger: logger)
+                    try await statements.execute("BEGIN")
+                    do {
+                        let value = try await Self.run(body, with: statements)
+                        try await statements.execute("COMMIT")
+                        return value
+                    } catch {
+                        _ = try? await statements.execute("ROLLBACK")
+                        throw error
                     }
                 }
             } catch let error as PSQLError {
                 let state = PostgresServerDatabase.sqlState(of: error)
                 if attempt < 3, state == "40P01" || state == "40001" { continue }
                 throw ServerError.storage(PostgresServerDatabase.describe(error))
+            }
+        }
+    }
+
+    /// Runs `body` until it gets through on the rows fetched so far, fetching each read it misses;
+    /// then executes its writes and returns its answer.
+    private static func run<T>(_ body: (any StatusTransaction) throws -> T, with statements: PostgresStatusStatements) async throws -> T {
+        var answers: [PostgresStatusRead: PostgresStatusAnswer] = [:]
+        while true {
+            let transaction = PostgresStatusTransaction(answers: answers)
+            do {
+                let value = try body(transaction)
+                for write in transaction.writes { try await statements.apply(write) }
+                return value
+            } catch let missing as PostgresStatusRead.Missing {
+                answers[missing.read] = try await statements.fetch(missing.read)
             }
         }
     }

@@ -108,7 +108,9 @@ public protocol StatusRepository: Sendable {
     /// Notes that the user made an authenticated request at `millis` (for `users list`).
     func recordSeen(userID: Int64, atMillis millis: Int64) async throws
     /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives
-    /// when it throws. Once it returns, what it wrote is durable.
+    /// when it throws. Once it returns, what it wrote is durable. `body` may be run more than once
+    /// (``PostgresStatusRepository`` runs it again after fetching a read it missed) and only its
+    /// last run counts, so it lets the transaction's errors through and changes nothing outside.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T
     /// Runs `body` as one read-only transaction (its ``StatusTransaction/isReadOnly`` is true):
     /// it sees one consistent state, and a write in it fails.

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import NIOCore
-import NIOPosix
 import NIOSSL
 import PostgresNIO
 import Synchronization
@@ -25,16 +24,13 @@ import Synchronization
 /// probed with a backoff
 /// of at most ``PostgresReachability/longestProbeInterval``; once it answers again after an
 /// outage the pool is replaced by a fresh one, which connects at once rather than after its own
-/// backoff. Status transactions run their synchronous bodies on threads of their own (one per
-/// pooled connection), never on the NIO event loops or the Swift concurrency pool, as the SQLite
-/// database does on GRDB's threads.
+/// backoff.
 public final class PostgresServerDatabase: Sendable {
     /// Where the database is.
     public let url: PostgresDatabaseURL
     /// The most connections this instance opens.
     public let poolSize: Int
     let logger: Logger
-    let blockingThreads: NIOThreadPool
     /// Whether the database answers; `/health` reads it.
     let reachability: PostgresReachability
     private let poolConfiguration: PostgresClient.Configuration
@@ -93,15 +89,12 @@ public final class PostgresServerDatabase: Sendable {
         poolConfiguration = configuration
         pool = Mutex(RunningPool(configuration: configuration, logger: logger))
         reachability = PostgresReachability(probe: connectionConfiguration, logger: logger)
-        blockingThreads = NIOThreadPool(numberOfThreads: poolSize)
-        blockingThreads.start()
         reachability.onReturnAfterOutage = { [weak self] in self?.replacePool() }
     }
 
     deinit {
         pool.withLock { $0.runner.cancel() }
         reachability.stop()
-        blockingThreads.shutdownGracefully { _ in }
     }
 
     /// The largest pool size accepted.
