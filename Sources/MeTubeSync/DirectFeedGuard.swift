@@ -73,7 +73,7 @@ actor DirectFeedGuard {
             backoff.succeeded(channelID)
             lastErrors[channelID] = nil
         }
-        switch detector.record(failure, at: now, date: Date()) {
+        switch detector.record(failure, of: channelID, at: now, date: Date()) {
         case .began(let outage):
             forgetBackoff()
             return outage

@@ -86,7 +86,7 @@ import Testing
         var changes: [SourceOutageDetector.Change] = []
         for index in 0..<2_000 {
             let date = Self.now.addingTimeInterval(Double(index) / 100)
-            if let change = detector.record(FeedFailure(status: 404), at: .milliseconds(index * 10), date: date) { changes.append(change) }
+            if let change = detector.record(FeedFailure(status: 404), of: DemoCatalog.channelID(index), at: .milliseconds(index * 10), date: date) { changes.append(change) }
         }
         #expect(changes == [.began(SourceOutage(since: Self.now, reason: "HTTP 404"))])
         #expect(detector.probeIsDue(at: .seconds(20) + .seconds(5)))
@@ -96,9 +96,9 @@ import Testing
         detector.probeFailed(FeedFailure(status: 404), at: .seconds(30))
         #expect(!detector.probeIsDue(at: .seconds(39)))
         #expect(detector.probeIsDue(at: .seconds(40)))
-        #expect(detector.record(nil, at: .seconds(40), date: Self.now) == .ended(SourceOutage(since: Self.now, reason: "HTTP 404")))
+        #expect(detector.record(nil, of: DemoCatalog.channelID(1), at: .seconds(40), date: Self.now) == .ended(SourceOutage(since: Self.now, reason: "HTTP 404")))
         #expect(detector.outage == nil)
-        #expect(detector.record(nil, at: .seconds(41), date: Self.now) == nil)
+        #expect(detector.record(nil, of: DemoCatalog.channelID(1), at: .seconds(41), date: Self.now) == nil)
     }
 
     @Test func someChannelsFailingIsNoOutage() {
@@ -106,20 +106,29 @@ import Testing
         detector.channelCount = 500
         for index in 0..<500 {
             let failure = index % 3 == 0 ? FeedFailure(status: 404) : nil
-            #expect(detector.record(failure, at: .milliseconds(index * 10), date: Self.now) == nil)
+            #expect(detector.record(failure, of: DemoCatalog.channelID(index), at: .milliseconds(index * 10), date: Self.now) == nil)
         }
         // Failures spread over more than a minute do not add up either
         var slow = SourceOutageDetector()
         slow.channelCount = 500
         for index in 0..<40 {
             let failure = index % 2 == 0 ? FeedFailure(status: 500) : nil
-            #expect(slow.record(failure, at: .seconds(index * 10), date: Self.now) == nil)
+            #expect(slow.record(failure, of: DemoCatalog.channelID(index), at: .seconds(index * 10), date: Self.now) == nil)
         }
         // Two channels never make a source-wide outage
         var tiny = SourceOutageDetector()
         tiny.channelCount = 2
-        #expect(tiny.record(FeedFailure(status: 404), at: .zero, date: Self.now) == nil)
-        #expect(tiny.record(FeedFailure(status: 404), at: .zero, date: Self.now) == nil)
+        #expect(tiny.record(FeedFailure(status: 404), of: DemoCatalog.channelID(1), at: .zero, date: Self.now) == nil)
+        #expect(tiny.record(FeedFailure(status: 404), of: DemoCatalog.channelID(2), at: .zero, date: Self.now) == nil)
+        // Two dead channels of three, fetched round after round, are not the source failing
+        var few = SourceOutageDetector()
+        few.channelCount = 3
+        for round in 0..<5 {
+            for number in 0..<3 {
+                let failure = number == 0 ? nil : FeedFailure(status: 404)
+                #expect(few.record(failure, of: DemoCatalog.channelID(number), at: .seconds(round), date: Self.now) == nil, "round \(round)")
+            }
+        }
     }
 
     @Test func outageMessagesSayWhenAndWhy() {

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Tells a whole feed source failing from channels failing one by one: when, among the fetches
-/// of the last ``window``, at least ``minimumSample`` ended and ``outageShare`` of them failed,
-/// the source is down. It then says so once, and the poller stops fetching channel by channel
+/// of the last ``window``, at least ``minimumSample`` ended, ``outageShare`` of them failed, and
+/// the failures came from at least ``outageShare`` of ``minimumSample`` different channels (so
+/// two dead channels of three, fetched again and again, are not the source), the source is down. It then says so once, and the poller stops fetching channel by channel
 /// and probes one feed at a time, at ``probeSteps`` (the last repeating, never sooner than the
 /// server's `Retry-After`), until one answers: the outage ends, once, and a complete round
 /// follows.
@@ -32,7 +33,7 @@ public struct SourceOutageDetector: Sendable {
     /// When the next probe is due during an outage (a ``FeedClock`` reading).
     public private(set) var nextProbe = Duration.zero
     private var probes = 0
-    private var recent: [(at: Duration, date: Date, failure: FeedFailure?)] = []
+    private var recent: [(at: Duration, date: Date, channelID: String, failure: FeedFailure?)] = []
 
     /// A detector probing at `probeSteps` during an outage.
     public init(probeSteps: [Duration] = [.seconds(5), .seconds(10), .seconds(20)]) {
@@ -46,9 +47,9 @@ public struct SourceOutageDetector: Sendable {
     /// Whether a probe is due at `now` (always false outside an outage).
     public func probeIsDue(at now: Duration) -> Bool { outage != nil && nextProbe <= now }
 
-    /// Records one fetch that ended at `now` (a ``FeedClock`` reading) and `date` (the wall
-    /// time), with its failure or nil for an answer; returns the change it made, if any.
-    public mutating func record(_ failure: FeedFailure?, at now: Duration, date: Date) -> Change? {
+    /// Records one fetch of `channelID` that ended at `now` (a ``FeedClock`` reading) and `date`
+    /// (the wall time), with its failure or nil for an answer; returns the change it made, if any.
+    public mutating func record(_ failure: FeedFailure?, of channelID: String, at now: Duration, date: Date) -> Change? {
         if let outage {
             guard failure != nil else {
                 self.outage = nil
@@ -58,11 +59,13 @@ public struct SourceOutageDetector: Sendable {
             }
             return nil
         }
-        recent.append((now, date, failure))
+        recent.append((now, date, channelID, failure))
         recent.removeFirst(recent.prefix { now - $0.at > Self.window }.count)
         if recent.count > Self.maxKept { recent.removeFirst(recent.count - Self.maxKept) }
         let failures = recent.compactMap(\.failure)
-        guard recent.count >= minimumSample, Double(failures.count) >= Self.outageShare * Double(recent.count) else { return nil }
+        guard recent.count >= minimumSample, Double(failures.count) >= Self.outageShare * Double(recent.count),
+              Double(Set(recent.filter { $0.failure != nil }.map(\.channelID)).count) >= Self.outageShare * Double(minimumSample)
+        else { return nil }
         let reasons = Dictionary(grouping: failures, by: \.summary)
         let reason = reasons.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.key ?? "failing"
         let outage = SourceOutage(since: recent.first { $0.failure != nil }?.date ?? date, reason: reason)

@@ -340,7 +340,7 @@ public actor FeedIngester: Service {
         } else {
             backoff.succeeded(channelID)
         }
-        switch outageDetector.record(failure, at: now, date: Date()) {
+        switch outageDetector.record(failure, of: channelID, at: now, date: Date()) {
         case .began(let outage):
             backoff.forgetAll()
             FeedSourceMetrics.outageBegan()
