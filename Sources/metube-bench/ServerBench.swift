@@ -54,7 +54,7 @@ func serverFigures() async throws -> [Figure] {
     let page = try await post(server.baseURL + "/api/videos/query", body: firstPage)
     if let nginx = try await nginxFigure(serving: page, in: folder, load: load) {
         figures.append(Figure(name: "hub.query.nginx-static.throughput", value: nginx.requestsPerSecond, unit: "req/s", detail: "the same \(page.readableBytes)-byte first page as a static file from nginx, p99 \(String(format: "%.2f", nginx.p99Millis)) ms"))
-        figures.append(Figure(name: "hub.query.server-to-nginx", value: served / max(nginx.requestsPerSecond, 1), unit: "x", goal: ">= 0.5", detail: "metube-server req/s ÷ nginx req/s for the same bytes, same run"))
+        figures.append(Figure(name: "hub.query.server-to-nginx", value: served / max(nginx.requestsPerSecond, 1), unit: "x", goal: ">= 0.23", detail: "metube-server req/s ÷ nginx req/s for the same bytes, same run (the former goal, 5,000 req/s, over this machine's nginx, 22,000 req/s)"))
     }
 
     let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
@@ -90,14 +90,14 @@ func serverFigures() async throws -> [Figure] {
         Figure(name: "status.server.modify200.throughput", value: modifyResult.requestsPerSecond, unit: "req/s", detail: detail + ", 200 records each, \(modifyResult.errors) errors"),
         Figure(name: "status.reference.write200.throughput", value: referenceWrites.perSecond, unit: "tx/s",
                detail: "the same 200-record upserts, one transaction each, by \(referenceDetail); p99 \(String(format: "%.2f", referenceWrites.p99Millis)) ms"),
-        Figure(name: "status.server.modify200.to-reference", value: ratio(modifyResult.requestsPerSecond, referenceWrites.perSecond), unit: "x", goal: ">= 0.5",
-               detail: "records/modify req/s ÷ the reference's transactions/s, same run"),
+        Figure(name: "status.server.modify200.to-reference", value: ratio(modifyResult.requestsPerSecond, referenceWrites.perSecond), unit: "x", goal: ">= 0.55",
+               detail: "records/modify req/s ÷ the reference's transactions/s, same run (the former goal, 500 req/s, over this machine's reference, 890 tx/s)"),
         Figure(name: "status.server.modify200.p99", value: modifyResult.p99Millis, unit: "ms", goal: "<= 200", detail: "p50 \(String(format: "%.2f", modifyResult.p50Millis)) ms"),
         Figure(name: "status.server.changes200.throughput", value: changesResult.requestsPerSecond, unit: "req/s", detail: detail + ", 200-record pages, \(changesResult.errors) errors"),
         Figure(name: "status.reference.read200.throughput", value: referenceReads.perSecond, unit: "reads/s",
                detail: "the same 200-record pages read by \(referenceDetail); p99 \(String(format: "%.2f", referenceReads.p99Millis)) ms"),
-        Figure(name: "status.server.changes200.to-reference", value: ratio(changesResult.requestsPerSecond, referenceReads.perSecond), unit: "x", goal: ">= 0.1",
-               detail: "changes/zone req/s ÷ the reference's page reads/s, same run (the server also encodes each page as JSON and checks the token)"),
+        Figure(name: "status.server.changes200.to-reference", value: ratio(changesResult.requestsPerSecond, referenceReads.perSecond), unit: "x", goal: ">= 0.18",
+               detail: "changes/zone req/s ÷ the reference's page reads/s, same run (the former goal, 1,000 req/s, over this machine's reference, 5,600 reads/s; the server also encodes each page as JSON and checks the token)"),
         Figure(name: "status.server.changes200.p99", value: changesResult.p99Millis, unit: "ms", detail: "p50 \(String(format: "%.2f", changesResult.p50Millis)) ms"),
         Figure(name: "server.peak-rss", value: server.peakResidentMiB(), unit: "MiB", detail: "the metube-server process (VmHWM) after all the loads above"),
     ]

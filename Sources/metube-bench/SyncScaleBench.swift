@@ -41,7 +41,7 @@ private func directScaleFigures(library: SyntheticLibrary, folder: URL) async th
         samples.append(try probeValues(output, store: store, expectedVideos: library.videoCount))
         try? FileManager.default.removeItem(at: store)
     }
-    return syncFigures(name: "sync.direct.2000-feeds", samples: samples, detail: "2,000 Atom feeds × 100 entries from loopback, concurrency 8, into an empty store")
+    return syncFigures(name: "sync.direct.2000-feeds", samples: samples, detail: "2,000 Atom feeds × 100 entries from loopback, concurrency 8, [hub] rate 1000/s (the default 100/s paces them over 20 s), into an empty store")
 }
 
 private func hubScaleFigures(library: SyntheticLibrary, folder: URL, logger: Logger) async throws -> [Figure] {
