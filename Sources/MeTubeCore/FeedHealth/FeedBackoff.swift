@@ -21,7 +21,7 @@ public struct FeedBackoff: Sendable {
 
     /// A backoff with those steps; `seed` fixes the jitter (tests and benches), or a random one.
     public init(firstStep: Duration, maxStep: Duration = .seconds(6 * 3600), jitter: Double = 0.25, seed: UInt64 = .random(in: 0...UInt64.max)) {
-        self.firstStep = max(firstStep, .milliseconds(1))
+        self.firstStep = max(firstStep, .zero)
         self.maxStep = max(maxStep, self.firstStep)
         self.jitter = min(max(jitter, 0), 1)
         random = SplitMix64(seed: seed)
