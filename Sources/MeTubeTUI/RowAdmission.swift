@@ -29,7 +29,10 @@ struct RowAdmission {
     /// rows too must pass this).
     @inline(__always)
     func admitsVideo(at index: Int, of videos: UnsafeBufferPointer<Video>, flags: VideoFlags) -> Bool {
-        if filter == .upcoming || flags.contains(.notAvailable), !filter.admits(videos[index], now: now, isAllView: isAllView) { return false }
+        // Only a video flagged not plainly available can be upcoming or live: the upcoming view
+        // reads no other video's record.
+        if filter == .upcoming, !flags.contains(.notAvailable) { return false }
+        if flags.contains(.notAvailable), !filter.admits(videos[index], now: now, isAllView: isAllView) { return false }
         if hideShorts, flags.contains(.short) { return false }
         if let channelID, videos[index].channelID != channelID { return false }
         return true
