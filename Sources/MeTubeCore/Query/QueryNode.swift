@@ -31,16 +31,17 @@ indirect enum QueryNode: Sendable {
         case .not(let node): return .not(node.folded)
         case .and(let nodes): return .and(nodes.map(\.folded))
         case .or(let nodes):
+            let folded = nodes.map(\.folded)
             var channelIDs: Set<String> = []
             var others: [QueryNode] = []
-            for node in nodes.map(\.folded) {
+            for node in folded {
                 switch node {
                 case .term(.channelID(let id)): channelIDs.insert(id)
                 case .channelIn(let ids): channelIDs.formUnion(ids)
                 default: others.append(node)
                 }
             }
-            guard channelIDs.count > 1 else { return .or(nodes.map(\.folded)) }
+            guard channelIDs.count > 1 else { return .or(folded) }
             let set = QueryNode.channelIn(channelIDs)
             return others.isEmpty ? set : .or([set] + others)
         }
