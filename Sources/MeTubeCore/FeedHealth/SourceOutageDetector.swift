@@ -3,8 +3,9 @@ import Foundation
 /// Tells a whole feed source failing from channels failing one by one: when, among the fetches
 /// of the last ``window``, at least ``minimumSample`` ended, ``outageShare`` of them failed, and
 /// the failures came from at least ``outageShare`` of ``minimumSample`` different channels (so
-/// two dead channels of three, fetched again and again, are not the source), the source is down. It then says so once, and the poller stops fetching channel by channel
-/// and probes one feed at a time, at ``probeSteps`` (the last repeating, never sooner than the
+/// two dead channels of three, fetched again and again, are not the source), the source is down.
+/// It then says so once, and the poller stops fetching channel by channel and probes one feed at
+/// a time, at ``probeSteps`` (the last repeating, never sooner than the
 /// server's `Retry-After`), until one answers: the outage ends, once, and a complete round
 /// follows.
 public struct SourceOutageDetector: Sendable {
