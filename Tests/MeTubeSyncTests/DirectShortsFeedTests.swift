@@ -76,6 +76,26 @@ import TestSupport
         #expect(server.shortsRequests.values.reduce(0, +) == 3)
     }
 
+    @Test func aShortsFeedThatTimesOutLeavesTheLinkToDecide() async throws {
+        // Given a Shorts feed that stays silent far longer than a request may take
+        let directory = TemporaryDirectory("metube-shorts-silent")
+        defer { directory.remove() }
+        let server = await FailingFeedServer.start()
+        defer { server.stop() }
+        let store = try HubSyncTestSupport.store(in: directory, following: Self.channelIDs.map { Channel(id: $0) })
+        let client = DirectFeedClient(urlTemplate: server.feedURLTemplate, timeout: .seconds(2))
+        let source = DirectVideoSource(store: store, client: client, concurrency: 3, rate: 0, clock: FeedClock(TestClock()))
+        let silent = Self.channelIDs[0]
+        server.silenceShortsFeed(for: silent, during: .seconds(20))
+
+        // When direct mode syncs, the request times out, the link decides, and the channel is fine
+        let report = try await source.sync { _ in }
+        #expect(report.isComplete)
+        #expect(report.newVideos == 3)
+        #expect(Self.isShort(store, silent) == false)
+        #expect(store.syncSnapshot().channelFetches[silent]?.failingSince == nil)
+    }
+
     @Test func entriesOfAnotherChannelInAShortsFeedAreIgnored() async throws {
         // Given a Shorts feed of the first channel that lists the first channel's upload as
         // another channel's, and the second channel's upload

@@ -37,7 +37,9 @@ public final class FailingFeedServer: Sendable {
         let router = Router()
         router.get("/feeds/videos.xml") { request, _ -> Response in
             if let playlistID = request.uri.queryParameters.get("playlist_id") {
-                return state.shortsAnswer(for: "UC" + playlistID.dropFirst(4))
+                let channelID = "UC" + playlistID.dropFirst(4)
+                if let silence = state.locked({ $0.silentShorts[channelID] }) { try await Task.sleep(for: silence) }
+                return state.shortsAnswer(for: channelID)
             }
             let channelID = request.uri.queryParameters.get("channel_id") ?? ""
             let mode = state.answer(for: channelID)
@@ -68,6 +70,11 @@ public final class FailingFeedServer: Sendable {
     /// Makes the Shorts feed of `channelID` answer `answer` (a status and its body).
     public func setShortsFeed(_ answer: (status: Int, body: String), for channelID: String) {
         state.locked { $0.shortsFeeds[channelID] = answer }
+    }
+
+    /// Makes the Shorts feed of `channelID` answer only after `silence` (a peer that times out).
+    public func silenceShortsFeed(for channelID: String, during silence: Duration) {
+        state.locked { $0.silentShorts[channelID] = silence }
     }
 
     /// How many requests each channel's Shorts feed got.
@@ -107,6 +114,7 @@ private final class FeedServerState: Sendable {
         var requests: [String: Int] = [:]
         var shortsFeeds: [String: (status: Int, body: String)] = [:]
         var shortsRequests: [String: Int] = [:]
+        var silentShorts: [String: Duration] = [:]
     }
 
     private let values = Mutex(Values())
