@@ -27,7 +27,8 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     }
     /// The hub's global sequence number for this row, when it came from a hub.
     public var hubSeq: Int64?
-    /// Whether the source linked it as a Short (`/shorts/` URL).
+    /// Whether a source said it is a Short: a `/shorts/` URL, or the channel's Shorts feed
+    /// listing it (``ShortsFeed``).
     public var isShortLink: Bool
     /// Whether it can be watched now, as its sources last said (one byte, held beside
     /// ``isShortLink`` where the layout had room).

@@ -38,7 +38,7 @@ struct PushServices {
             ingestionRepository = ObservedHubRepository(base: storage.hub, ingested: { signal.signal() })
         } else if configuration.pollInterval != nil || configuration.webSub != nil {
             configuration.logger.info(
-                "no YouTube Data API key (--youtube-api-key): durations and channel thumbnails are off; Shorts are still recognised by their /shorts/ links")
+                "no YouTube Data API key (--youtube-api-key): durations and channel thumbnails are off; Shorts are still recognised by their /shorts/ links and the channels' Shorts feeds")
         }
         self.ingestionRepository = ingestionRepository
         if let webSub = configuration.webSub {

@@ -38,25 +38,47 @@ public struct DirectFeedClient: Sendable {
     /// longer than a URL are not kept.
     public func fetch(channelID: String, etag: String?, lastModified: String?) async throws(SyncError) -> Outcome {
         var request = HTTPClientRequest(url: urlTemplate.replacingOccurrences(of: "{channelId}", with: channelID))
-        request.headers.add(name: "User-Agent", value: "metube")
         if let etag { request.headers.add(name: "If-None-Match", value: etag) }
         if let lastModified { request.headers.add(name: "If-Modified-Since", value: lastModified) }
+        let response = try await get(request, maxBodyBytes: 4 << 20, path: "feed of \(channelID)")
+        if response.status == 304 { return .notModified }
+        return .feed(
+            try Self.parse(response), etag: PeerInput.shortText(response.headers.first(name: "ETag")),
+            lastModified: PeerInput.shortText(response.headers.first(name: "Last-Modified")))
+    }
+
+    /// Whether the URL template is YouTube's shape, which gives each channel a Shorts feed
+    /// (``ShortsFeed/url(channelFeedTemplate:channelID:)``).
+    public var hasShortsFeeds: Bool { ShortsFeed.exists(channelFeedTemplate: urlTemplate) }
+
+    /// Fetches the Shorts playlist feed of `channelID` (``ShortsFeed``), bounded like the channel
+    /// feed but to ``ShortsFeed/maxBodyBytes``; nil when the template has no Shorts feeds.
+    public func fetchShorts(channelID: String) async throws(SyncError) -> AtomFeed? {
+        guard let url = ShortsFeed.url(channelFeedTemplate: urlTemplate, channelID: channelID) else { return nil }
+        let response = try await get(HTTPClientRequest(url: url), maxBodyBytes: ShortsFeed.maxBodyBytes, path: "Shorts feed of \(channelID)")
+        return try Self.parse(response)
+    }
+
+    /// Sends `request`; an answer other than 200 or 304 throws with its status and Retry-After.
+    private func get(_ request: HTTPClientRequest, maxBodyBytes: Int, path: String) async throws(SyncError) -> PeerResponse {
+        var request = request
+        request.headers.add(name: "User-Agent", value: "metube")
         let response: PeerResponse
         do throws(TransferFailure) {
-            response = try await httpClient.transfer(request, limits: TransferLimits(total: timeout, maxBodyBytes: 4 << 20, runDeadline: runDeadline))
+            response = try await httpClient.transfer(request, limits: TransferLimits(total: timeout, maxBodyBytes: maxBodyBytes, runDeadline: runDeadline))
         } catch {
-            throw SyncError(error, path: "feed of \(channelID)")
+            throw SyncError(error, path: path)
         }
-        if response.status == 304 { return .notModified }
-        guard response.status == 200 else {
+        guard response.status == 200 || response.status == 304 else {
             let retryAfter = RetryAfter.parse(response.headers.first(name: "Retry-After"), now: Date())
             throw .http(status: response.status, message: HTTPResponseStatus(statusCode: response.status).reasonPhrase, retryAfter: retryAfter)
         }
+        return response
+    }
+
+    private static func parse(_ response: PeerResponse) throws(SyncError) -> AtomFeed {
         do {
-            let feed = try AtomFeedParser.parse(Data(response.body.readableBytesView))
-            return .feed(
-                feed, etag: PeerInput.shortText(response.headers.first(name: "ETag")),
-                lastModified: PeerInput.shortText(response.headers.first(name: "Last-Modified")))
+            return try AtomFeedParser.parse(Data(response.body.readableBytesView))
         } catch {
             throw .invalidResponse(error.description)
         }

@@ -19,13 +19,14 @@ struct DirectSyncRun {
     /// error, and the others' results are kept.
     var runLimit: Duration = .seconds(900)
 
-    /// One channel's fetch: its outcome or its error.
+    /// One channel's fetch: its outcome or its error, and the new uploads its Shorts feed listed.
     private struct Fetch: Sendable {
         let channelID: String
         let result: Result<DirectFeedClient.Outcome, SyncError>
+        var shortIDs: Set<String> = []
     }
 
-    private func fetch(_ channelID: String, known: ChannelFetchResult?) async -> Fetch {
+    private func fetch(_ channelID: String, known: ChannelFetchResult?, library: Library) async -> Fetch {
         do {
             try await feedGuard.acquireSlot()
         } catch {
@@ -33,9 +34,27 @@ struct DirectSyncRun {
         }
         do {
             let outcome = try await client.fetch(channelID: channelID, etag: known?.etag, lastModified: known?.lastModified)
-            return Fetch(channelID: channelID, result: .success(outcome))
+            guard case .feed(let feed, _, _) = outcome else { return Fetch(channelID: channelID, result: .success(outcome)) }
+            return Fetch(channelID: channelID, result: .success(outcome), shortIDs: await shortIDs(feed, of: channelID, library: library))
         } catch {
             return Fetch(channelID: channelID, result: .failure(error))
+        }
+    }
+
+    /// The uploads of `feed` the channel's Shorts feed lists (``ShortsFeed``), asked only when
+    /// the feed brought one `library` does not hold that it links as an ordinary video. The
+    /// request waits for a slot of the same rate; its failure leaves the links to decide, and is
+    /// not the channel's.
+    private func shortIDs(_ feed: AtomFeed, of channelID: String, library: Library) async -> Set<String> {
+        guard client.hasShortsFeeds, ShortsFeed.uploadsToCheck(in: feed, channelID: channelID).contains(where: { library.video($0) == nil }) else {
+            return []
+        }
+        do {
+            try await feedGuard.acquireSlot()
+            guard let shorts = try await client.fetchShorts(channelID: channelID) else { return [] }
+            return ShortsFeed.shortIDs(in: shorts, channelID: channelID)
+        } catch {
+            return []
         }
     }
 
@@ -60,7 +79,8 @@ struct DirectSyncRun {
     private func fetchAll() async throws(SyncError) -> SyncReport {
         var report = SyncReport(source: .direct)
         let previous = store.syncSnapshot().channelFetches
-        var channelIDs = store.library().channels.keys.sorted()
+        let library = store.library()
+        var channelIDs = library.channels.keys.sorted()
         let now = Date()
         var failures: [String: SyncError] = [:]
         var answered = false
@@ -68,7 +88,7 @@ struct DirectSyncRun {
         var batch: [Fetch] = []
         switch await feedGuard.plan(channelIDs) {
         case .probe(let channelID, let outage):
-            let probe = await fetch(channelID, known: previous[channelID])
+            let probe = await fetch(channelID, known: previous[channelID], library: library)
             if case .failure(.cancelled) = probe.result {
                 report.cancelled = true
                 return report
@@ -95,7 +115,7 @@ struct DirectSyncRun {
             func startNext() {
                 guard let id = pending.popFirst() else { return }
                 let known = previous[id]
-                group.addTask { await fetch(id, known: known) }
+                group.addTask { await fetch(id, known: known, library: library) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
@@ -161,7 +181,7 @@ struct DirectSyncRun {
                     let usable = entries.filter { PeerInput.isVideoID($0.videoID) }
                     result.invalid += entries.count - usable.count
                     videos += usable.map { entry in
-                        var video = entry.video(fallbackDate: now)
+                        var video = entry.video(fallbackDate: now).marked(shorts: fetch.shortIDs)
                         video.title = PeerInput.title(video.title)
                         video.duration = library.video(entry.videoID)?.duration
                         return video

@@ -92,4 +92,16 @@ import Testing
         let page = try await reopened.videos(matching: HubVideoSelection())
         #expect(page.videos.map(\.seq) == [1, 2, 4, 5])
     }
+
+    @Test(arguments: HubStorage.allCases)
+    func storedVideoIDsNamesTheVideosTheHubHolds(storage: HubStorage) async throws {
+        let repository = try await storage.makeRepository()
+        let channel = Support.channelID(8)
+        _ = try await repository.register(channelIDs: [channel])
+        _ = try await repository.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: (0..<3).map { Support.video($0, channel: channel) }))
+        let held = (0..<3).map { Support.video($0, channel: channel).id }
+        let new = Support.video(3, channel: channel).id
+        #expect(try await repository.storedVideoIDs(among: held + [new]) == Set(held))
+        #expect(try await repository.storedVideoIDs(among: []).isEmpty)
+    }
 }

@@ -5,7 +5,9 @@ import Synchronization
 
 /// A loopback feed server in YouTube's shape (`/feeds/videos.xml?channel_id=…`) that fails on
 /// command, for every channel at once or for some, and counts the requests of each channel.
-/// Each answering channel's feed holds one entry, a video of that channel.
+/// Each answering channel's feed holds one entry, a video of that channel, linked as `watch?v=`.
+/// Shorts playlist feeds (`?playlist_id=UUSH…`) answer 404 unless set with
+/// ``setShortsFeed(_:for:)``, and are counted apart (``shortsRequests``).
 public final class FailingFeedServer: Sendable {
     /// How the server answers.
     public enum Mode: Sendable, Equatable {
@@ -34,6 +36,11 @@ public final class FailingFeedServer: Sendable {
         let state = FeedServerState()
         let router = Router()
         router.get("/feeds/videos.xml") { request, _ -> Response in
+            if let playlistID = request.uri.queryParameters.get("playlist_id") {
+                let channelID = "UC" + playlistID.dropFirst(4)
+                if let silence = state.locked({ $0.silentShorts[channelID] }) { try await Task.sleep(for: silence) }
+                return state.shortsAnswer(for: channelID)
+            }
             let channelID = request.uri.queryParameters.get("channel_id") ?? ""
             let mode = state.answer(for: channelID)
             switch mode {
@@ -60,6 +67,24 @@ public final class FailingFeedServer: Sendable {
         }
     }
 
+    /// Makes the Shorts feed of `channelID` answer `answer` (a status and its body).
+    public func setShortsFeed(_ answer: (status: Int, body: String), for channelID: String) {
+        state.locked { $0.shortsFeeds[channelID] = answer }
+    }
+
+    /// Makes the Shorts feed of `channelID` answer only after `silence` (a peer that times out).
+    public func silenceShortsFeed(for channelID: String, during silence: Duration) {
+        state.locked { $0.silentShorts[channelID] = silence }
+    }
+
+    /// How many requests each channel's Shorts feed got.
+    public var shortsRequests: [String: Int] { state.locked { $0.shortsRequests } }
+
+    /// The id of the one video in the feed of `channelID` (``feed(for:)``).
+    public static func videoID(of channelID: String) -> String {
+        String(("AAAAAAAAAAA" + channelID).suffix(11))
+    }
+
     /// How many requests each channel's feed got.
     public var requests: [String: Int] { state.locked { $0.requests } }
 
@@ -72,7 +97,7 @@ public final class FailingFeedServer: Sendable {
     /// A one-entry Atom feed of `channelID`, in YouTube's shape, whose video id is the
     /// channel id's last 11 characters.
     public static func feed(for channelID: String) -> String {
-        MinimalAtomFeed.text(channelID: channelID, videoID: String(("AAAAAAAAAAA" + channelID).suffix(11)))
+        MinimalAtomFeed.text(channelID: channelID, videoID: videoID(of: channelID))
     }
 
     /// `count` channel ids, `UC000…0`, `UC000…1`, ….
@@ -87,6 +112,9 @@ private final class FeedServerState: Sendable {
         var mode = FailingFeedServer.Mode.answering
         var failingChannels: [String: FailingFeedServer.Mode] = [:]
         var requests: [String: Int] = [:]
+        var shortsFeeds: [String: (status: Int, body: String)] = [:]
+        var shortsRequests: [String: Int] = [:]
+        var silentShorts: [String: Duration] = [:]
     }
 
     private let values = Mutex(Values())
@@ -99,5 +127,14 @@ private final class FeedServerState: Sendable {
             values.requests[channelID, default: 0] += 1
             return values.failingChannels[channelID] ?? values.mode
         }
+    }
+
+    /// Counts a request for the Shorts feed of `channelID` and answers it.
+    func shortsAnswer(for channelID: String) -> Response {
+        let answer = locked { values in
+            values.shortsRequests[channelID, default: 0] += 1
+            return values.shortsFeeds[channelID] ?? (404, "")
+        }
+        return Response(status: .init(code: answer.status), headers: [.contentType: "application/atom+xml"], body: .init(byteBuffer: ByteBuffer(string: answer.body)))
     }
 }

@@ -22,4 +22,33 @@ public enum MinimalAtomFeed {
 
             """
     }
+
+    /// A Shorts playlist feed (`playlist_id=UUSH…`) of `channelID` in the shape of a real playlist
+    /// feed, listing `entries` (a video id and the channel the entry names) in order.
+    public static func shortsPlaylist(channelID: String, entries: [(videoID: String, channelID: String)]) -> String {
+        let playlistID = "UUSH" + channelID.dropFirst(2)
+        let items = entries.map { entry in
+            """
+             <entry>
+              <id>yt:video:\(entry.videoID)</id>
+              <yt:videoId>\(entry.videoID)</yt:videoId>
+              <yt:channelId>\(entry.channelID)</yt:channelId>
+              <title>Short \(entry.videoID)</title>
+              <link rel="alternate" href="https://www.youtube.com/watch?v=\(entry.videoID)"/>
+              <published>2026-11-01T12:00:00+00:00</published>
+             </entry>
+
+            """
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
+             <link rel="self" href="http://www.youtube.com/feeds/videos.xml?playlist_id=\(playlistID)"/>
+             <id>yt:playlist:\(playlistID)</id>
+             <yt:playlistId>\(playlistID)</yt:playlistId>
+             <yt:channelId>\(channelID)</yt:channelId>
+             <title>Short videos</title>
+
+            """ + items.joined() + "</feed>\n"
+    }
 }

@@ -18,7 +18,10 @@ import ServiceLifecycle
 /// Channels handed to ``fetchSoon(_:)`` that it has never fetched are fetched at once, ahead of
 /// the polling round, at most `concurrency` at a time (not while the source is down). With
 /// ``FeedPollLeases`` a round claims its channels a few at a time as fetches finish, and leaves
-/// the ones other instances claim to them.
+/// the ones other instances claim to them. A feed that brings uploads the hub does not hold, linked
+/// as ordinary videos, is checked against the channel's Shorts feed (``ShortsFeed``) in the same
+/// turn and under the same rate; that request failing leaves the links to decide, and is not the
+/// channel's failure.
 public actor FeedIngester: Service {
     /// What one polling round did.
     public struct Round: Sendable, Equatable {
@@ -42,7 +45,8 @@ public actor FeedIngester: Service {
     }
 
     private enum FetchResult: Sendable {
-        case feed(AtomFeed, entityTag: String?, lastModified: String?)
+        /// `shortIDs`: the uploads the channel's Shorts feed lists.
+        case feed(AtomFeed, entityTag: String?, lastModified: String?, shortIDs: Set<String>)
         case notModified
         case failed(FeedFailure)
     }
@@ -297,11 +301,11 @@ public actor FeedIngester: Service {
         switch result {
         case .notModified:
             round.notModified += 1
-        case .feed(let feed, let entityTag, let lastModified):
+        case .feed(let feed, let entityTag, let lastModified, let shortIDs):
             let now = Date()
             let ingestion = FeedIngestion(
                 channelID: channelID, channelTitle: feed.channelTitle,
-                videos: feed.entries.map { $0.video(fallbackDate: now) }
+                videos: feed.entries.map { $0.video(fallbackDate: now).marked(shorts: shortIDs) }
             )
             do {
                 let outcome = try await repository.ingest(ingestion)
@@ -374,9 +378,37 @@ public actor FeedIngester: Service {
             }
             let body = try await response.body.collect(upTo: 8 << 20)
             let feed = try AtomFeedParser.parse(Data(body.readableBytesView))
-            return .feed(feed, entityTag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"))
+            return .feed(
+                feed, entityTag: response.headers.first(name: "ETag"), lastModified: response.headers.first(name: "Last-Modified"),
+                shortIDs: await shortIDs(feed, of: channelID))
         } catch {
             return .failed(FeedFailure(status: nil, summary: String(describing: error)))
+        }
+    }
+
+    /// The uploads of `feed` the channel's Shorts feed lists, asked only when the feed brought one
+    /// the hub does not hold that it links as an ordinary video; none when that request fails
+    /// (the links decide) or the feed URL template has no Shorts feeds.
+    private nonisolated func shortIDs(_ feed: AtomFeed, of channelID: String) async -> Set<String> {
+        guard let url = ShortsFeed.url(channelFeedTemplate: feedURLTemplate, channelID: channelID) else { return [] }
+        do {
+            let unlinked = ShortsFeed.uploadsToCheck(in: feed, channelID: channelID)
+            guard !unlinked.isEmpty else { return [] }
+            let stored = try await repository.storedVideoIDs(among: unlinked)
+            guard unlinked.contains(where: { !stored.contains($0) }) else { return [] }
+            try await limiter.acquire()
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "User-Agent", value: "metube-server")
+            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            guard response.status == .ok else {
+                logger.debug("no Shorts feed; the links decide", metadata: ["channel": "\(channelID)", "status": "\(response.status.code)"])
+                return []
+            }
+            let body = try await response.body.collect(upTo: ShortsFeed.maxBodyBytes)
+            return ShortsFeed.shortIDs(in: try AtomFeedParser.parse(Data(body.readableBytesView)), channelID: channelID)
+        } catch {
+            logger.debug("Shorts feed failed; the links decide", metadata: ["channel": "\(channelID)", "error": "\(error)"])
+            return []
         }
     }
 }

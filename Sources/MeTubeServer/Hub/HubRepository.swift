@@ -38,6 +38,9 @@ public protocol HubRepository: Sendable {
     /// Those of `channelIDs` whose feed no fetch has been recorded for (``recordFetches(_:)``),
     /// by any server sharing the storage.
     func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String>
+    /// Those of `videoIDs` the hub holds: the poller asks a channel's Shorts feed only about
+    /// uploads it does not (``ShortsFeed``).
+    func storedVideoIDs(among videoIDs: [String]) async throws -> Set<String>
 }
 
 extension HubRepository {
@@ -61,6 +64,9 @@ extension HubRepository {
     public func neverFetchedChannelIDs(among channelIDs: [String]) async throws -> Set<String> {
         Set(channelIDs)
     }
+
+    /// None, when the repository cannot tell: every upload looks new.
+    public func storedVideoIDs(among videoIDs: [String]) async throws -> Set<String> { [] }
 }
 
 /// How one feed fetch went, for the operator.

@@ -39,6 +39,10 @@ struct ObservedHubRepository: HubRepository {
         try await base.neverFetchedChannelIDs(among: channelIDs)
     }
 
+    func storedVideoIDs(among videoIDs: [String]) async throws -> Set<String> {
+        try await base.storedVideoIDs(among: videoIDs)
+    }
+
     func ingest(
         _ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan
     ) async throws -> FeedIngestionOutcome {

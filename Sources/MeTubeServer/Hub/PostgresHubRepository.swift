@@ -178,6 +178,11 @@ public struct PostgresHubRepository: HubRepository {
         return Set(channelIDs).subtracting(fetched)
     }
 
+    public func storedVideoIDs(among videoIDs: [String]) async throws -> Set<String> {
+        guard !videoIDs.isEmpty else { return [] }
+        return Set(try await database.query("SELECT video_id FROM hub_videos WHERE video_id = ANY(\(videoIDs)::text[])").map { try $0.decode(String.self) })
+    }
+
     public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
         guard !records.isEmpty else { return }
         let ids = records.map(\.channelID)

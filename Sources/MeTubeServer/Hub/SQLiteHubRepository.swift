@@ -142,6 +142,14 @@ public final class SQLiteHubRepository: HubRepository {
         }
     }
 
+    public func storedVideoIDs(among videoIDs: [String]) async throws -> Set<String> {
+        guard !videoIDs.isEmpty else { return [] }
+        let list = String(decoding: try JSONEncoder().encode(videoIDs), as: UTF8.self)
+        return try await database.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT video_id FROM hub_videos WHERE video_id IN (SELECT value FROM json_each(?))", arguments: [list]))
+        }
+    }
+
     public func recordFetches(_ records: [ChannelFetchRecord]) async throws {
         guard !records.isEmpty else { return }
         try await database.write { db in
