@@ -15,6 +15,10 @@ struct DirectSyncRun {
     let progress: @Sendable (String) -> Void
     /// The backoff, rate and outage state the runs of one source share.
     let feedGuard: DirectFeedGuard
+    /// How the run's fetches are spread over time; nil: all at once (within the global rate).
+    var pace: SyncPace?
+    /// The clock the pace waits on.
+    var clock: FeedClock = .continuous
     /// The longest the whole run may take; a fetch still running then fails as its channel's
     /// error, and the others' results are kept.
     var runLimit: Duration = .seconds(900)
@@ -25,7 +29,11 @@ struct DirectSyncRun {
         let result: Result<DirectFeedClient.Outcome, SyncError>
     }
 
-    private func fetch(_ channelID: String, known: ChannelFetchResult?) async -> Fetch {
+    private func fetch(_ channelID: String, known: ChannelFetchResult?, turn: Duration? = nil) async -> Fetch {
+        if let pace, let turn {
+            await pace.wait(until: turn, on: clock)
+            if Task.isCancelled { return Fetch(channelID: channelID, result: .failure(.cancelled)) }
+        }
         do {
             try await feedGuard.acquireSlot()
         } catch {
@@ -41,7 +49,7 @@ struct DirectSyncRun {
 
     func run() async throws(SyncError) -> SyncReport {
         var run = self
-        run.client.runDeadline = ContinuousClock.now + runLimit
+        run.client.runDeadline = ContinuousClock.now + runLimit + (pace?.spread ?? .zero)
         return try await run.fetchAll()
     }
 
@@ -90,12 +98,15 @@ struct DirectSyncRun {
         var merged = Merged()
         var batchEntries = 0
         var mergeError: SyncError?
+        let start = clock.now()
+        let count = channelIDs.count
         await withTaskGroup(of: Fetch.self) { group in
-            var pending = channelIDs[...]
+            var pending = Array(channelIDs.enumerated())[...]
             func startNext() {
-                guard let id = pending.popFirst() else { return }
+                guard let (index, id) = pending.popFirst() else { return }
                 let known = previous[id]
-                group.addTask { await fetch(id, known: known) }
+                let turn = pace?.turn(index, of: count, from: start)
+                group.addTask { await fetch(id, known: known, turn: turn) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {

@@ -9,6 +9,7 @@ public struct DirectVideoSource: VideoSource {
     private let concurrency: Int
     private let rules: FeedRules
     private let feedGuard: DirectFeedGuard
+    private let clock: FeedClock
 
     /// The requests per second toward the feed server when nothing else is said.
     public static let defaultRate = 100.0
@@ -24,6 +25,7 @@ public struct DirectVideoSource: VideoSource {
     ) {
         self.rules = rules
         feedGuard = DirectFeedGuard(rate: rate, firstStep: backoffStep, clock: clock)
+        self.clock = clock
         self.store = store
         self.client = client
         self.concurrency = max(1, concurrency)
@@ -32,7 +34,15 @@ public struct DirectVideoSource: VideoSource {
     public var kind: SyncSource { .direct }
 
     public func sync(progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
-        try await DirectSyncRun(store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard).run()
+        try await sync(pace: nil, progress: progress)
+    }
+
+    /// A run whose fetches start evenly over `pace`'s spread (all at once when nil or hurried),
+    /// still within the global rate.
+    public func sync(pace: SyncPace?, progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
+        try await DirectSyncRun(
+            store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard, pace: pace, clock: clock
+        ).run()
     }
 
     /// Fetches the first followed channel's feed once: any answer, even an error status, shows

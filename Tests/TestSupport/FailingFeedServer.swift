@@ -63,6 +63,10 @@ public final class FailingFeedServer: Sendable {
     /// How many requests each channel's feed got.
     public var requests: [String: Int] { state.locked { $0.requests } }
 
+    /// Calls `observer` with the channel id of each feed request as it arrives (one observer;
+    /// a new one replaces it).
+    public func observe(_ observer: @escaping @Sendable (String) -> Void) { state.locked { $0.observer = observer } }
+
     /// Forgets the request counts.
     public func resetCounts() { state.locked { $0.requests.removeAll() } }
 
@@ -87,6 +91,7 @@ private final class FeedServerState: Sendable {
         var mode = FailingFeedServer.Mode.answering
         var failingChannels: [String: FailingFeedServer.Mode] = [:]
         var requests: [String: Int] = [:]
+        var observer: (@Sendable (String) -> Void)?
     }
 
     private let values = Mutex(Values())
@@ -95,9 +100,11 @@ private final class FeedServerState: Sendable {
 
     /// Counts a request for `channelID`'s feed and says how to answer it.
     func answer(for channelID: String) -> FailingFeedServer.Mode {
-        locked { values in
+        let (mode, observer) = locked { values in
             values.requests[channelID, default: 0] += 1
-            return values.failingChannels[channelID] ?? values.mode
+            return (values.failingChannels[channelID] ?? values.mode, values.observer)
         }
+        observer?(channelID)
+        return mode
     }
 }
