@@ -47,10 +47,22 @@ struct DirectSyncRun {
         }
     }
 
+    /// The run, between taking up what earlier runs kept about failing feeds and keeping it for
+    /// the next ones (a file that could not be read or written is a note).
     func run() async throws(SyncError) -> SyncReport {
         var run = self
         run.client.runDeadline = ContinuousClock.now + runLimit + (pace?.spread ?? .zero)
-        return try await run.fetchAll()
+        let restoreWarning = await feedGuard.restoreSaved()
+        let result: Result<SyncReport, SyncError>
+        do throws(SyncError) {
+            result = .success(try await run.fetchAll())
+        } catch {
+            result = .failure(error)
+        }
+        let saveWarning = await feedGuard.save()
+        var report = try result.get()
+        report.notes = [restoreWarning].compactMap { $0 } + report.notes + [saveWarning].compactMap { $0 }
+        return report
     }
 
     /// How many feed entries are merged into the store at once: a sync of thousands of full feeds
@@ -89,9 +101,10 @@ struct DirectSyncRun {
             }
             channelIDs.removeAll { $0 == channelID }
             (answered, fetched, batch) = (true, 1, [probe])
-        case .fetch(let due, let backingOff):
+        case .fetch(let due, let backingOff, let until):
             channelIDs = due
             report.backingOff = backingOff.count
+            report.backingOffUntil = until
             failures = backingOff
         }
         let planned = fetched + channelIDs.count

@@ -18,13 +18,16 @@ public struct DirectVideoSource: VideoSource {
     /// `rate` requests a second; `rules` mark the new videos they skip. A failing channel backs
     /// off from `backoffStep` (doubling, with jitter, honouring Retry-After), and when most
     /// channels fail at once the source counts as down and is probed one feed at a time; `clock`
-    /// times both (a test clock in tests).
+    /// times both (a test clock in tests). With `healthFile`, the backoff and the outage are
+    /// taken up from earlier runs (unless `ignoresSavedBackoff`) and kept after each run.
     public init(
         store: Store, client: DirectFeedClient, concurrency: Int = 8, rate: Double = defaultRate, backoffStep: Duration = .seconds(300),
-        rules: FeedRules = FeedRules(), clock: FeedClock = .continuous
+        rules: FeedRules = FeedRules(), clock: FeedClock = .continuous, healthFile: FeedHealthFile? = nil, ignoresSavedBackoff: Bool = false
     ) {
         self.rules = rules
-        feedGuard = DirectFeedGuard(rate: rate, firstStep: backoffStep, clock: clock)
+        feedGuard = DirectFeedGuard(
+            rate: rate, firstStep: backoffStep, clock: clock, healthFile: healthFile, feeds: client.urlTemplate, ignoresSaved: ignoresSavedBackoff
+        )
         self.clock = clock
         self.store = store
         self.client = client

@@ -76,6 +76,14 @@ public struct SourceOutageDetector: Sendable {
         return .began(outage)
     }
 
+    /// Takes up an outage an earlier run found, probing next at `nextProbe`.
+    public mutating func restore(_ outage: SourceOutage, nextProbe: Duration) {
+        self.outage = outage
+        self.nextProbe = nextProbe
+        probes = 0
+        recent.removeAll()
+    }
+
     /// Records a probe that failed at `now`: the next one waits one step longer (or the
     /// server's `Retry-After`).
     public mutating func probeFailed(_ failure: FeedFailure, at now: Duration) {
