@@ -89,7 +89,8 @@ actor DirectFeedGuard {
             lastErrors[id] = channel.status.map { .http(status: $0, message: "", retryAfter: nil) } ?? .connection(channel.reason)
         }
         if let outage = state.outage {
-            detector.restore(SourceOutage(since: Date(millisecondsSince1970: outage.since), reason: outage.reason), nextProbe: now + .milliseconds(outage.nextProbe - date))
+            let since = Date(millisecondsSince1970: outage.since)
+            detector.restore(SourceOutage(since: since, reason: outage.reason), nextProbe: now + .milliseconds(outage.nextProbe - date))
         }
         return nil
     }
@@ -104,11 +105,13 @@ actor DirectFeedGuard {
         for (id, entry) in backoff.failingChannels where followed.contains(id) {
             let failure = lastErrors[id].map(FeedFailure.init)
             state.channels[id] = FeedHealthState.ChannelBackoff(
-                until: date + (entry.retryAt - now).wholeMilliseconds, failures: entry.failures, status: failure?.status, reason: failure?.summary ?? "failing"
+                until: date + (entry.retryAt - now).wholeMilliseconds, failures: entry.failures,
+                status: failure?.status, reason: failure?.summary ?? "failing"
             )
         }
         if let outage = detector.outage {
-            state.outage = FeedHealthState.Outage(since: outage.since.millisecondsSince1970, reason: outage.reason, nextProbe: date + (detector.nextProbe - now).wholeMilliseconds)
+            let nextProbe = date + (detector.nextProbe - now).wholeMilliseconds
+            state.outage = FeedHealthState.Outage(since: outage.since.millisecondsSince1970, reason: outage.reason, nextProbe: nextProbe)
         }
         return healthFile.save(state)
     }

@@ -39,9 +39,14 @@ public struct FeedHealthFile: Sendable {
         if let size = attributes[.size] as? Int, size > Self.maximumBytes {
             return (nil, warning("it is larger than \(Self.maximumBytes / (1 << 20)) MiB"))
         }
-        guard let data = try? Data(contentsOf: url), data.count <= Self.maximumBytes else { return (nil, warning("it cannot be read")) }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return (nil, warning("it cannot be read")) }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: Self.maximumBytes + 1) ?? Data() else { return (nil, warning("it cannot be read")) }
+        guard data.count <= Self.maximumBytes else { return (nil, warning("it is larger than \(Self.maximumBytes / (1 << 20)) MiB")) }
         guard let state = try? JSONDecoder().decode(FeedHealthState.self, from: data) else { return (nil, warning("it is not a feed state file")) }
-        guard state.version == FeedHealthState.currentVersion else { return (nil, warning("it has version \(state.version), not \(FeedHealthState.currentVersion)")) }
+        guard state.version == FeedHealthState.currentVersion else {
+            return (nil, warning("it has version \(state.version), not \(FeedHealthState.currentVersion)"))
+        }
         if let problem = Self.problem(in: state, now: now.millisecondsSince1970) { return (nil, warning(problem)) }
         return (state, nil)
     }
@@ -51,7 +56,8 @@ public struct FeedHealthFile: Sendable {
     func save(_ state: FeedHealthState) -> String? {
         var state = state
         if state.channels.count > Self.maximumChannels {
-            state.channels = Dictionary(uniqueKeysWithValues: state.channels.sorted { ($0.value.until, $0.key) > ($1.value.until, $1.key) }.prefix(Self.maximumChannels).map { ($0.key, $0.value) })
+            let longest = state.channels.sorted { ($0.value.until, $0.key) > ($1.value.until, $1.key) }.prefix(Self.maximumChannels)
+            state.channels = Dictionary(uniqueKeysWithValues: longest.map { ($0.key, $0.value) })
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -94,7 +100,9 @@ public struct FeedHealthFile: Sendable {
             else { return "it holds an impossible entry" }
         }
         if let outage = state.outage {
-            guard outage.since <= now + clockSkew, outage.nextProbe <= latest, outage.reason.utf8.count <= 200 else { return "it holds an impossible outage" }
+            guard outage.since <= now + clockSkew, outage.nextProbe <= latest, outage.reason.utf8.count <= 200 else {
+                return "it holds an impossible outage"
+            }
         }
         return nil
     }

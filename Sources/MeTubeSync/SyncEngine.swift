@@ -12,10 +12,10 @@ import MeTubeStore
 /// source, the status service) has one health: a run that cannot reach it makes it offline and
 /// starts health probes with backoff; when a probe is answered, a sync follows after
 /// `reconnectDebounce`. Once ``start()`` is called, runs also follow the configured intervals;
-/// after the session's first video run, those periodic runs spread their requests over
-/// ``scheduledSpreadShare`` of the interval (``SyncPace``), and a request for a sync while
-/// one of them is in progress hurries it instead of queueing a second one. Every wait goes
-/// through the injected clock.
+/// in direct mode, after the session's first video run, those periodic runs spread their
+/// requests over ``scheduledSpreadShare`` of the interval (``SyncPace``), and a request for a
+/// sync while one of them is in progress hurries it instead of queueing a second one. Every
+/// wait goes through the injected clock.
 public actor SyncEngine {
     /// Progress, results and health changes, in order.
     public nonisolated let events: AsyncStream<SyncEvent>
@@ -176,7 +176,8 @@ public actor SyncEngine {
             next = nil
             runs += 1
             let number = runs
-            let pace = planned.paced && hasRunVideos ? configuration.hubInterval.map { SyncPace(spread: $0 * Self.scheduledSpreadShare) } : nil
+            let spreads = planned.paced && hasRunVideos && source?.kind == .direct
+            let pace = spreads ? configuration.hubInterval.map { SyncPace(spread: $0 * Self.scheduledSpreadShare) } : nil
             if planned.scope == .all { hasRunVideos = true }
             let run = Task { await self.perform(planned.scope, full: planned.full, number: number, pace: pace) }
             if planned.cancelled { run.cancel() }
