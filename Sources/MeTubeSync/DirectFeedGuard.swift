@@ -116,6 +116,17 @@ actor DirectFeedGuard {
         return healthFile.save(state)
     }
 
+    /// Makes the outage detector's window hold ``SourceOutageDetector/minimumSample`` fetches
+    /// of a run spreading `count` fetches over `spread` (a minute when they are not spread).
+    func spread(_ count: Int, over spread: Duration?) {
+        guard let spread, count > 0 else {
+            detector.span = SourceOutageDetector.window
+            return
+        }
+        let sample = min(detector.minimumSample, count)
+        detector.span = max(SourceOutageDetector.window, spread / count * sample)
+    }
+
     /// Takes and forgets the outage that ended since the last call.
     func takeEndedOutage() -> SourceOutage? {
         defer { endedOutage = nil }

@@ -23,6 +23,12 @@ struct DirectSyncRun {
     /// error, and the others' results are kept.
     var runLimit: Duration = .seconds(900)
 
+    /// How many fetches in a row of a spread run may fail before the rest go at once, so the
+    /// run finds out quickly whether the source is down (and stops), instead of failing channel
+    /// by channel over the whole interval. (The outage detector's window is widened to the
+    /// spread for that run.)
+    static let failuresBeforeHurrying = 5
+
     /// One channel's fetch: its outcome or its error.
     private struct Fetch: Sendable {
         let channelID: String
@@ -113,6 +119,8 @@ struct DirectSyncRun {
         var mergeError: SyncError?
         let start = clock.now()
         let count = channelIDs.count
+        var failuresInARow = 0
+        await feedGuard.spread(count, over: pace?.spread)
         await withTaskGroup(of: Fetch.self) { group in
             var pending = Array(channelIDs.enumerated())[...]
             func startNext() {
@@ -128,8 +136,12 @@ struct DirectSyncRun {
                 switch fetch.result {
                 case .success(let outcome):
                     answered = true
+                    failuresInARow = 0
                     if case .feed(let feed, _, _) = outcome { batchEntries += feed.entries.count }
-                case .failure(let error): failures[fetch.channelID] = error
+                case .failure(let error):
+                    failures[fetch.channelID] = error
+                    failuresInARow += 1
+                    if failuresInARow >= Self.failuresBeforeHurrying { pace?.hurry() }
                 }
                 if report.sourceOutage == nil, let outage = await feedGuard.record(fetch.channelID, error: fetch.result.error) {
                     report.sourceOutage = outage

@@ -38,7 +38,7 @@ public final class SyncPace: Sendable {
     /// the requests evenly over ``spread``, the first at `start`.
     public func turn(_ index: Int, of count: Int, from start: Duration) -> Duration {
         guard count > 1, index > 0 else { return start }
-        return start + spread * (Double(min(index, count)) / Double(count))
+        return start + spread / count * min(index, count)
     }
 
     /// Waits on `clock` until `offset`, or until the run is hurried or the task cancelled.

@@ -13,7 +13,7 @@ import TestSupport
     static let interval = Duration.seconds(1000)
     static let channelCount = 10
     /// The time between two requests of a spread run: 0.8 of the interval over the channels.
-    static let step = interval * SyncEngine.scheduledSpreadShare / Double(channelCount)
+    static let step = interval * SyncEngine.scheduledSpreadShare / channelCount
 
     /// An engine in direct mode on a test clock, over a store following ``channelCount``
     /// channels, and each feed request with the clock's reading when it reached the server.
@@ -69,7 +69,7 @@ import TestSupport
         let report = await second.report.value
 
         // Then its requests came evenly over 0.8 of the interval, in channel order, and it completed
-        #expect(secondTimes == (0..<Self.channelCount).map { Self.step * Double($0) })
+        #expect(secondTimes == (0..<Self.channelCount).map { Self.step * $0 })
         #expect(order == FailingFeedServer.channelIDs(Self.channelCount))
         #expect(report.isComplete)
         #expect(report.requests == Self.channelCount)
@@ -99,5 +99,32 @@ import TestSupport
         #expect(manual.run == periodic.run)
         #expect(manual.isComplete)
         #expect(rig.server.requests.values.allSatisfy { $0 == 2 })
+    }
+}
+
+extension DirectPollSpreadTests {
+    @Test func aSpreadRunWhoseFetchesKeepFailingFindsTheSourceDownAtOnce() async throws {
+        // Given a session past its first run, and an interval later every feed failing
+        let rig = try await Rig()
+        defer { rig.stop() }
+        var arrivals = rig.arrivals.makeAsyncIterator()
+        _ = await rig.engine.sync()
+        for _ in 0..<Self.channelCount { _ = await arrivals.next() }
+        await rig.clock.advance(by: Self.interval)
+        rig.server.set(.failing(status: 404))
+        rig.server.resetCounts()
+
+        // When a periodic run spreads its requests and the first ones fail
+        let spread = await rig.engine.request(.all, paced: true)
+        for index in 0..<DirectSyncRun.failuresBeforeHurrying {
+            if index > 0 { await rig.clock.advance(by: Self.step) }
+            _ = await arrivals.next()
+        }
+        let report = await spread.report.value
+
+        // Then the rest went at once, without the clock moving on, and the run found the source down
+        #expect(report.sourceOutage?.reason == "HTTP 404")
+        #expect(report.outageBegan)
+        #expect(rig.server.requests.count == Self.channelCount)
     }
 }
