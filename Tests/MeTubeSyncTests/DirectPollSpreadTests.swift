@@ -37,6 +37,14 @@ import TestSupport
             server.observe { [clock] channelID in continuation.yield((channelID, origin.duration(to: clock.now))) }
         }
 
+        /// Runs the session's first sync (at once) and returns the arrivals that follow it.
+        func pastFirstRun() async -> AsyncStream<(channelID: String, at: Duration)>.Iterator {
+            var iterator = arrivals.makeAsyncIterator()
+            _ = await engine.sync()
+            for _ in 0..<DirectPollSpreadTests.channelCount { _ = await iterator.next() }
+            return iterator
+        }
+
         func stop() {
             server.stop()
             directory.remove()
@@ -79,9 +87,7 @@ import TestSupport
         // Given a session past its first run, with a periodic run spreading its requests
         let rig = try await Rig()
         defer { rig.stop() }
-        var arrivals = rig.arrivals.makeAsyncIterator()
-        _ = await rig.engine.sync()
-        for _ in 0..<Self.channelCount { _ = await arrivals.next() }
+        var arrivals = await rig.pastFirstRun()
         let spread = await rig.engine.request(.all, paced: true)
         _ = await arrivals.next()
         await rig.clock.advance(by: Self.step)
@@ -100,16 +106,12 @@ import TestSupport
         #expect(manual.isComplete)
         #expect(rig.server.requests.values.allSatisfy { $0 == 2 })
     }
-}
 
-extension DirectPollSpreadTests {
     @Test func aSpreadRunWhoseFetchesKeepFailingFindsTheSourceDownAtOnce() async throws {
         // Given a session past its first run, and an interval later every feed failing
         let rig = try await Rig()
         defer { rig.stop() }
-        var arrivals = rig.arrivals.makeAsyncIterator()
-        _ = await rig.engine.sync()
-        for _ in 0..<Self.channelCount { _ = await arrivals.next() }
+        var arrivals = await rig.pastFirstRun()
         await rig.clock.advance(by: Self.interval)
         rig.server.set(.failing(status: 404))
         rig.server.resetCounts()
