@@ -3,12 +3,14 @@ import MeTubeCore
 
 /// What direct mode remembers between runs about the feeds failing: each channel's backoff, the
 /// global request rate toward the feed server, and whether the source as a whole is down. One
-/// lives as long as its ``DirectVideoSource`` (the TUI's session, or one `metube sync`).
+/// lives as long as its ``DirectVideoSource`` (the TUI's session, or one `metube sync`); with a
+/// ``FeedHealthFile``, the backoff and the outage outlive it.
 actor DirectFeedGuard {
     /// What a run should do with the followed channels.
     enum Plan: Sendable, Equatable {
-        /// Fetch `due`; the channels of `backingOff` wait for their backoff (with their last error).
-        case fetch(due: [String], backingOff: [String: SyncError])
+        /// Fetch `due`; the channels of `backingOff` wait for their backoff (with their last
+        /// error), the last of them until `until`.
+        case fetch(due: [String], backingOff: [String: SyncError], until: Date?)
         /// The source is down: fetch only `channelID`, as a probe.
         case probe(channelID: String, outage: SourceOutage)
     }
@@ -22,10 +24,26 @@ actor DirectFeedGuard {
     private var probes = 0
     /// The outage that ended since the last run began, for that run's report.
     private var endedOutage: SourceOutage?
+    /// Where the backoff and the outage are kept between runs, if anywhere.
+    private let healthFile: FeedHealthFile?
+    /// The feed URL template the kept state is about.
+    private let feeds: String
+    /// Whether the kept state has been taken up (or is to be ignored).
+    private var restored: Bool
+    /// The channels of the last plan (the kept state is about them only).
+    private var followed: Set<String> = []
 
     /// A guard allowing `rate` requests per second, backing a failing channel off from
-    /// `firstStep` (doubling up to six hours, with jitter), on `clock`.
-    init(rate: Double, firstStep: Duration = .seconds(300), clock: FeedClock = .continuous) {
+    /// `firstStep` (doubling up to six hours, with jitter), on `clock`; it takes up and keeps
+    /// its state in `healthFile` for the feeds of `feeds`, unless `ignoresSaved` (then it only
+    /// keeps it).
+    init(
+        rate: Double, firstStep: Duration = .seconds(300), clock: FeedClock = .continuous,
+        healthFile: FeedHealthFile? = nil, feeds: String = "", ignoresSaved: Bool = false
+    ) {
+        self.healthFile = healthFile
+        self.feeds = feeds
+        restored = ignoresSaved
         self.clock = clock
         limiter = FeedRateLimiter(rate: rate, clock: clock)
         backoff = FeedBackoff(firstStep: firstStep)
@@ -37,6 +55,7 @@ actor DirectFeedGuard {
     /// backoff is over.
     func plan(_ channelIDs: [String]) -> Plan {
         detector.channelCount = channelIDs.count
+        followed = Set(channelIDs)
         if let outage = detector.outage, !channelIDs.isEmpty {
             defer { probes += 1 }
             return .probe(channelID: channelIDs[probes % channelIDs.count], outage: outage)
@@ -44,10 +63,68 @@ actor DirectFeedGuard {
         let now = clock.now()
         var due: [String] = []
         var backingOff: [String: SyncError] = [:]
+        var latest: Duration?
         for id in channelIDs {
-            if backoff.isDue(id, at: now) { due.append(id) } else { backingOff[id] = lastErrors[id] ?? .cancelled }
+            if backoff.isDue(id, at: now) {
+                due.append(id)
+            } else {
+                backingOff[id] = lastErrors[id] ?? .cancelled
+                latest = max(latest ?? .zero, backoff.retryAt(id) ?? now)
+            }
         }
-        return .fetch(due: due, backingOff: backingOff)
+        return .fetch(due: due, backingOff: backingOff, until: latest.map { Date().addingTimeInterval(($0 - now).seconds) })
+    }
+
+    /// Takes up the state an earlier run kept, once (never with `ignoresSaved`); a warning
+    /// when its file was ignored.
+    func restoreSaved() -> String? {
+        guard !restored, let healthFile else { return nil }
+        restored = true
+        let date = Date().millisecondsSince1970
+        let now = clock.now()
+        let (state, warning) = healthFile.load(now: Date(millisecondsSince1970: date))
+        guard let state, state.feeds == feeds else { return warning }
+        for (id, channel) in state.channels where date - channel.until < FeedHealthFile.horizon {
+            backoff.restore(id, failures: channel.failures, retryAt: now + .milliseconds(channel.until - date))
+            lastErrors[id] = channel.status.map { .http(status: $0, message: "", retryAfter: nil) } ?? .connection(channel.reason)
+        }
+        if let outage = state.outage {
+            let since = Date(millisecondsSince1970: outage.since)
+            detector.restore(SourceOutage(since: since, reason: outage.reason), nextProbe: now + .milliseconds(outage.nextProbe - date))
+        }
+        return nil
+    }
+
+    /// Keeps the backoff of the followed channels and the outage in the state file; a warning
+    /// when it could not.
+    func save() -> String? {
+        guard let healthFile else { return nil }
+        let date = Date().millisecondsSince1970
+        let now = clock.now()
+        var state = FeedHealthState(savedAt: date, feeds: feeds)
+        for (id, entry) in backoff.failingChannels where followed.contains(id) {
+            let failure = lastErrors[id].map(FeedFailure.init)
+            state.channels[id] = FeedHealthState.ChannelBackoff(
+                until: date + (entry.retryAt - now).wholeMilliseconds, failures: entry.failures,
+                status: failure?.status, reason: failure?.summary ?? "failing"
+            )
+        }
+        if let outage = detector.outage {
+            let nextProbe = date + (detector.nextProbe - now).wholeMilliseconds
+            state.outage = FeedHealthState.Outage(since: outage.since.millisecondsSince1970, reason: outage.reason, nextProbe: nextProbe)
+        }
+        return healthFile.save(state)
+    }
+
+    /// Makes the outage detector's window hold ``SourceOutageDetector/minimumSample`` fetches
+    /// of a run spreading `count` fetches over `spread` (a minute when they are not spread).
+    func spread(_ count: Int, over spread: Duration?) {
+        guard let spread, count > 0 else {
+            detector.span = SourceOutageDetector.window
+            return
+        }
+        let sample = min(detector.minimumSample, count)
+        detector.span = max(SourceOutageDetector.window, spread / count * sample)
     }
 
     /// Takes and forgets the outage that ended since the last call.

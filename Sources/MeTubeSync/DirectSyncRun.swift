@@ -15,9 +15,19 @@ struct DirectSyncRun {
     let progress: @Sendable (String) -> Void
     /// The backoff, rate and outage state the runs of one source share.
     let feedGuard: DirectFeedGuard
+    /// How the run's fetches are spread over time; nil: all at once (within the global rate).
+    var pace: SyncPace?
+    /// The clock the pace waits on.
+    var clock: FeedClock = .continuous
     /// The longest the whole run may take; a fetch still running then fails as its channel's
     /// error, and the others' results are kept.
     var runLimit: Duration = .seconds(900)
+
+    /// How many fetches in a row of a spread run may fail before the rest go at once, so the
+    /// run finds out quickly whether the source is down (and stops), instead of failing channel
+    /// by channel over the whole interval. (The outage detector's window is widened to the
+    /// spread for that run.)
+    static let failuresBeforeHurrying = 5
 
     /// One channel's fetch: its outcome or its error, and the new uploads its Shorts feed listed.
     private struct Fetch: Sendable {
@@ -26,7 +36,11 @@ struct DirectSyncRun {
         var shortIDs: Set<String> = []
     }
 
-    private func fetch(_ channelID: String, known: ChannelFetchResult?, library: Library) async -> Fetch {
+    private func fetch(_ channelID: String, known: ChannelFetchResult?, library: Library, turn: Duration? = nil) async -> Fetch {
+        if let pace, let turn {
+            await pace.wait(until: turn, on: clock)
+            if Task.isCancelled { return Fetch(channelID: channelID, result: .failure(.cancelled)) }
+        }
         do {
             try await feedGuard.acquireSlot()
         } catch {
@@ -58,10 +72,22 @@ struct DirectSyncRun {
         }
     }
 
+    /// The run, between taking up what earlier runs kept about failing feeds and keeping it for
+    /// the next ones (a file that could not be read or written is a note).
     func run() async throws(SyncError) -> SyncReport {
         var run = self
-        run.client.runDeadline = ContinuousClock.now + runLimit
-        return try await run.fetchAll()
+        run.client.runDeadline = ContinuousClock.now + runLimit + (pace?.spread ?? .zero)
+        let restoreWarning = await feedGuard.restoreSaved()
+        let result: Result<SyncReport, SyncError>
+        do throws(SyncError) {
+            result = .success(try await run.fetchAll())
+        } catch {
+            result = .failure(error)
+        }
+        let saveWarning = await feedGuard.save()
+        var report = try result.get()
+        report.notes = [restoreWarning].compactMap { $0 } + report.notes + [saveWarning].compactMap { $0 }
+        return report
     }
 
     /// How many feed entries are merged into the store at once: a sync of thousands of full feeds
@@ -101,21 +127,27 @@ struct DirectSyncRun {
             }
             channelIDs.removeAll { $0 == channelID }
             (answered, fetched, batch) = (true, 1, [probe])
-        case .fetch(let due, let backingOff):
+        case .fetch(let due, let backingOff, let until):
             channelIDs = due
             report.backingOff = backingOff.count
+            report.backingOffUntil = until
             failures = backingOff
         }
         let planned = fetched + channelIDs.count
         var merged = Merged()
         var batchEntries = 0
         var mergeError: SyncError?
+        let start = clock.now()
+        let count = channelIDs.count
+        var failuresInARow = 0
+        await feedGuard.spread(count, over: pace?.spread)
         await withTaskGroup(of: Fetch.self) { group in
-            var pending = channelIDs[...]
+            var pending = Array(channelIDs.enumerated())[...]
             func startNext() {
-                guard let id = pending.popFirst() else { return }
+                guard let (index, id) = pending.popFirst() else { return }
                 let known = previous[id]
-                group.addTask { await fetch(id, known: known, library: library) }
+                let turn = pace?.turn(index, of: count, from: start)
+                group.addTask { await fetch(id, known: known, library: library, turn: turn) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
@@ -124,8 +156,12 @@ struct DirectSyncRun {
                 switch fetch.result {
                 case .success(let outcome):
                     answered = true
+                    failuresInARow = 0
                     if case .feed(let feed, _, _) = outcome { batchEntries += feed.entries.count }
-                case .failure(let error): failures[fetch.channelID] = error
+                case .failure(let error):
+                    failures[fetch.channelID] = error
+                    failuresInARow += 1
+                    if failuresInARow >= Self.failuresBeforeHurrying { pace?.hurry() }
                 }
                 if report.sourceOutage == nil, let outage = await feedGuard.record(fetch.channelID, error: fetch.result.error) {
                     report.sourceOutage = outage

@@ -9,6 +9,7 @@ public struct DirectVideoSource: VideoSource {
     private let concurrency: Int
     private let rules: FeedRules
     private let feedGuard: DirectFeedGuard
+    private let clock: FeedClock
 
     /// The requests per second toward the feed server when nothing else is said.
     public static let defaultRate = 100.0
@@ -17,13 +18,17 @@ public struct DirectVideoSource: VideoSource {
     /// `rate` requests a second; `rules` mark the new videos they skip. A failing channel backs
     /// off from `backoffStep` (doubling, with jitter, honouring Retry-After), and when most
     /// channels fail at once the source counts as down and is probed one feed at a time; `clock`
-    /// times both (a test clock in tests).
+    /// times both (a test clock in tests). With `healthFile`, the backoff and the outage are
+    /// taken up from earlier runs (unless `ignoresSavedBackoff`) and kept after each run.
     public init(
         store: Store, client: DirectFeedClient, concurrency: Int = 8, rate: Double = defaultRate, backoffStep: Duration = .seconds(300),
-        rules: FeedRules = FeedRules(), clock: FeedClock = .continuous
+        rules: FeedRules = FeedRules(), clock: FeedClock = .continuous, healthFile: FeedHealthFile? = nil, ignoresSavedBackoff: Bool = false
     ) {
         self.rules = rules
-        feedGuard = DirectFeedGuard(rate: rate, firstStep: backoffStep, clock: clock)
+        feedGuard = DirectFeedGuard(
+            rate: rate, firstStep: backoffStep, clock: clock, healthFile: healthFile, feeds: client.urlTemplate, ignoresSaved: ignoresSavedBackoff
+        )
+        self.clock = clock
         self.store = store
         self.client = client
         self.concurrency = max(1, concurrency)
@@ -32,7 +37,15 @@ public struct DirectVideoSource: VideoSource {
     public var kind: SyncSource { .direct }
 
     public func sync(progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
-        try await DirectSyncRun(store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard).run()
+        try await sync(pace: nil, progress: progress)
+    }
+
+    /// A run whose fetches start evenly over `pace`'s spread (all at once when nil or hurried),
+    /// still within the global rate.
+    public func sync(pace: SyncPace?, progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
+        try await DirectSyncRun(
+            store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard, pace: pace, clock: clock
+        ).run()
     }
 
     /// Fetches the first followed channel's feed once: any answer, even an error status, shows

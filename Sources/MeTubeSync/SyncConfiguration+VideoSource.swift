@@ -11,7 +11,10 @@ extension SyncConfiguration {
             return HubVideoSource(store: store, client: client, pageSize: pageSize, followHubChannels: followHubChannels, rules: rules)
         case .direct:
             let client = DirectFeedClient(urlTemplate: feedURLTemplate, timeout: requestTimeout)
-            return DirectVideoSource(store: store, client: client, concurrency: directConcurrency, rate: directRate, rules: rules)
+            return DirectVideoSource(
+                store: store, client: client, concurrency: directConcurrency, rate: directRate, rules: rules,
+                healthFile: feedHealthFile.map(FeedHealthFile.init), ignoresSavedBackoff: ignoresSavedBackoff
+            )
         }
     }
 }

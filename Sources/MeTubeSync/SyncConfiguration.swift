@@ -32,6 +32,12 @@ public struct SyncConfiguration: Sendable {
     public var rules = FeedRules()
     /// The most requests a second direct mode sends to the feed server (`[hub] rate`).
     public var directRate = DirectVideoSource.defaultRate
+    /// Where direct mode keeps failing channels' backoff and the source's outage between runs
+    /// (``FeedHealthFile``); nil: only for the source's lifetime.
+    public var feedHealthFile: URL?
+    /// Whether direct mode fetches every channel this time, ignoring the backoff kept from
+    /// earlier runs (`metube sync --force`).
+    public var ignoresSavedBackoff = false
     /// The waits between probes while the feed source fails for every channel (the last one
     /// repeats): short, because each is one request, and the feeds' return should be noticed
     /// within seconds.

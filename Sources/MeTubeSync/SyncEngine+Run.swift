@@ -4,8 +4,8 @@ import MeTubeStore
 extension SyncEngine {
     /// One run of `scope`: the videos (for `.all`, when a source is set up), then the marks.
     /// A `full` run first forgets where the syncs stopped, so everything is fetched and merged
-    /// again.
-    func perform(_ scope: SyncScope, full: Bool, number: Int) async -> SyncReport {
+    /// again. `pace` spreads the video part's requests (nil: at once).
+    func perform(_ scope: SyncScope, full: Bool, number: Int, pace: SyncPace? = nil) async -> SyncReport {
         let elapsed = stopwatch()
         var report = SyncReport(source: source?.kind ?? sourceKind)
         if Task.isCancelled {
@@ -13,7 +13,7 @@ extension SyncEngine {
         } else if full, let error = forgetSyncPositions() {
             report.error = error
         } else if scope == .all, let source {
-            report = await syncVideos(from: source)
+            report = await syncVideos(from: source, pace: pace)
         } else if scope == .all, status == nil {
             report.error = .notConfigured("no hub URL; set [hub] url in the config file")
         } else {
@@ -41,12 +41,12 @@ extension SyncEngine {
     /// The video part of a run. The source counts as online when it answered, and offline when
     /// it could not be reached at all (the run failed for that reason, or every channel's feed
     /// did); a cancelled run says nothing about it.
-    private func syncVideos(from source: any VideoSource) async -> SyncReport {
+    private func syncVideos(from source: any VideoSource, pace: SyncPace?) async -> SyncReport {
         continuation.yield(.started(source.kind))
         let progress: @Sendable (String) -> Void = { [continuation] message in continuation.yield(.progress(source.kind, message)) }
         var report = SyncReport(source: source.kind)
         do {
-            report = try await source.sync(progress: progress)
+            report = try await source.sync(pace: pace, progress: progress)
         } catch .cancelled {
             report.cancelled = true
         } catch {

@@ -6,12 +6,16 @@ import MeTubeStore
 /// Runs are started only by the engine's request loop, one after the other, so two never
 /// overlap. A request that arrives while a run is in progress joins the one follow-up run,
 /// whose scope is the union of everything asked for since that run started; every request gets
-/// the report of the first run that started after it ("already syncing" is never an error).
+/// the report of the first run that started after it ("already syncing" is never an error), or
+/// of the spread periodic run it hurried.
 /// Progress, results and health changes are published on `events`. Each service (the video
 /// source, the status service) has one health: a run that cannot reach it makes it offline and
 /// starts health probes with backoff; when a probe is answered, a sync follows after
-/// `reconnectDebounce`. Once ``start()`` is called, runs also follow the configured intervals.
-/// Every wait goes through the injected clock.
+/// `reconnectDebounce`. Once ``start()`` is called, runs also follow the configured intervals;
+/// in direct mode, after the session's first video run, those periodic runs spread their
+/// requests over ``scheduledSpreadShare`` of the interval (``SyncPace``), and a request for a
+/// sync while one of them is in progress hurries it instead of queueing a second one. Every
+/// wait goes through the injected clock.
 public actor SyncEngine {
     /// Progress, results and health changes, in order.
     public nonisolated let events: AsyncStream<SyncEvent>
@@ -33,6 +37,12 @@ public actor SyncEngine {
     private var next: PlannedRun?
     private var loop: Task<Void, Never>?
     private var current: Task<SyncReport, Never>?
+    /// The run in progress, whose waiters get its report.
+    private var running: PlannedRun?
+    /// How the run in progress spreads its requests, when it does.
+    private var runningPace: SyncPace?
+    /// Whether a video run has started in this session (the first one is never spread).
+    private var hasRunVideos = false
     private var schedules: [Task<Void, Never>] = []
 
     /// Creates an engine syncing `store` with `source` (videos) and `status` (marks; after the
@@ -67,6 +77,9 @@ public actor SyncEngine {
     /// Whether the engine has anything to sync: a video source or a status service.
     public nonisolated var hasWork: Bool { source != nil || status != nil }
 
+    /// The share of the interval over which a periodic run spreads its requests.
+    public static let scheduledSpreadShare = 0.8
+
     /// Starts the periodic runs: everything every `hubInterval` (with a video source), marks only
     /// every `statusInterval` (with a status service). Calling it again changes nothing.
     public func start() {
@@ -87,6 +100,7 @@ public actor SyncEngine {
     /// follow-up run, whose requests get a cancelled report.
     public func cancel() {
         current?.cancel()
+        running?.cancelled = true
         next?.cancelled = true
     }
 
@@ -104,7 +118,8 @@ public actor SyncEngine {
 
     /// A request accepted by the engine: the number of runs started before it, and its report.
     struct RunTicket: Sendable {
-        /// Runs started before the request; its run is the next one.
+        /// Runs started before the request's run: it gets the next one, or the spread run in
+        /// progress that it hurried.
         let after: Int
         /// Ends with the report of that run.
         let report: Task<SyncReport, Never>
@@ -112,10 +127,10 @@ public actor SyncEngine {
 
     /// Plans `scope` (a full resync with `full`) into the next run and returns the ticket for
     /// that run's report.
-    func request(_ scope: SyncScope, full: Bool = false) -> RunTicket {
+    func request(_ scope: SyncScope, full: Bool = false, paced: Bool = false) -> RunTicket {
         let (reports, waiter) = AsyncStream.makeStream(of: SyncReport.self, bufferingPolicy: .bufferingNewest(1))
-        let after = runs
-        enqueue(scope, full: full, waiter: waiter)
+        let joined = enqueue(scope, full: full, paced: paced, waiter: waiter)
+        let after = joined ? runs - 1 : runs
         let fallback = SyncReport(source: sourceKind)
         return RunTicket(after: after, report: Task {
             for await report in reports { return report }
@@ -123,23 +138,35 @@ public actor SyncEngine {
         })
     }
 
-    /// Plans `scope` (a full resync with `full`) into the next run (`waiter` gets its report)
-    /// and starts the request loop when it is idle. After shutdown the waiter gets a cancelled
-    /// report of no run at once.
-    func enqueue(_ scope: SyncScope, full: Bool = false, waiter: AsyncStream<SyncReport>.Continuation?) {
+    /// Plans `scope` (a full resync with `full`; `paced` for a periodic run, which may spread
+    /// its requests) into the next run (`waiter` gets its report) and starts the request loop
+    /// when it is idle. A sync of everything asked for at once while a spread run of everything
+    /// is in progress hurries that run and gets its report. After shutdown the waiter gets a
+    /// cancelled report of no run at once. Returns whether the request joined the run in
+    /// progress.
+    @discardableResult
+    func enqueue(_ scope: SyncScope, full: Bool = false, paced: Bool = false, waiter: AsyncStream<SyncReport>.Continuation?) -> Bool {
         guard !isShutDown else {
             var report = SyncReport(source: sourceKind)
             report.cancelled = true
             waiter?.yield(report)
             waiter?.finish()
-            return
+            return false
         }
-        var planned = next ?? PlannedRun(scope: scope)
+        if !paced, !full, scope == .all, let pace = runningPace, var run = running, !run.cancelled {
+            pace.hurry()
+            if let waiter { run.waiters.append(waiter) }
+            running = run
+            return true
+        }
+        var planned = next ?? PlannedRun(scope: scope, paced: paced)
         planned.scope = planned.scope.union(scope)
         planned.full = planned.full || full
+        planned.paced = planned.paced && paced
         if let waiter { planned.waiters.append(waiter) }
         next = planned
         if loop == nil { loop = Task { await self.drain() } }
+        return false
     }
 
     /// The request loop: runs the planned run, hands its report to its requests, and goes on
@@ -149,12 +176,20 @@ public actor SyncEngine {
             next = nil
             runs += 1
             let number = runs
-            let run = Task { await self.perform(planned.scope, full: planned.full, number: number) }
+            let spreads = planned.paced && hasRunVideos && source?.kind == .direct
+            let pace = spreads ? configuration.hubInterval.map { SyncPace(spread: $0 * Self.scheduledSpreadShare) } : nil
+            if planned.scope == .all { hasRunVideos = true }
+            let run = Task { await self.perform(planned.scope, full: planned.full, number: number, pace: pace) }
             if planned.cancelled { run.cancel() }
             current = run
+            running = planned
+            runningPace = pace
             let report = await run.value
             current = nil
-            for waiter in planned.waiters {
+            runningPace = nil
+            let waiters = running?.waiters ?? planned.waiters
+            running = nil
+            for waiter in waiters {
                 waiter.yield(report)
                 waiter.finish()
             }
@@ -171,7 +206,7 @@ public actor SyncEngine {
                     return
                 }
                 guard let self else { return }
-                await self.sync(scope)
+                await self.request(scope, paced: true).report.value
             }
         }
     }
@@ -181,6 +216,8 @@ public actor SyncEngine {
     private struct PlannedRun {
         var scope: SyncScope
         var full = false
+        /// Whether every request in it is periodic (only such a run may be spread).
+        var paced = false
         var waiters: [AsyncStream<SyncReport>.Continuation] = []
         var cancelled = false
     }

@@ -1,8 +1,10 @@
+import MeTubeCore
+
 extension SyncReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case source, run, includesVideos, channelsRegistered, newVideos, videosReceived, requests, failedChannels
         case hubWasReset, notes, cancelled, error, errorIsRetryable, seconds, status, statusError
-        case sourceOutage, backingOff
+        case sourceOutage, backingOff, backingOffUntil
     }
 
     /// Writes the report as `metube sync --json` prints it: errors as their one-line
@@ -27,5 +29,6 @@ extension SyncReport: Encodable {
         try container.encodeIfPresent(statusError?.description, forKey: .statusError)
         try container.encodeIfPresent(sourceOutage?.message(), forKey: .sourceOutage)
         try container.encode(backingOff, forKey: .backingOff)
+        try container.encodeIfPresent(backingOffUntil.map(ISO8601Timestamp.format), forKey: .backingOffUntil)
     }
 }

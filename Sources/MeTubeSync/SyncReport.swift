@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeCore
 
 /// The result of one sync run.
@@ -29,6 +30,8 @@ public struct SyncReport: Sendable, Equatable {
     /// Channels not fetched because they back off after failing (direct mode); they are among
     /// ``failedChannels``, with their last error.
     public var backingOff = 0
+    /// When the last of the channels backing off may be fetched again.
+    public var backingOffUntil: Date?
     /// Whether the hub had lost this device's channels and they were registered again.
     public var hubWasReset = false
     /// What the run dropped, cleared or recovered from the peers' answers, for people (at most

@@ -10,6 +10,16 @@ public protocol VideoSource: Sendable {
     /// per-channel failures are reported in ``SyncReport/failedChannels`` instead of thrown.
     func sync(progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport
 
+    /// Like ``sync(progress:)``, spreading the run's requests per `pace` (at once when nil).
+    func sync(pace: SyncPace?, progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport
+
     /// Asks the source once whether it answers (no retries); throws when it cannot be reached.
     func probe() async throws(SyncError)
+}
+
+extension VideoSource {
+    /// A source with nothing to spread syncs at its own pace.
+    public func sync(pace: SyncPace?, progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
+        try await sync(progress: progress)
+    }
 }

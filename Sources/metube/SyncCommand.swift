@@ -14,7 +14,11 @@ struct SyncCommand: AsyncParsableCommand {
             or the run was cancelled), 1 failed (including a peer that broke a limit: a stalled or \
             dripping answer, endless or repeating pages), 65 bad configuration. Safe to run from \
             cron while the TUI is open. `--full` forgets where the syncs stopped and fetches \
-            everything again.
+            everything again. In direct mode a failing channel backs off (5 min, doubling up to \
+            6 h, honouring Retry-After), and when every channel fails the run probes one feed \
+            instead; both are kept in $XDG_STATE_HOME/metube/feed-health.json, so the next run \
+            skips channels still backing off and says how many and until when. `--force` \
+            fetches every channel anyway.
             """
     )
 
@@ -32,6 +36,11 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: "Nothing is duplicated; pending and conflicting marks are kept and pushed. The first step when sync appears stuck."))
     var full = false
 
+    @Flag(help: ArgumentHelp(
+        "Direct mode: fetch every channel now, ignoring the backoff and outage kept from earlier runs.",
+        discussion: "The state is kept again after the run."))
+    var force = false
+
     @Flag(help: "Print the result as one JSON object on stdout.")
     var json = false
 
@@ -46,7 +55,9 @@ struct SyncCommand: AsyncParsableCommand {
         if hub { flags.append(("--hub", .source, "hub")) }
         if direct { flags.append(("--direct", .source, "youtube")) }
         if let hubURL { flags.append(("--hub-url", .hubURL, hubURL)) }
-        let configuration = SyncConfiguration(settings: try storeAccess.settings(flags: flags))
+        var configuration = SyncConfiguration(settings: try storeAccess.settings(flags: flags))
+        configuration.feedHealthFile = FeedHealthFile.defaultURL()
+        configuration.ignoresSavedBackoff = force
         let opened = try storeAccess.openStore()
         let account = try StatusAccountFiles.load()
         let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { StatusSync(account: $0, store: opened) })
@@ -106,7 +117,11 @@ struct SyncCommand: AsyncParsableCommand {
             text += "\n" + outage.message()
         } else if !report.failedChannels.isEmpty {
             text += "; \(report.failedChannels.count) of \(report.requests + report.backingOff) channels failing"
-            if report.backingOff > 0 { text += " (\(report.backingOff) backing off)" }
+            if report.backingOff > 0 {
+                text += " (\(report.backingOff) backing off"
+                if let until = report.backingOffUntil { text += ", skipped until \(SourceOutage.clockTime(until)) at the latest" }
+                text += ")"
+            }
         }
         if let ended = report.outageEnded { text += "\n" + ended.endMessage() }
         for note in report.notes { text += "\n  note: \(DisplayText.line(note, limit: 300))" }

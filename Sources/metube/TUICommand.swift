@@ -120,7 +120,9 @@ struct TUICommand: ParsableCommand {
         let account = try StatusAccountFiles.load()
         guard sync.hasVideoSource || account != nil else { return }
         let openStore = opening.store
-        let engine = Task { () -> SyncEngine? in
+        var sync = sync
+        sync.feedHealthFile = FeedHealthFile.defaultURL()
+        let engine = Task { [sync] () -> SyncEngine? in
             guard let opened = try? await openStore() else { return nil }
             let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
             await engine.start()

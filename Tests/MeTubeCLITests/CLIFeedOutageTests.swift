@@ -23,7 +23,7 @@ import TestSupport
 
         // When `metube sync --direct` runs
         let outcome = try await runProcessOffPool(metube, ["sync", "--direct", "--data-dir", directory.url.path, "--config", config],
-                                                  environment: ["XDG_CONFIG_HOME": directory.path("config")])
+                                                  environment: ["XDG_CONFIG_HOME": directory.path("config"), "XDG_STATE_HOME": directory.path("state")])
 
         // Then it says so in one line, names no channel, stopped asking early, and fails
         #expect(outcome.status == 1)

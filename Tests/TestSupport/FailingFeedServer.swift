@@ -88,6 +88,10 @@ public final class FailingFeedServer: Sendable {
     /// How many requests each channel's feed got.
     public var requests: [String: Int] { state.locked { $0.requests } }
 
+    /// Calls `observer` with the channel id of each feed request as it arrives (one observer;
+    /// a new one replaces it).
+    public func observe(_ observer: @escaping @Sendable (String) -> Void) { state.locked { $0.observer = observer } }
+
     /// Forgets the request counts.
     public func resetCounts() { state.locked { $0.requests.removeAll() } }
 
@@ -115,6 +119,7 @@ private final class FeedServerState: Sendable {
         var shortsFeeds: [String: (status: Int, body: String)] = [:]
         var shortsRequests: [String: Int] = [:]
         var silentShorts: [String: Duration] = [:]
+        var observer: (@Sendable (String) -> Void)?
     }
 
     private let values = Mutex(Values())
@@ -123,10 +128,12 @@ private final class FeedServerState: Sendable {
 
     /// Counts a request for `channelID`'s feed and says how to answer it.
     func answer(for channelID: String) -> FailingFeedServer.Mode {
-        locked { values in
+        let (mode, observer) = locked { values in
             values.requests[channelID, default: 0] += 1
-            return values.failingChannels[channelID] ?? values.mode
+            return (values.failingChannels[channelID] ?? values.mode, values.observer)
         }
+        observer?(channelID)
+        return mode
     }
 
     /// Counts a request for the Shorts feed of `channelID` and answers it.

@@ -62,4 +62,16 @@ public struct FeedBackoff: Sendable {
 
     /// When `channelID` may be fetched again; nil when it is not backing off.
     public func retryAt(_ channelID: String) -> Duration? { entries[channelID]?.retryAt }
+
+    /// The channels with failures, each with its failures in a row and when it may be fetched
+    /// again (to keep them between runs).
+    public var failingChannels: [String: (failures: Int, retryAt: Duration)] {
+        entries.mapValues { ($0.failures, $0.retryAt) }
+    }
+
+    /// Takes up `channelID`'s backoff as an earlier run left it: `failures` in a row (at least
+    /// one), fetched again from `retryAt`.
+    public mutating func restore(_ channelID: String, failures: Int, retryAt: Duration) {
+        entries[channelID] = Entry(failures: max(1, failures), retryAt: retryAt)
+    }
 }

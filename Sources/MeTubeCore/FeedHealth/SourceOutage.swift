@@ -24,7 +24,9 @@ public struct SourceOutage: Sendable, Equatable {
         "\(source): feeds answer again (failing since \(Self.clockTime(since, now: now, timeZone: timeZone)), \(reason))"
     }
 
-    private static func clockTime(_ date: Date, now: Date, timeZone: TimeZone) -> String {
+    /// `date` as a local clock time, with the date when it is not `now`'s day: "14:02",
+    /// "2026-11-27 14:02".
+    public static func clockTime(_ date: Date, now: Date = Date(), timeZone: TimeZone = .current) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let formatter = DateFormatter()

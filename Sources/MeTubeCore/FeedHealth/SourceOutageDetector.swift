@@ -17,7 +17,7 @@ public struct SourceOutageDetector: Sendable {
         case ended(SourceOutage)
     }
 
-    /// How far back fetches count.
+    /// How far back fetches count, unless ``span`` says longer.
     public static let window = Duration.seconds(60)
     /// The share of the fetches in the window that must have failed.
     public static let outageShare = 0.8
@@ -29,6 +29,9 @@ public struct SourceOutageDetector: Sendable {
     /// How many channels the source serves now (the fewest fetches that can show an outage
     /// depend on it).
     public var channelCount = 0
+    /// How far back fetches count now: ``window``, or longer while fetches are spread out so
+    /// that fewer than ``minimumSample`` of them fall within it.
+    public var span = Self.window
     /// The outage in progress, if any.
     public private(set) var outage: SourceOutage?
     /// When the next probe is due during an outage (a ``FeedClock`` reading).
@@ -61,7 +64,7 @@ public struct SourceOutageDetector: Sendable {
             return nil
         }
         recent.append((now, date, channelID, failure))
-        recent.removeFirst(recent.prefix { now - $0.at > Self.window }.count)
+        recent.removeFirst(recent.prefix { now - $0.at > span }.count)
         if recent.count > Self.maxKept { recent.removeFirst(recent.count - Self.maxKept) }
         let failures = recent.compactMap(\.failure)
         guard recent.count >= minimumSample, Double(failures.count) >= Self.outageShare * Double(recent.count),
@@ -74,6 +77,14 @@ public struct SourceOutageDetector: Sendable {
         probes = 0
         scheduleProbe(after: failures.last, at: now)
         return .began(outage)
+    }
+
+    /// Takes up an outage an earlier run found, probing next at `nextProbe`.
+    public mutating func restore(_ outage: SourceOutage, nextProbe: Duration) {
+        self.outage = outage
+        self.nextProbe = nextProbe
+        probes = 0
+        recent.removeAll()
     }
 
     /// Records a probe that failed at `now`: the next one waits one step longer (or the

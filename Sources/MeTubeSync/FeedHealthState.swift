@@ -1,0 +1,60 @@
+import Foundation
+import MeTubeCore
+
+/// What direct mode keeps between runs about failing feeds (``FeedHealthFile``): each failing
+/// channel's backoff and the source's outage, with wall times in milliseconds since 1970.
+struct FeedHealthState: Codable, Equatable, Sendable {
+    /// One channel backing off.
+    struct ChannelBackoff: Codable, Equatable, Sendable {
+        /// When it may be fetched again.
+        var until: Int64
+        /// Its failures in a row (the backoff step).
+        var failures: Int
+        /// The HTTP status of its last failure, if it answered at all.
+        var status: Int?
+        /// Its last failure, in a few words ("HTTP 404", "timeout").
+        var reason: String
+    }
+
+    /// The source failing as a whole.
+    struct Outage: Codable, Equatable, Sendable {
+        /// When it began.
+        var since: Int64
+        /// Its most common failure.
+        var reason: String
+        /// When the next probe is due.
+        var nextProbe: Int64
+    }
+
+    /// The layout's version; a file with another one is not read.
+    var version = Self.currentVersion
+    /// When it was written.
+    var savedAt: Int64
+    /// The feed URL template the state is about (another feed server's state does not apply).
+    var feeds: String
+    /// The channels backing off, by channel id.
+    var channels: [String: ChannelBackoff] = [:]
+    /// The outage in progress, if any.
+    var outage: Outage?
+
+    /// The version this metube writes.
+    static let currentVersion = 1
+}
+
+extension Date {
+    /// Milliseconds since 1970, as the state file keeps times.
+    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The time `milliseconds` after 1970.
+    init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+extension Duration {
+    /// This duration in whole milliseconds (rounded toward zero).
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
