@@ -17,6 +17,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("queue", queueFigures),
     ("downloads", downloadsFigures),
     ("feed-outage", feedOutageFigures),
+    ("premiere", premiereFigures),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -10,9 +10,9 @@ struct Migrate: AsyncParsableCommand {
         discussion: """
             Keeps every seq, user, token hash, zone, record and change position, so devices synced \
             before the move continue without a full resync, and the WebSub subscriptions with their \
-            secrets and the YouTube Data API lookups and units spent. Stop the SQLite server first. Prints the \
-            rows copied per table after checking them against the SQLite file; on any difference \
-            nothing is committed.
+            secrets and last push times, and the YouTube Data API lookups, premiere and live re-checks and \
+            units spent. Stop the SQLite server first. Prints the rows copied per table after checking \
+            them against the SQLite file; on any difference nothing is committed.
             """)
 
     @Option(help: "The SQLite file given to `serve --database`.")

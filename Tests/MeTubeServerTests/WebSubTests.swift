@@ -73,8 +73,7 @@ final class LoopbackWebSubHub: Sendable {
 
     /// The `sha1=HEX` signature a hub sends for `body` under `secret`.
     static func signature(_ body: Data, secret: String) -> String {
-        let code = HMAC<Insecure.SHA1>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
-        return "sha1=" + code.map { String(format: "%02x", $0) }.joined()
+        WebSubHubStub.signature(body, secret: secret)
     }
 }
 

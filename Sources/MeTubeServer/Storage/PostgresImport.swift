@@ -9,14 +9,27 @@ import PostgresNIO
 /// record with its sequence number and tombstones: clients synced against the SQLite server carry
 /// on against PostgreSQL from the `afterSeq`, sync tokens and change tags they hold. The WebSub
 /// subscriptions move with their secrets, pending requests and leases, so the hub's
-/// notifications keep verifying and nothing is subscribed again before its time; the YouTube
-/// Data API lookups and the units spent per day move too.
+/// notifications keep verifying and nothing is subscribed again before its time, with the time
+/// each video was last pushed, so a replayed push stays stale; the YouTube Data API lookups, the
+/// re-checks of upcoming and live videos and the units spent per day move too. The tables it
+/// does not copy row by row are ``skippedTables``, each with the reason.
 ///
 /// It runs in one PostgreSQL transaction, refuses a target that already holds channels or users,
 /// and compares the row count of every table before it commits; any difference rolls it all back.
 public enum PostgresImport {
     /// How many rows of each table were copied, by table name.
     public typealias Counts = [String: Int]
+
+    /// The tables of either backend's schema that are not copied row by row, and why: every other
+    /// table of either schema is copied (a test holds both schemas to this).
+    static let skippedTables: [String: String] = [
+        "hub_counters": "its last_seq is set from the SQLite file; videos_version counts PostgreSQL's own changes",
+        "grdb_migrations": "SQLite's record of its schema steps",
+        "metube_migrations": "PostgreSQL's record of its schema steps, written as the target is migrated",
+        "hub_feed_leases": "PostgreSQL only: which instance polls a channel now; a new database has none",
+        "websub_claims": "PostgreSQL only: which instance renews a subscription now; a new database has none",
+        "youtube_claims": "PostgreSQL only: which instance runs a Data API lookup now; a new database has none",
+    ]
 
     /// Copies the SQLite database at `path` into the PostgreSQL database at `url`.
     public static func run(from path: String, to url: PostgresDatabaseURL, logger: Logger) async throws -> Counts {
@@ -44,7 +57,9 @@ public enum PostgresImport {
         var counters: [(Int64, String, String, Int64)] = []
         var deletions: [(Int64, String, String, String, Int64)] = []
         var subscriptions: [(String, Data, String, Int64?, Int64?, Int64?, Int64, Int64)] = []
+        var pushedUpdates: [(String, Int64)] = []
         var videoChecks: [(String, Int64, Int64)] = []
+        var availabilityRechecks: [(String, Int64?, Int64)] = []
         var channelChecks: [(String, Int64)] = []
         var quota: [(String, Int64, Bool)] = []
 
@@ -73,7 +88,10 @@ public enum PostgresImport {
             subscriptions = try Row.fetchAll(db, sql: """
                 SELECT channel_id, secret, state, requested_at, lease_seconds, lease_expires_at, failures, next_attempt_at FROM websub_subscriptions
                 """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+            pushedUpdates = try Row.fetchAll(db, sql: "SELECT video_id, updated_at FROM websub_video_updates").map { ($0[0], $0[1]) }
             videoChecks = try Row.fetchAll(db, sql: "SELECT video_id, checked_at, attempts FROM youtube_video_checks").map { ($0[0], $0[1], $0[2]) }
+            availabilityRechecks = try Row.fetchAll(db, sql: "SELECT video_id, due_at, checks FROM youtube_availability_rechecks")
+                .map { ($0[0], $0[1], $0[2]) }
             channelChecks = try Row.fetchAll(db, sql: "SELECT channel_id, checked_at FROM youtube_channel_checks").map { ($0[0], $0[1]) }
             quota = try Row.fetchAll(db, sql: "SELECT day, used, exhausted FROM youtube_quota").map { ($0[0], $0[1], $0[2]) }
         }
@@ -83,7 +101,8 @@ public enum PostgresImport {
             [
                 "hub_channels": channels.count, "hub_videos": videos.count, "status_users": users.count, "status_zones": zones.count,
                 "status_records": records.count, "status_database_counters": counters.count, "status_zone_deletions": deletions.count,
-                "websub_subscriptions": subscriptions.count, "youtube_video_checks": videoChecks.count,
+                "websub_subscriptions": subscriptions.count, "websub_video_updates": pushedUpdates.count,
+                "youtube_video_checks": videoChecks.count, "youtube_availability_rechecks": availabilityRechecks.count,
                 "youtube_channel_checks": channelChecks.count, "youtube_quota": quota.count,
             ]
         }
@@ -142,8 +161,14 @@ public enum PostgresImport {
                     VALUES (\(s.0), \(s.1), \(s.2), \(s.3), \(s.4), \(s.5), \(s.6), \(s.7))
                     """)
             }
+            for u in pushedUpdates {
+                try await run("INSERT INTO websub_video_updates (video_id, updated_at) VALUES (\(u.0), \(u.1))")
+            }
             for c in videoChecks {
                 try await run("INSERT INTO youtube_video_checks (video_id, checked_at, attempts) VALUES (\(c.0), \(c.1), \(c.2))")
+            }
+            for r in availabilityRechecks {
+                try await run("INSERT INTO youtube_availability_rechecks (video_id, due_at, checks) VALUES (\(r.0), \(r.1), \(r.2))")
             }
             for c in channelChecks {
                 try await run("INSERT INTO youtube_channel_checks (channel_id, checked_at) VALUES (\(c.0), \(c.1))")
