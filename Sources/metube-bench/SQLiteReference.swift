@@ -21,9 +21,13 @@ struct SQLiteReference {
     /// Makes the reference database in `folder`, with one zone per client holding `seedRounds`
     /// writes of `recordsPerWrite` records, as the server's load is seeded.
     init(folder: URL, clients: Int, recordsPerWrite: Int, seedRounds: Int) throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        pool = try DatabasePool(path: folder.appendingPathComponent("reference.sqlite").path, configuration: configuration)
+        pool = try DatabasePool(path: folder.appendingPathComponent("reference.sqlite").path)
+        // After opening, as `ServerDatabase` does: the pool sets its writer to synchronous=NORMAL
+        // when it turns WAL on, after anything `prepareDatabase` set.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            guard try Int.fetchOne(db, sql: "PRAGMA synchronous") == 2 else { throw BenchFailure("the reference's writer is not at synchronous=FULL") }
+        }
         try pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE records (
