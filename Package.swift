@@ -115,7 +115,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "metube-bench-probe",
-            dependencies: ["MeTubeStore", "MeTubeSync", "TestSupport"]
+            dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "TestSupport"]
         ),
         .target(
             name: "TestSupport",

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,7 @@ struct FileLock {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { throw .writeFailed(path: path, reason: errnoText()) }
             guard ContinuousClock.now < deadline else {
-                throw .lockTimeout(path: path, seconds: Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+                throw .lockTimeout(path: path, seconds: timeout.seconds)
             }
             usleep(UInt32(pause.components.attoseconds / 1_000_000_000_000))
             pause = min(pause * 2, .milliseconds(2))

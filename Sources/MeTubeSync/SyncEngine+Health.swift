@@ -17,7 +17,7 @@ extension SyncEngine {
     /// answers, then a sync after `reconnectDebounce`.
     func unreachable(_ service: RemoteService, probeDelays: [Duration]? = nil) {
         let since = health(of: service).offlineSince ?? savedOfflineSince(of: service) ?? Date()
-        setHealth(.offline(since: since), of: service)
+        setHealth(.offline(.init(since: since)), of: service)
         guard probers[service] == nil, !isShutDown, let check = probe(of: service) else { return }
         probers[service] = probing(service, delays: probeDelays ?? configuration.probeDelays, check: check)
     }
@@ -94,10 +94,10 @@ extension SyncEngine {
     /// Runs one check while the health says probing; true when the service answered.
     private func probeOnce(_ service: RemoteService, check: @Sendable () async -> Bool) async -> Bool {
         guard let since = health(of: service).offlineSince, !Task.isCancelled else { return false }
-        setHealth(.probing(offlineSince: since), of: service)
+        setHealth(.offline(.init(since: since, probing: true)), of: service)
         let answered = await check()
         guard !Task.isCancelled else { return false }
-        setHealth(answered ? .online : .offline(since: since), of: service)
+        setHealth(answered ? .online : .offline(.init(since: since)), of: service)
         return answered
     }
 

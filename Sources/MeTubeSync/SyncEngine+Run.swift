@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import MeTubeStore
 
 extension SyncEngine {
@@ -90,13 +91,5 @@ extension SyncEngine {
         case let failure as SyncError: failure
         default: .invalidResponse(String(describing: error))
         }
-    }
-}
-
-extension Duration {
-    /// This duration in seconds.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

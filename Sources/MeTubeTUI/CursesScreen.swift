@@ -1,5 +1,6 @@
 internal import CNcursesw
 import Foundation
+import MeTubeCore
 import MeTubeThumbnails
 
 /// What the terminal delivered while the loop waited.
@@ -45,7 +46,7 @@ final class CursesScreen {
         keypad(window, true)
         curs_set(0)
         set_escdelay(25)
-        let millis = Int32(inputTimeout.components.seconds * 1000 + inputTimeout.components.attoseconds / 1_000_000_000_000_000)
+        let millis = Int32(inputTimeout.wholeMilliseconds)
         timeoutMillis = millis
         wtimeout(window, millis)
         colors = useColors && has_colors()

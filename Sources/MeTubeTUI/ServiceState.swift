@@ -2,7 +2,8 @@ import Foundation
 import MeTubeSync
 import MeTubeCore
 
-/// Where one background sync stands, as the status line shows it.
+/// Where one background sync stands, as the status line shows it: the engine's
+/// ``ServiceHealth`` while the service is offline, and what the runs report otherwise.
 public enum ServiceState: Sendable, Equatable {
     /// No server is configured for this service.
     case notConfigured
@@ -10,10 +11,9 @@ public enum ServiceState: Sendable, Equatable {
     case idle(lastSynced: Date?)
     /// A run is under way; `progress` says how far, e.g. "page 3, 1,200 new".
     case syncing(progress: String)
-    /// The service cannot be reached, since `since`.
-    case offline(since: Date)
-    /// The service cannot be reached since `offlineSince`, and a health probe is asking it now.
-    case probing(offlineSince: Date)
+    /// The service cannot be reached: the engine's ``ServiceHealth/Offline``, or, before the
+    /// engine has judged, the store's last record of it.
+    case offline(ServiceHealth.Offline)
     /// The last run reached the source, but the feeds of `failing` of its `channels` channels
     /// failed; `lastSynced` is when the source last answered (nil when every feed failed and
     /// it never has).
@@ -25,7 +25,7 @@ public enum ServiceState: Sendable, Equatable {
     /// Whether marks can reach this service now (anything but offline).
     public var isReachable: Bool {
         switch self {
-        case .offline, .probing: false
+        case .offline: false
         default: true
         }
     }
@@ -38,8 +38,7 @@ public enum ServiceState: Sendable, Equatable {
         case .idle(let last?): "synced \(Formatting.ago(last, now: now))"
         case .idle(nil): "idle"
         case .syncing(let progress): progress.isEmpty ? "syncing" : progress
-        case .offline(let since): "offline since \(Formatting.clock(since, timeZone: timeZone))"
-        case .probing(let since): "offline since \(Formatting.clock(since, timeZone: timeZone)), checking"
+        case .offline(let offline): "offline since \(Formatting.clock(offline.since, timeZone: timeZone))" + (offline.probing ? ", checking" : "")
         case .failing(let failing, let channels, let last):
             "\(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing" + (last.map { ", synced \(Formatting.ago($0, now: now))" } ?? "")
         case .outage(let outage): outage.message(now: now, timeZone: timeZone)

@@ -50,8 +50,7 @@ public struct SyncEventBridge: Sendable {
 
     private static func state(_ health: ServiceHealth, lastSynced: Date?) -> ServiceState {
         switch health {
-        case .offline(let since): .offline(since: since)
-        case .probing(let since): .probing(offlineSince: since)
+        case .offline(let offline): .offline(offline)
         case .unknown, .online: .idle(lastSynced: lastSynced)
         }
     }
@@ -68,7 +67,7 @@ public struct SyncEventBridge: Sendable {
             outage = nil
             return videosFinished(report, after: ended, now: now)
         }
-        let resting: ServiceState = offlineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastSynced)
+        let resting: ServiceState = offlineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: lastSynced)
         if let error = report.error {
             return [.service(.videoSource, resting), .message("\(report.source.displayName) sync failed: \(error)", isError: true)]
         }
@@ -78,7 +77,7 @@ public struct SyncEventBridge: Sendable {
         }
         let failing = report.failedChannels.count
         let channels = report.requests + report.backingOff
-        let state: ServiceState = offlineSince.map { .offline(since: $0) } ?? .failing(failing: failing, channels: channels, lastSynced: lastSynced)
+        let state: ServiceState = offlineSince.map { .offline(.init(since: $0)) } ?? .failing(failing: failing, channels: channels, lastSynced: lastSynced)
         let text = failing == channels
             ? "\(report.source.displayName) sync: all \(Formatting.count(channels, "channel")) failing"
             : "\(report.source.displayName) sync: \(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing"
@@ -96,7 +95,7 @@ public struct SyncEventBridge: Sendable {
     /// The status service's line after a run. While the service is offline, a failed run keeps
     /// it offline without a message: the status line already says so.
     private mutating func statusFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
-        let resting: ServiceState = statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: lastStatusSynced)
+        let resting: ServiceState = statusOfflineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: lastStatusSynced)
         if let error = report.statusError {
             if statusOfflineSince != nil { return [.service(.statusService, resting)] }
             return [.service(.statusService, resting), .message("status sync failed: \(error)", isError: true)]

@@ -311,11 +311,3 @@ struct TUILoop<Source: LibrarySource> {
         timingLines.append(String(decoding: data, as: UTF8.self))
     }
 }
-
-extension Duration {
-    /// This duration in milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// What the terminal says it draws, asked once at start before curses takes the terminal: the
 /// kitty graphics query and DA1 (whose attribute 4 is sixel). Terminals answer in order, so the
@@ -88,7 +89,7 @@ struct TerminalProbe: Equatable {
             let left = end - ContinuousClock.now
             guard left > .zero else { break }
             var input = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&input, 1, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000) + 1) > 0 else { break }
+            guard poll(&input, 1, Int32(left.wholeMilliseconds) + 1) > 0 else { break }
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             guard count > 0 else { break }
             bytes += buffer[0..<count]

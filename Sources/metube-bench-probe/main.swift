@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import MeTubeStore
 import MeTubeSync
 import TestSupport
@@ -34,7 +35,7 @@ private func probeStoreMemory(_ directory: URL) throws {
     try store.mark(store.library().videos[0].id, as: .watched)
     let start = ContinuousClock.now
     try store.compact()
-    print(loaded, milliseconds(since: start), ProcessMemory.peakResidentMiB(), resident)
+    print(loaded, (ContinuousClock.now - start).milliseconds, ProcessMemory.peakResidentMiB(), resident)
 }
 
 private func probeSync(direct: Bool, store directory: URL, url: String) async throws {
@@ -45,7 +46,7 @@ private func probeSync(direct: Bool, store directory: URL, url: String) async th
     configuration.directRate = directRate
     let start = ContinuousClock.now
     let report = await SyncEngine(store: store, configuration: configuration).sync()
-    let millis = milliseconds(since: start)
+    let millis = (ContinuousClock.now - start).milliseconds
     guard report.failedChannels.isEmpty, report.error == nil else {
         FileHandle.standardError.write(Data("metube-bench-probe: sync failed: \(report)\n".utf8))
         exit(1)
@@ -53,14 +54,9 @@ private func probeSync(direct: Bool, store directory: URL, url: String) async th
     FileHandle.standardError.write(Data("bench: sync: peak before its compaction \(String(format: "%.1f", ProcessMemory.peakResidentMiB())) MiB\n".utf8))
     let compactStart = ContinuousClock.now
     if store.needsCompaction { try store.compact() }
-    print(millis, ProcessMemory.peakResidentMiB(), store.library().videos.count, milliseconds(since: compactStart))
+    print(millis, ProcessMemory.peakResidentMiB(), store.library().videos.count, (ContinuousClock.now - compactStart).milliseconds)
 }
 
 /// The direct-mode figures measure the sync, not the pacing toward YouTube: `[hub] rate` at its
 /// highest (at the default 100 a second, 2,000 feeds take 20 s by design).
 let directRate = 1_000.0
-
-private func milliseconds(since start: ContinuousClock.Instant) -> Double {
-    let (seconds, attoseconds) = (ContinuousClock.now - start).components
-    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-}

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// One measured figure: a name, a value with its unit, and the goal it is held against.
 struct Figure: Sendable {
@@ -51,13 +52,5 @@ enum Measure {
         guard !sorted.isEmpty else { return .nan }
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
-    }
-}
-
-extension Duration {
-    /// This duration in milliseconds.
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

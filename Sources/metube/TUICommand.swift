@@ -152,7 +152,7 @@ struct TUICommand: ParsableCommand {
         options.videoSourceName = sync.source.displayName
         options.services = [
             .videoSource: sync.hasVideoSource ? .idle(lastSynced: snapshot.lastHubSync) : .notConfigured,
-            .statusService: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(since: $0) } ?? .idle(lastSynced: snapshot.lastStatusSync),
+            .statusService: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: snapshot.lastStatusSync),
         ]
     }
 }

@@ -103,7 +103,7 @@ struct SlowMiddleware: RouterMiddleware {
         #expect(await engine.health(of: .videoSource).offlineSince != nil)
         var probed = false
         while let event = await events.next() {
-            if case .health(.videoSource, .probing) = event {
+            if case .health(.videoSource, .offline(let offline)) = event, offline.probing {
                 probed = true
                 break
             }

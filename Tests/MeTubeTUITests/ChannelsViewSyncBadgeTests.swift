@@ -18,7 +18,7 @@ struct ChannelsViewSyncBadgeTests {
         model.press(.character("c"))
 
         // When the status service cannot be reached
-        _ = model.apply(.sync(.service(.statusService, .offline(since: Fixture.now.addingTimeInterval(-600)))))
+        _ = model.apply(.sync(.service(.statusService, .offline(.init(since: Fixture.now.addingTimeInterval(-600))))))
         let offline = (1...3).map { ScreenRenderer.render(model).text(ofRow: $0) }
 
         // Then the pending follow shows the offline badge and the synced one stays synced

@@ -19,8 +19,8 @@ struct SyncEventBridgeOutageTests {
         #expect(bridge.translate(.finished(began), now: now) == [
             .storeChanged, .service(.videoSource, .outage(outage)), .message(outage.message(now: now), isError: true),
         ])
-        #expect(bridge.translate(.health(.videoSource, .offline(since: now)), now: now) == [.service(.videoSource, .outage(outage))])
-        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: now)), now: now) == [.service(.videoSource, .outage(outage))])
+        #expect(bridge.translate(.health(.videoSource, .offline(.init(since: now))), now: now) == [.service(.videoSource, .outage(outage))])
+        #expect(bridge.translate(.health(.videoSource, .offline(.init(since: now, probing: true))), now: now) == [.service(.videoSource, .outage(outage))])
         var probe = SyncReport(source: .direct)
         probe.requests = 1
         probe.sourceOutage = outage

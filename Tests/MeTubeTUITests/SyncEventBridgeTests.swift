@@ -23,13 +23,13 @@ struct SyncEventBridgeTests {
     func offlineRun() {
         var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: now.addingTimeInterval(-600))
         let since = now.addingTimeInterval(-60)
-        #expect(bridge.translate(.health(.videoSource, .offline(since: since)), now: now) == [.service(.videoSource, .offline(since: since))])
+        #expect(bridge.translate(.health(.videoSource, .offline(.init(since: since))), now: now) == [.service(.videoSource, .offline(.init(since: since)))])
         var report = SyncReport(source: .hub)
         report.error = .connection("connection refused")
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.videoSource, .offline(since: since)), .message("hub sync failed: cannot reach the server: connection refused", isError: true),
+            .storeChanged, .service(.videoSource, .offline(.init(since: since))), .message("hub sync failed: cannot reach the server: connection refused", isError: true),
         ])
-        #expect(bridge.translate(.health(.videoSource, .probing(offlineSince: since)), now: now) == [.service(.videoSource, .probing(offlineSince: since))])
+        #expect(bridge.translate(.health(.videoSource, .offline(.init(since: since, probing: true))), now: now) == [.service(.videoSource, .offline(.init(since: since, probing: true)))])
         #expect(bridge.translate(.health(.videoSource, .online), now: now) == [.service(.videoSource, .idle(lastSynced: now.addingTimeInterval(-600)))])
     }
 
@@ -48,11 +48,11 @@ struct SyncEventBridgeTests {
         var bridge = SyncEventBridge(hasStatusSync: true)
         let since = now.addingTimeInterval(-30)
         #expect(bridge.translate(.statusStarted, now: now) == [.service(.statusService, .syncing(progress: "syncing"))])
-        #expect(bridge.translate(.health(.statusService, .offline(since: since)), now: now) == [.service(.statusService, .offline(since: since))])
+        #expect(bridge.translate(.health(.statusService, .offline(.init(since: since))), now: now) == [.service(.statusService, .offline(.init(since: since)))])
         var failed = SyncReport(source: .hub)
         failed.includesVideos = false
         failed.statusError = .status(.unreachable("connection refused"))
-        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.statusService, .offline(since: since))])
+        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.statusService, .offline(.init(since: since)))])
         #expect(bridge.translate(.health(.statusService, .online), now: now) == [.service(.statusService, .idle(lastSynced: nil))])
         var succeeded = SyncReport(source: .hub)
         succeeded.includesVideos = false
@@ -87,9 +87,9 @@ struct SyncEventBridgeFailingChannelTests {
     func everyChannelUnreachable() {
         let since = now.addingTimeInterval(-5)
         var bridge = SyncEventBridge(hasStatusSync: false)
-        _ = bridge.translate(.health(.videoSource, .offline(since: since)), now: now)
+        _ = bridge.translate(.health(.videoSource, .offline(.init(since: since))), now: now)
         #expect(bridge.translate(.finished(directReport(channels: 3, failing: 3, error: .connection("refused"))), now: now) == [
-            .storeChanged, .service(.videoSource, .offline(since: since)), .message("youtube sync: all 3 channels failing", isError: true),
+            .storeChanged, .service(.videoSource, .offline(.init(since: since))), .message("youtube sync: all 3 channels failing", isError: true),
         ])
     }
 
@@ -124,7 +124,7 @@ struct VideoSourceStatusLineTests {
         model.videoSourceName = SyncSource.direct.displayName
         _ = model.apply(.sync(.service(.videoSource, .failing(failing: 3, channels: 216, lastSynced: Fixture.now.addingTimeInterval(-120)))))
         #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: 3 of 216 channels failing, synced 2 min ago │"))
-        _ = model.apply(.sync(.service(.videoSource, .probing(offlineSince: Fixture.now.addingTimeInterval(-3_600)))))
+        _ = model.apply(.sync(.service(.videoSource, .offline(.init(since: Fixture.now.addingTimeInterval(-3_600), probing: true)))))
         #expect(ScreenRenderer.render(model).text(ofRow: 10).contains("│ youtube: offline since 13:13, checking │"))
     }
 }

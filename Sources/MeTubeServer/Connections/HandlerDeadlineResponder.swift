@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import MeTubeCore
 import NIOCore
 import Synchronization
 
@@ -47,7 +48,7 @@ struct HandlerDeadlineResponder<Inner: HTTPResponder>: HTTPResponder where Inner
                     },
                     timer: Task {
                         guard (try? await Task.sleep(for: deadline)) != nil else { return }
-                        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+                        let seconds = deadline.seconds
                         let reason = "The server could not answer within \(String(format: "%g", seconds)) s; try again later"
                         let answer = ServerErrorMiddleware<Context>.answerOutsideRouter(.unavailable(reason, retryAfter: Self.retryAfterSeconds), path: received.uri.path)
                         if race.finish(with: .success(answer)) {

@@ -149,11 +149,3 @@ struct WebSubService: Sendable {
     /// Milliseconds since 1970, the unit of the subscription table.
     static func millisecondsNow() -> Int64 { milliseconds(Date()) }
 }
-
-extension Duration {
-    /// The duration in whole milliseconds.
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}
