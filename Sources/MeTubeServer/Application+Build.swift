@@ -26,7 +26,7 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     try configuration.validate()
     let push = PushServices(configuration: configuration, storage: storage)
     let repository = storage.hub
-    let status = StatusRoutes(repository: storage.status, configuration: configuration.status)
+    let status = MarkSyncRoutes(repository: storage.status, configuration: configuration.status)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
@@ -92,7 +92,7 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
 /// Builds the router: the hub API (section A of the MeTube hub API) and, when given, the status
 /// routes, with their HTTP conventions (CORS, `OPTIONS`, exact paths) and the one error middleware
 /// (``ServerErrorMiddleware``).
-public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil) -> Router<BasicRequestContext> {
+public func buildRouter(hubRepository: any HubRepository, status: MarkSyncRoutes? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
     return router
@@ -100,14 +100,14 @@ public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? 
 
 /// Builds the router with `firstMiddleware` in front of everything else (tests use it to inject
 /// faults between a client and the real routes).
-public func buildRouter(hubRepository: any HubRepository, status: StatusRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
+public func buildRouter(hubRepository: any HubRepository, status: MarkSyncRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: firstMiddleware)
     addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
     return router
 }
 
-private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: StatusRoutes?) {
+private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: MarkSyncRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
     router.add(middleware: ServerErrorMiddleware())
     router.add(middleware: StorageDeadlineMiddleware())

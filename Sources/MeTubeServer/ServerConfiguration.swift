@@ -21,7 +21,7 @@ public struct ServerConfiguration: Sendable {
     /// nil means `NAME-status.sqlite` beside `databasePath` (see ``ServerDatabase``).
     public var legacyStatusDatabasePath: String?
     /// The status service's limits, containers and throttling.
-    public var status = StatusConfiguration()
+    public var status = MarkSyncConfiguration()
     /// The feed URL with `{channelId}` where the channel id goes.
     public var feedURLTemplate: String
     /// The time between polling rounds; nil disables polling.

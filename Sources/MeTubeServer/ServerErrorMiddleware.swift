@@ -6,7 +6,7 @@ import MeTubeAPI
 /// The one place where failures become answers.
 ///
 /// Every answer carries a fresh request id as `X-Request-Id`. Failures of the request keep their
-/// documented answers: a ``ServerError`` as `{"error":"…"}` on the hub, a `StatusErrorBody` as
+/// documented answers: a ``ServerError`` as `{"error":"…"}` on the hub, a `MarkSyncErrorBody` as
 /// itself on the status routes; an unknown path or method gets 404 and a body over the limit 413,
 /// each in the shape of the API the path falls under. Anything else is unexpected: it is logged
 /// with the request id, method and path, and the client gets 500 with the request id and no
@@ -22,7 +22,7 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let requestID = StatusIdentifier.random()
+        let requestID = MarkSyncIdentifier.random()
         var response: Response
         do {
             let path = request.uri.path
@@ -39,14 +39,14 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let isStatus = request.uri.path.hasPrefix("/database/")
         let failure: ServerError
         switch error {
-        case let error as StatusErrorBody where isStatus:
-            return StatusResponses.error(error)
+        case let error as MarkSyncErrorBody where isStatus:
+            return MarkSyncResponses.error(error)
         case let error as ServerError where error.isClientError || error.status == .serviceUnavailable:
             failure = error
         case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed:
             failure = .notFound
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
-            failure = .payloadTooLarge(limit: isStatus ? StatusConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
+            failure = .payloadTooLarge(limit: isStatus ? MarkSyncConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
         default:
             logger.error("unexpected error", metadata: [
                 "requestId": "\(requestID)", "method": "\(request.method)", "path": "\(request.uri.path)",
@@ -59,13 +59,13 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The answer to `failure` in the shape of the API `path` falls under.
     static func answer(_ failure: ServerError, path: String, requestID: String) -> Response {
-        path.hasPrefix("/database/") ? StatusResponses.error(failure, requestID: requestID) : HubResponses.error(failure, requestID: requestID)
+        path.hasPrefix("/database/") ? MarkSyncResponses.error(failure, requestID: requestID) : HubResponses.error(failure, requestID: requestID)
     }
 
     /// The answer to `failure` made outside the router: in the shape of the API `path` falls
     /// under, with a fresh request id and the hub's CORS headers, as the router would give it.
     static func answerOutsideRouter(_ failure: ServerError, path: String) -> Response {
-        let requestID = StatusIdentifier.random()
+        let requestID = MarkSyncIdentifier.random()
         var response = answer(failure, path: path, requestID: requestID)
         response.headers[requestIDHeader] = requestID
         response.headers.append(contentsOf: HubHTTPMiddleware<Context>.corsHeaders)

@@ -98,7 +98,7 @@ enum PeerInput {
     static func redact(_ text: String, hiding secrets: [String]) -> String {
         var text = text
         for secret in secrets where !secret.isEmpty {
-            for form in Set([secret, StatusEndpoint.escape(secret)]) {
+            for form in Set([secret, MarkSyncEndpoint.escape(secret)]) {
                 text = text.replacingOccurrences(of: form, with: "<redacted>")
             }
         }

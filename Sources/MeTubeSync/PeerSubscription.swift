@@ -10,7 +10,7 @@ enum PeerSubscription {
     /// that is missing or not a boolean. Tags that are not strings, are empty, too long or hold
     /// control characters are left out, and at most ``ChannelTags/maxCount`` are kept; a title is
     /// cut to ``PeerInput/maxTitleCharacters``; an out-of-range clock reading is ignored.
-    static func version(of record: StatusRecord, notes: inout [String]) -> SubscriptionVersion? {
+    static func version(of record: MarkSyncRecord, notes: inout [String]) -> SubscriptionVersion? {
         guard let name = record.recordName, ChannelID.isValid(name) else {
             notes.append("a subscription record whose name is not a channel id was dropped")
             return nil
@@ -31,7 +31,7 @@ enum PeerSubscription {
     }
 
     /// The usable tags of `values`, noting what was left out.
-    private static func tags(of name: String, _ values: [StatusValue], notes: inout [String]) -> [String] {
+    private static func tags(of name: String, _ values: [MarkSyncValue], notes: inout [String]) -> [String] {
         let strings = values.prefix(ChannelTags.maxCount * 4).compactMap(\.stringValue)
         let kept = ChannelTags.bounded(strings)
         if kept.count < values.count {

@@ -7,13 +7,13 @@ import MeTubeAPI
 /// then counts as dropped.
 struct ScreenedZoneChangesResponse: Decodable, Sendable {
     /// The answer with every record readable.
-    let response: StatusZoneChangesResponse
+    let response: MarkSyncZoneChangesResponse
 
     private enum Keys: String, CodingKey { case zones }
 
     init(from decoder: any Decoder) throws {
-        let zones = try decoder.container(keyedBy: Keys.self).decode([StatusZoneOutcome<LenientZoneChanges>].self, forKey: .zones)
-        response = StatusZoneChangesResponse(zones: zones.map { outcome in
+        let zones = try decoder.container(keyedBy: Keys.self).decode([MarkSyncZoneOutcome<LenientZoneChanges>].self, forKey: .zones)
+        response = MarkSyncZoneChangesResponse(zones: zones.map { outcome in
             switch outcome {
             case .success(let lenient): .success(lenient.changes)
             case .failure(let error): .failure(error)
@@ -24,7 +24,7 @@ struct ScreenedZoneChangesResponse: Decodable, Sendable {
 
 /// One zone's changes, each record decoded on its own.
 private struct LenientZoneChanges: Codable, Sendable, Hashable {
-    let changes: StatusZoneChanges
+    let changes: MarkSyncZoneChanges
 
     private enum Keys: String, CodingKey { case zoneID, records, syncToken, moreComing }
     private enum RecordKeys: String, CodingKey { case recordName, recordType, recordChangeTag, fields, deleted }
@@ -32,20 +32,20 @@ private struct LenientZoneChanges: Codable, Sendable, Hashable {
     /// A record; without its stamps when they cannot be read; its bare name when its fields
     /// cannot be read either.
     private struct LenientRecord: Decodable {
-        let record: StatusRecord
+        let record: MarkSyncRecord
 
         init(from decoder: any Decoder) {
-            if let full = try? StatusRecord(from: decoder) {
+            if let full = try? MarkSyncRecord(from: decoder) {
                 record = full
                 return
             }
             let container = try? decoder.container(keyedBy: RecordKeys.self)
             let name = try? container?.decode(String.self, forKey: .recordName)
-            guard let fields = try? container?.decode([String: StatusField].self, forKey: .fields) else {
-                record = StatusRecord(recordName: name)
+            guard let fields = try? container?.decode([String: MarkSyncField].self, forKey: .fields) else {
+                record = MarkSyncRecord(recordName: name)
                 return
             }
-            record = StatusRecord(
+            record = MarkSyncRecord(
                 recordName: name, recordType: try? container?.decode(String.self, forKey: .recordType),
                 recordChangeTag: try? container?.decode(String.self, forKey: .recordChangeTag), fields: fields,
                 deleted: try? container?.decode(Bool.self, forKey: .deleted))
@@ -55,10 +55,10 @@ private struct LenientZoneChanges: Codable, Sendable, Hashable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         var list = try container.nestedUnkeyedContainer(forKey: .records)
-        var records: [StatusRecord] = []
+        var records: [MarkSyncRecord] = []
         while !list.isAtEnd { records.append(try list.decode(LenientRecord.self).record) }
-        changes = StatusZoneChanges(
-            zoneID: try container.decode(StatusZoneID.self, forKey: .zoneID), records: records,
+        changes = MarkSyncZoneChanges(
+            zoneID: try container.decode(MarkSyncZoneID.self, forKey: .zoneID), records: records,
             syncToken: try container.decode(String.self, forKey: .syncToken), moreComing: try container.decode(Bool.self, forKey: .moreComing))
     }
 

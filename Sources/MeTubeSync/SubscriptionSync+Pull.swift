@@ -3,19 +3,19 @@ import MeTubeCore
 
 extension SubscriptionSync {
     /// Pulls the zone's changes since the saved token page by page, each page saved with its
-    /// token, within the bounds of ``StatusSync/checkBounds(_:after:pages:seen:)``. A token the
+    /// token, within the bounds of ``MarkSync/checkBounds(_:after:pages:seen:)``. A token the
     /// server refuses is forgotten once (pulling from the beginning).
-    func pull(into report: inout StatusSync.Report) async throws {
+    func pull(into report: inout MarkSync.Report) async throws {
         var token = try store.subscriptionsSyncToken()
         var restarted = false
         var pages = 0
         var seen: Set<String> = []
         while true {
-            let response = try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
+            let response = try await client.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
             switch response.zones.first {
             case .success(let changes)?:
                 pages += 1
-                try StatusSync.checkBounds(changes, after: token, pages: pages, seen: &seen)
+                try MarkSync.checkBounds(changes, after: token, pages: pages, seen: &seen)
                 try apply(changes, into: &report)
                 token = changes.syncToken
                 if !changes.moreComing { return }
@@ -27,9 +27,9 @@ extension SubscriptionSync {
                 token = nil
                 restarted = true
             case .failure(let error)?:
-                throw StatusRequestFailure.server(StatusErrorBody(error.serverErrorCode, error.reason, retryAfter: error.retryAfter), httpStatus: 200)
+                throw MarkSyncRequestFailure.server(MarkSyncErrorBody(error.serverErrorCode, error.reason, retryAfter: error.retryAfter), httpStatus: 200)
             case nil:
-                throw StatusRequestFailure.unreadable(httpStatus: 200, "changes/zone answered no zone")
+                throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone answered no zone")
             }
         }
     }
@@ -38,7 +38,7 @@ extension SubscriptionSync {
     /// one is synced or absent, merged when it is pending); a deleted record leaves this device's
     /// subscription pending as a new record, so nothing is lost. Unusable records are dropped,
     /// counted and logged.
-    private func apply(_ changes: StatusZoneChanges, into report: inout StatusSync.Report) throws {
+    private func apply(_ changes: MarkSyncZoneChanges, into report: inout MarkSync.Report) throws {
         var notes: [String] = []
         var versions: [String: SubscriptionVersion] = [:]
         var deleted: [String] = []

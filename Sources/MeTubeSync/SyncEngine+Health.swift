@@ -54,7 +54,7 @@ extension SyncEngine {
         case .statusService:
             guard let status else { return nil }
             return {
-                do throws(StatusRequestFailure) {
+                do throws(MarkSyncRequestFailure) {
                     try await status.probe()
                     return true
                 } catch {

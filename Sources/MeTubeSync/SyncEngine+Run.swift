@@ -66,7 +66,7 @@ extension SyncEngine {
     }
 
     /// The status part of a run: push, then pull.
-    private func syncMarks(with status: StatusSync, into report: inout SyncReport) async {
+    private func syncMarks(with status: MarkSync, into report: inout SyncReport) async {
         continuation.yield(.statusStarted)
         do {
             report.status = try await status.run()
@@ -85,8 +85,8 @@ extension SyncEngine {
     /// A status sync's failure as a ``SyncError``.
     private static func syncError(_ error: any Error) -> SyncError {
         switch error {
-        case StatusRequestFailure.cancelled, is CancellationError: .cancelled
-        case let failure as StatusRequestFailure: .status(failure)
+        case MarkSyncRequestFailure.cancelled, is CancellationError: .cancelled
+        case let failure as MarkSyncRequestFailure: .status(failure)
         case let failure as StoreError: .store(failure)
         case let failure as SyncError: failure
         default: .invalidResponse(String(describing: error))

@@ -22,7 +22,7 @@ public actor SyncEngine {
 
     let store: Store
     let source: (any VideoSource)?
-    let status: StatusSync?
+    let status: MarkSync?
     let configuration: SyncConfiguration
     let sourceKind: SyncSource
     let continuation: AsyncStream<SyncEvent>.Continuation
@@ -48,7 +48,7 @@ public actor SyncEngine {
     /// Creates an engine syncing `store` with `source` (videos) and `status` (marks; after the
     /// videos in a full run); `configuration` gives the intervals, probe delays and reconnect
     /// debounce, and `clock` measures every wait.
-    public init<C: Clock<Duration>>(store: Store, source: (any VideoSource)?, status: StatusSync? = nil, configuration: SyncConfiguration, clock: C) {
+    public init<C: Clock<Duration>>(store: Store, source: (any VideoSource)?, status: MarkSync? = nil, configuration: SyncConfiguration, clock: C) {
         self.store = store
         self.source = source
         self.status = status
@@ -64,7 +64,7 @@ public actor SyncEngine {
 
     /// Creates an engine syncing `store` with the video source `configuration` names (none in
     /// hub mode without a hub URL) and `status`, on the continuous clock.
-    public init(store: Store, configuration: SyncConfiguration, status: StatusSync? = nil) {
+    public init(store: Store, configuration: SyncConfiguration, status: MarkSync? = nil) {
         self.init(store: store, source: configuration.videoSource(for: store), status: status, configuration: configuration, clock: ContinuousClock())
     }
 

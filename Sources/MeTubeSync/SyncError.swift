@@ -19,7 +19,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     /// The local store refused the change.
     case store(StoreError)
     /// The status service failed the request.
-    case status(StatusRequestFailure)
+    case status(MarkSyncRequestFailure)
     /// Signing in with YouTube or reading the subscriptions failed.
     case youTube(YouTubeFailure)
     /// The run was cancelled.

@@ -44,7 +44,7 @@ public struct SyncReport: Sendable, Equatable {
     /// How long the run took, in seconds.
     public var seconds = 0.0
     /// What the status sync of this run did, when one ran and completed.
-    public var status: StatusSync.Report?
+    public var status: MarkSync.Report?
     /// Why the status sync of this run failed, if it did (never for a cancellation, which sets
     /// ``cancelled``).
     public var statusError: SyncError?

@@ -77,23 +77,23 @@ private func modifyFigures(folder: URL) async throws -> [Figure] {
 
 /// Adds 50 users with `metube-server users add`, creates their zone, and loads `records/modify`.
 private func modifyLoad(server: ServerChild, database: [String], folder: URL, name: String) async throws -> Wrk.Result {
-    let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+    let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
     var tokens: [String] = []
     for index in 0..<50 {
         let added = try runProcess(ServerChild.binary, ["users", "add", "bench\(index)"] + database)
         guard added.status == 0 else { throw BenchFailure("users add failed: \(added.stderr)") }
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let client = StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL), userToken: token, httpClient: .shared)
-        _ = try await client.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))
+        let client = MarkSyncClient(endpoint: MarkSyncEndpoint(serverURL: server.baseURL), userToken: token, httpClient: .shared)
+        _ = try await client.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))
         tokens.append(token)
     }
     let operations = (0..<200).map { index in
-        StatusRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
+        MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
             videoID: "video-\(index)", status: index % 3 == 0 ? "skipped" : "watched",
             lastModified: 1_765_650_000_000 + Int64(index), hlc: "1765650000000-\(index)", deviceID: "bench").record())
     }
-    let body = String(decoding: try JSONEncoder().encode(StatusRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: false)), as: UTF8.self)
-    let path = "/database/1/\(StatusEndpoint.defaultContainer)/production/private/records/modify?ckAPIToken=\(StatusEndpoint.defaultAPIToken)"
+    let body = String(decoding: try JSONEncoder().encode(MarkSyncRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: false)), as: UTF8.self)
+    let path = "/database/1/\(MarkSyncEndpoint.defaultContainer)/production/private/records/modify?ckAPIToken=\(MarkSyncEndpoint.defaultAPIToken)"
     let script = folder.appendingPathComponent("modify-\(name).lua")
     try """
         local tokens = {\(tokens.map { "\"\($0)\"" }.joined(separator: ","))}

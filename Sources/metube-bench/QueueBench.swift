@@ -21,24 +21,24 @@ func queueFigures() async throws -> [Figure] {
     let eachDurable = try Store.open(at: directory.appendingPathComponent("each-durable"))
     let addEach = try Measure.millis { for id in ids { try eachDurable.editQueue(.add(id)) } }
 
-    let service = StatusService(
-        repository: try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path),
-        configuration: StatusConfiguration(requestsPerSecond: nil))
+    let service = MarkSyncService(
+        repository: try SQLiteMarkSyncRepository(path: directory.appendingPathComponent("status.sqlite").path),
+        configuration: MarkSyncConfiguration(requestsPerSecond: nil))
     let server = try await StatusLoopbackServer.start(service: service)
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-    let client = StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"),
+    let client = MarkSyncClient(endpoint: MarkSyncEndpoint(serverURL: server.baseURL, environment: "development"),
                               userToken: try await service.addUser(name: "queue-bench"), httpClient: httpClient)
     let phone = try Store.open(at: directory.appendingPathComponent("phone"))
     var pushMillis = 0.0
     let travel = try await Measure.millis {
-        pushMillis = try await Measure.millis { _ = try await StatusSync(client: client, store: oneWrite).run() }
-        _ = try await StatusSync(client: client, store: phone).run()
+        pushMillis = try await Measure.millis { _ = try await MarkSync(client: client, store: oneWrite).run() }
+        _ = try await MarkSync(client: client, store: phone).run()
     }
     let arrived = phone.library().queuedVideoIDs
     try await httpClient.shutdown()
     await server.stop()
     guard arrived == oneWrite.library().queuedVideoIDs, arrived.count == count else {
-        throw StatusRequestFailure.unreadable(httpStatus: 200, "the second device holds \(arrived.count) of \(count) queued videos, or another order")
+        throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "the second device holds \(arrived.count) of \(count) queued videos, or another order")
     }
     return [
         Figure(name: "queue.add.1000.one-write", value: addOnce, unit: "ms", goal: "<= 500 ms", detail: "1,000 adds staged in one journal line, fsync'd"),

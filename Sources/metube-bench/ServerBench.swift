@@ -57,19 +57,19 @@ func serverFigures() async throws -> [Figure] {
         figures.append(Figure(name: "hub.query.server-to-nginx", value: served / max(nginx.requestsPerSecond, 1), unit: "x", goal: ">= 0.23", detail: "metube-server req/s ÷ nginx req/s for the same bytes, same run (the former goal, 5,000 req/s, over this machine's nginx, 22,000 req/s)"))
     }
 
-    let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-    let statusPath = "/database/1/\(StatusConfiguration.defaultContainer)/development/private/"
-    let query = "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)"
+    let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+    let statusPath = "/database/1/\(MarkSyncConfiguration.defaultContainer)/development/private/"
+    let query = "?ckAPIToken=\(MarkSyncConfiguration.defaultAPIToken)"
     let encoder = JSONEncoder()
     func modifyBody(round: Int) throws -> String {
         let operations = (0..<200).map { index in
-            StatusRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
+            MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
                 videoID: "video-\(round)-\(index)", status: index % 3 == 0 ? "skipped" : "watched",
                 lastModified: 1_765_650_000_000 + Int64(index), hlc: "1765650000000-\(index)", deviceID: "bench").record())
         }
-        return String(decoding: try encoder.encode(StatusRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: false)), as: UTF8.self)
+        return String(decoding: try encoder.encode(MarkSyncRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: false)), as: UTF8.self)
     }
-    let createZone = String(decoding: try encoder.encode(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)])), as: UTF8.self)
+    let createZone = String(decoding: try encoder.encode(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)])), as: UTF8.self)
     for token in tokens {
         _ = try await post(server.baseURL + statusPath + "zones/modify" + query, body: createZone, token: token)
         for round in 1...5 {
@@ -78,7 +78,7 @@ func serverFigures() async throws -> [Figure] {
     }
     let modify = try modifyBody(round: 0)
     let modifyResult = try load.run(tokens.map { .init(path: statusPath + "records/modify" + query, body: modify, token: $0) }, connections: users)
-    let changes = String(decoding: try encoder.encode(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, resultsLimit: 200)])), as: UTF8.self)
+    let changes = String(decoding: try encoder.encode(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, resultsLimit: 200)])), as: UTF8.self)
     let changesResult = try load.run(tokens.map { .init(path: statusPath + "changes/zone" + query, body: changes, token: $0) }, connections: users)
     let detail = "\(users) users on \(users) wrk connections, 5 s, SQLite file"
     let reference = try SQLiteReference(folder: folder, clients: users, recordsPerWrite: 200, seedRounds: 5)
@@ -107,7 +107,7 @@ func serverFigures() async throws -> [Figure] {
 /// Adds `count` status users to the database file at `databasePath` (creating it) and returns
 /// their tokens; the database is closed again before the server opens it.
 private func addUsers(count: Int, databasePath: String) async throws -> [String] {
-    let service = StatusService(repository: SQLiteStatusRepository(database: try ServerDatabase(path: databasePath)))
+    let service = MarkSyncService(repository: SQLiteMarkSyncRepository(database: try ServerDatabase(path: databasePath)))
     var tokens: [String] = []
     for index in 0..<count { tokens.append(try await service.addUser(name: "bench\(index)")) }
     return tokens

@@ -16,12 +16,12 @@ func statusFigures() async throws -> [Figure] {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
 
-    let service = StatusService(
-        repository: try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path),
-        configuration: StatusConfiguration(requestsPerSecond: nil))
+    let service = MarkSyncService(
+        repository: try SQLiteMarkSyncRepository(path: directory.appendingPathComponent("status.sqlite").path),
+        configuration: MarkSyncConfiguration(requestsPerSecond: nil))
     let server = try await StatusLoopbackServer.start(service: service)
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-    let endpoint = StatusEndpoint(serverURL: server.baseURL, environment: "development")
+    let endpoint = MarkSyncEndpoint(serverURL: server.baseURL, environment: "development")
     let device = try await deviceFigures(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
     let keyToSynced = try await keyToSyncedFigure(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
     let subscriptions = try await subscriptionFigures(service: service, endpoint: endpoint, httpClient: httpClient, directory: directory)
@@ -33,12 +33,12 @@ func statusFigures() async throws -> [Figure] {
 /// From a key press (the store makes the mark durable) to the badge showing synced: the TUI's
 /// 2 s debouncer, a marks-only run of the SyncEngine pushing to the loopback server, and the
 /// store holding the mark as synced. The median of 5 presses.
-private func keyToSyncedFigure(service: StatusService, endpoint: StatusEndpoint, httpClient: HTTPClient, directory: URL) async throws -> Figure {
+private func keyToSyncedFigure(service: MarkSyncService, endpoint: MarkSyncEndpoint, httpClient: HTTPClient, directory: URL) async throws -> Figure {
     let debounce = Duration.seconds(2)
-    let client = StatusClient(endpoint: endpoint, userToken: try await service.addUser(name: "key-bench"), httpClient: httpClient)
+    let client = MarkSyncClient(endpoint: endpoint, userToken: try await service.addUser(name: "key-bench"), httpClient: httpClient)
     let store = try Store.open(at: directory.appendingPathComponent("key-bench"))
     let engine = SyncEngine(
-        store: store, configuration: SyncConfiguration(hubInterval: nil, statusInterval: nil), status: StatusSync(client: client, store: store))
+        store: store, configuration: SyncConfiguration(hubInterval: nil, statusInterval: nil), status: MarkSync(client: client, store: store))
     let debouncer = Debouncer(delay: debounce) { await engine.sync(.status) }
     var events = engine.events.makeAsyncIterator()
     var samples: [Double] = []
@@ -48,7 +48,7 @@ private func keyToSyncedFigure(service: StatusService, endpoint: StatusEndpoint,
             _ = try store.mark(videoID, as: .watched)
             await debouncer.poke()
             while store.library().marks[videoID]?.syncState != .synced {
-                guard await events.next() != nil else { throw StatusRequestFailure.unreadable(httpStatus: 200, "the engine stopped before \(videoID) synced") }
+                guard await events.next() != nil else { throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "the engine stopped before \(videoID) synced") }
             }
         })
     }
@@ -61,20 +61,20 @@ private func keyToSyncedFigure(service: StatusService, endpoint: StatusEndpoint,
 
 /// A device's view: pushing 10,000 pending marks from a real store, and pulling 10,000 changes
 /// into an empty one.
-private func deviceFigures(service: StatusService, endpoint: StatusEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
+private func deviceFigures(service: MarkSyncService, endpoint: MarkSyncEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
     let count = 10_000
-    let client = StatusClient(endpoint: endpoint, userToken: try await service.addUser(name: "device-bench"), httpClient: httpClient)
+    let client = MarkSyncClient(endpoint: endpoint, userToken: try await service.addUser(name: "device-bench"), httpClient: httpClient)
     let pusher = try Store.open(at: directory.appendingPathComponent("pusher"))
     try pusher.transaction { transaction in
         for index in 0..<count { transaction.mark("video-\(index)", as: index % 4 == 0 ? .skipped : .watched) }
     }
-    var pushed = StatusSync.Report()
-    let push = try await Measure.millis { pushed = try await StatusSync(client: client, store: pusher).pushPending() }
+    var pushed = MarkSync.Report()
+    let push = try await Measure.millis { pushed = try await MarkSync(client: client, store: pusher).pushPending() }
     let puller = try Store.open(at: directory.appendingPathComponent("puller"))
-    var pulled = StatusSync.Report()
-    let pull = try await Measure.millis { pulled = try await StatusSync(client: client, store: puller).pullChanges() }
+    var pulled = MarkSync.Report()
+    let pull = try await Measure.millis { pulled = try await MarkSync(client: client, store: puller).pullChanges() }
     guard pushed.pushed == count, pulled.pulled == count, puller.library().marks.count == count else {
-        throw StatusRequestFailure.unreadable(httpStatus: 200, "pushed \(pushed.pushed), pulled \(pulled.pulled) of \(count)")
+        throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "pushed \(pushed.pushed), pulled \(pulled.pulled) of \(count)")
     }
     return [
         Figure(name: "status.push.10k", value: push, unit: "ms", goal: "<= 1500 ms", detail: "real store, loopback SQLite server, batches of 200"),

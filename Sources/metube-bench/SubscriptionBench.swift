@@ -10,9 +10,9 @@ import TestSupport
 /// 2,000 channels pushes them as `Subscription` records, and an empty second device pulls them,
 /// each a whole status run against the loopback SQLite server; and importing 2,000 subscriptions
 /// from a YouTube stub.
-func subscriptionFigures(service: StatusService, endpoint: StatusEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
+func subscriptionFigures(service: MarkSyncService, endpoint: MarkSyncEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
     let count = 2_000
-    let client = StatusClient(endpoint: endpoint, userToken: try await service.addUser(name: "subscription-bench"), httpClient: httpClient)
+    let client = MarkSyncClient(endpoint: endpoint, userToken: try await service.addUser(name: "subscription-bench"), httpClient: httpClient)
     let laptop = try Store.open(at: directory.appendingPathComponent("subscriptions-laptop"))
     let library = SyntheticLibrary(channelCount: count, videoCount: 0, markCount: 0, newest: Date())
     let tags = ["music", "news", "science", "gaming", "talks", "cooking"]
@@ -21,13 +21,13 @@ func subscriptionFigures(service: StatusService, endpoint: StatusEndpoint, httpC
             transaction.follow(Channel(id: channel.id, title: channel.title, tags: Array(tags.shuffled().prefix(index % 3))))
         }
     }
-    var pushed = StatusSync.Report()
-    let push = try await Measure.millis { pushed = try await StatusSync(client: client, store: laptop).run() }
+    var pushed = MarkSync.Report()
+    let push = try await Measure.millis { pushed = try await MarkSync(client: client, store: laptop).run() }
     let desktop = try Store.open(at: directory.appendingPathComponent("subscriptions-desktop"))
-    var pulled = StatusSync.Report()
-    let pull = try await Measure.millis { pulled = try await StatusSync(client: client, store: desktop).run() }
+    var pulled = MarkSync.Report()
+    let pull = try await Measure.millis { pulled = try await MarkSync(client: client, store: desktop).run() }
     guard pushed.subscriptionsPushed == count, pulled.subscriptionsPulled >= count, desktop.library().channels.count == count else {
-        throw StatusRequestFailure.unreadable(httpStatus: 200, "pushed \(pushed.subscriptionsPushed), pulled \(pulled.subscriptionsPulled) of \(count) subscriptions")
+        throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "pushed \(pushed.subscriptionsPushed), pulled \(pulled.subscriptionsPulled) of \(count) subscriptions")
     }
     return [
         try await youTubeImportFigure(directory: directory),

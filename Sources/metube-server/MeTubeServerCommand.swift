@@ -56,7 +56,7 @@ struct Serve: AsyncParsableCommand {
     var statusRate = 40.0
 
     @Option(help: "The redirectURL of AUTHENTICATION_REQUIRED answers: where a status user gets a token.")
-    var signInURL = StatusConfiguration.defaultSignInURL
+    var signInURL = MarkSyncConfiguration.defaultSignInURL
 
     @Option(help: "New channels one client address may register per hour; 0 turns the limit off.")
     var registerLimit = HubService.defaultRegistrationsPerHour
@@ -184,7 +184,7 @@ struct Serve: AsyncParsableCommand {
             configuration.databaseURL = url
         }
         configuration.databasePoolSize = database.databasePool
-        configuration.status = StatusConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL)
+        configuration.status = MarkSyncConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL)
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
@@ -240,15 +240,15 @@ struct Users: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let repository: any StatusRepository
+                let repository: any MarkSyncRepository
                 if let url = try database.postgresURL(legacyFileGiven: statusDb != nil) {
                     var logger = Logger(label: "metube-server")
                     logger.logLevel = .critical
-                    repository = PostgresStatusRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
+                    repository = PostgresMarkSyncRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
                 } else {
-                    repository = SQLiteStatusRepository(database: try ServerDatabase(path: database.sqlitePath ?? statusDb ?? "", legacyStatusPath: database.sqlitePath == nil ? nil : statusDb))
+                    repository = SQLiteMarkSyncRepository(database: try ServerDatabase(path: database.sqlitePath ?? statusDb ?? "", legacyStatusPath: database.sqlitePath == nil ? nil : statusDb))
                 }
-                print(try await StatusService(repository: repository).addUser(name: name))
+                print(try await MarkSyncService(repository: repository).addUser(name: name))
             } catch {
                 FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))
                 throw ExitCode.failure

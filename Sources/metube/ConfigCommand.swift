@@ -63,7 +63,7 @@ struct ConfigCommand: ParsableCommand {
                 throw fail(error.description, code: ExitStatus.badInput)
             }
             _ = SyncConfiguration(settings: settings)
-            _ = try StatusAccountFiles.load()
+            _ = try MarkSyncAccountFiles.load()
             let found = FileManager.default.fileExists(atPath: store.configFile.path)
             print("\(DisplayText.line(store.configFile.path)): \(found ? "ok" : "not found; the defaults are in force")")
         }

@@ -18,13 +18,13 @@ struct LoginCommand: AsyncParsableCommand {
     var token: String
 
     @Option(help: "The container id.")
-    var container = StatusEndpoint.defaultContainer
+    var container = MarkSyncEndpoint.defaultContainer
 
     @Option(help: "development or production.")
     var environment = "production"
 
     @Option(help: "The container's API token.")
-    var apiToken = StatusEndpoint.defaultAPIToken
+    var apiToken = MarkSyncEndpoint.defaultAPIToken
 
     @Flag(help: "Store the account without asking the server first.")
     var offline = false
@@ -36,15 +36,15 @@ struct LoginCommand: AsyncParsableCommand {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("'\(server)' is not an http(s) URL.")
         }
-        let account = StatusAccount(endpoint: StatusEndpoint(serverURL: server, container: container, environment: environment, apiToken: apiToken), userToken: userToken)
+        let account = MarkSyncAccount(endpoint: MarkSyncEndpoint(serverURL: server, container: container, environment: environment, apiToken: apiToken), userToken: userToken)
         if !offline {
             do {
-                _ = try await StatusClient(endpoint: account.endpoint, userToken: userToken, timeoutSeconds: 10, retryPolicy: .none).listZones()
+                _ = try await MarkSyncClient(endpoint: account.endpoint, userToken: userToken, timeoutSeconds: 10, retryPolicy: .none).listZones()
             } catch {
                 throw fail("login failed: \(error)", code: ExitStatus.failure)
             }
         }
-        let directory = StatusAccount.defaultDirectory()
+        let directory = MarkSyncAccount.defaultDirectory()
         do {
             try account.save(to: directory)
         } catch {

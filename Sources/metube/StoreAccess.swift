@@ -75,7 +75,7 @@ struct StoreAccess: ParsableArguments {
 
     /// Whether a video without a mark is known to be unwatched, given the store's sync state.
     func statusesKnown(_ sync: SyncSnapshot) -> Bool {
-        !StatusAccountFiles.exist() || sync.lastStatusSync != nil
+        !MarkSyncAccountFiles.exist() || sync.lastStatusSync != nil
     }
 }
 

@@ -59,8 +59,8 @@ struct SyncCommand: AsyncParsableCommand {
         configuration.feedHealthFile = FeedHealthFile.defaultURL()
         configuration.ignoresSavedBackoff = force
         let opened = try storeAccess.openStore()
-        let account = try StatusAccountFiles.load()
-        let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { StatusSync(account: $0, store: opened) })
+        let account = try MarkSyncAccountFiles.load()
+        let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { MarkSync(account: $0, store: opened) })
         let showProgress = isatty(STDERR_FILENO) == 1
         let printer = Task {
             for await event in engine.events {

@@ -29,7 +29,7 @@ extension TUICommand {
         MeTubeLog.file.redact(configuration.clientSecret)
         let saved: YouTubeCredentials?
         do {
-            saved = try YouTubeCredentials.load(from: StatusAccount.defaultDirectory())
+            saved = try YouTubeCredentials.load(from: MarkSyncAccount.defaultDirectory())
         } catch {
             return .failed("the YouTube sign-in in \(DisplayText.line(YouTubeAccess.file.path)) is damaged; run metube youtube login again")
         }
@@ -46,7 +46,7 @@ extension TUICommand {
         if list.credentials != saved {
             YouTubeAccess.redact(list.credentials)
             do {
-                try list.credentials.save(to: StatusAccount.defaultDirectory())
+                try list.credentials.save(to: MarkSyncAccount.defaultDirectory())
             } catch {
                 failure = [failure, "cannot save the refreshed sign-in: \(error)"].compactMap { $0 }.joined(separator: "; ")
             }

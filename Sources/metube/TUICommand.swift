@@ -117,14 +117,14 @@ struct TUICommand: ParsableCommand {
     /// Starts a sync engine, once the store is open, when a video source or a status account is
     /// configured, and routes its events to the TUI.
     private func connectSync(_ opening: OpeningSource, sync: SyncConfiguration, to options: inout TUIOptions) throws {
-        let account = try StatusAccountFiles.load()
+        let account = try MarkSyncAccountFiles.load()
         guard sync.hasVideoSource || account != nil else { return }
         let openStore = opening.store
         var sync = sync
         sync.feedHealthFile = FeedHealthFile.defaultURL()
         let engine = Task { [sync] () -> SyncEngine? in
             guard let opened = try? await openStore() else { return nil }
-            let engine = SyncEngine(store: opened, configuration: sync, status: account.map { StatusSync(account: $0, store: opened) })
+            let engine = SyncEngine(store: opened, configuration: sync, status: account.map { MarkSync(account: $0, store: opened) })
             await engine.start()
             return engine
         }

@@ -7,7 +7,7 @@ import MeTubeSync
 /// The YouTube client, sign-in and exit codes the `youtube` commands and `import --youtube` share.
 enum YouTubeAccess {
     /// Where the sign-in is kept.
-    static var file: URL { StatusAccount.defaultDirectory().appendingPathComponent(YouTubeCredentials.fileName) }
+    static var file: URL { MarkSyncAccount.defaultDirectory().appendingPathComponent(YouTubeCredentials.fileName) }
 
     /// The `[youtube]` settings in force; missing client settings end the command with 78.
     static func configuration(_ store: StoreAccess) throws -> YouTubeConfiguration {
@@ -25,7 +25,7 @@ enum YouTubeAccess {
     static func credentials() throws -> YouTubeCredentials {
         let saved: YouTubeCredentials?
         do {
-            saved = try YouTubeCredentials.load(from: StatusAccount.defaultDirectory())
+            saved = try YouTubeCredentials.load(from: MarkSyncAccount.defaultDirectory())
         } catch {
             throw fail("the YouTube sign-in in \(DisplayText.line(file.path)) is damaged; run `metube youtube login` again", code: ExitStatus.badInput)
         }
@@ -38,7 +38,7 @@ enum YouTubeAccess {
     static func save(_ credentials: YouTubeCredentials) throws {
         redact(credentials)
         do {
-            try credentials.save(to: StatusAccount.defaultDirectory())
+            try credentials.save(to: MarkSyncAccount.defaultDirectory())
         } catch {
             throw fail("cannot save the YouTube sign-in in \(DisplayText.line(file.path)): \(error)", code: ExitStatus.ioError)
         }

@@ -73,7 +73,7 @@ struct YouTubeCommand: AsyncParsableCommand {
 
         func run() throws {
             do {
-                let removed = try YouTubeCredentials.remove(from: StatusAccount.defaultDirectory())
+                let removed = try YouTubeCredentials.remove(from: MarkSyncAccount.defaultDirectory())
                 print(removed ? "Signed out of YouTube on this device (revoke metube's access at https://myaccount.google.com/permissions)." : "Not signed in with YouTube.")
             } catch {
                 throw fail("cannot remove \(DisplayText.line(YouTubeAccess.file.path)): \(error)", code: ExitStatus.ioError)

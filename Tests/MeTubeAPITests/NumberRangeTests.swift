@@ -22,12 +22,12 @@ struct NumberRangeTests {
         .of(HubVideoQuery.self, #"{"limit":-5}"#, .dataCorrupted, at: "limit"),
         .of(HubVideoQuery.self, #"{"limit":501}"#, .dataCorrupted, at: "limit"),
         .of(HubVideoQuery.self, #"{"limit":1.5}"#, .dataCorrupted, at: "limit"),
-        .of(StatusErrorBody.self, #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":-1}"#, .dataCorrupted, at: "retryAfter"),
-        .of(StatusErrorBody.self, #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":1e300}"#, .dataCorrupted, at: "retryAfter"),
-        .of(StatusErrorBody.self, #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":1e400}"#, .dataCorrupted, at: "retryAfter"),
-        .of(StatusRecordsResponse.self, #"{"records":[{"serverErrorCode":"THROTTLED","reason":"r","retryAfter":31536001}]}"#, .dataCorrupted, at: "records[0].retryAfter"),
-        .of(StatusZonesResponse.self, #"{"zones":[{"zoneID":{},"serverErrorCode":"THROTTLED","reason":"r","retryAfter":-0.5}]}"#, .dataCorrupted, at: "zones[0].retryAfter"),
-        .of(StatusZoneChangesResponse.self, #"{"zones":[{"zoneID":{},"serverErrorCode":"THROTTLED","reason":"r","retryAfter":9e15}]}"#, .dataCorrupted, at: "zones[0].retryAfter"),
+        .of(MarkSyncErrorBody.self, #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":-1}"#, .dataCorrupted, at: "retryAfter"),
+        .of(MarkSyncErrorBody.self, #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":1e300}"#, .dataCorrupted, at: "retryAfter"),
+        .of(MarkSyncErrorBody.self, #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":1e400}"#, .dataCorrupted, at: "retryAfter"),
+        .of(MarkSyncRecordsResponse.self, #"{"records":[{"serverErrorCode":"THROTTLED","reason":"r","retryAfter":31536001}]}"#, .dataCorrupted, at: "records[0].retryAfter"),
+        .of(MarkSyncZonesResponse.self, #"{"zones":[{"zoneID":{},"serverErrorCode":"THROTTLED","reason":"r","retryAfter":-0.5}]}"#, .dataCorrupted, at: "zones[0].retryAfter"),
+        .of(MarkSyncZoneChangesResponse.self, #"{"zones":[{"zoneID":{},"serverErrorCode":"THROTTLED","reason":"r","retryAfter":9e15}]}"#, .dataCorrupted, at: "zones[0].retryAfter"),
     ]
 
     @Test("out-of-range numbers are refused, naming the key and the range", arguments: outOfRange)
@@ -41,9 +41,9 @@ struct NumberRangeTests {
         ("HubVideoQuery", #"{"afterSeq":0,"limit":1}"#),
         ("HubVideoQuery", #"{"afterSeq":9007199254740991,"limit":500}"#),
         ("HubVideoQuery", #"{"afterSeq":null,"limit":null,"channelIds":null}"#),
-        ("StatusErrorBody", #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":0}"#),
-        ("StatusErrorBody", #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":31536000}"#),
-        ("StatusErrorBody", #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":null}"#),
+        ("MarkSyncErrorBody", #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":0}"#),
+        ("MarkSyncErrorBody", #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":31536000}"#),
+        ("MarkSyncErrorBody", #"{"uuid":"u","serverErrorCode":"THROTTLED","reason":"r","retryAfter":null}"#),
     ]
 
     @Test("the ends of every range are accepted", arguments: boundaries)
@@ -52,7 +52,7 @@ struct NumberRangeTests {
         switch type {
         case "HubVideoPage": _ = try JSONDecoder().decode(HubVideoPage.self, from: data)
         case "HubVideoQuery": _ = try JSONDecoder().decode(HubVideoQuery.self, from: data)
-        case "StatusErrorBody": _ = try JSONDecoder().decode(StatusErrorBody.self, from: data)
+        case "MarkSyncErrorBody": _ = try JSONDecoder().decode(MarkSyncErrorBody.self, from: data)
         default: Issue.record("no decoder for \(type)")
         }
     }
@@ -60,6 +60,6 @@ struct NumberRangeTests {
     @Test func rangesAreTheDocumentedOnes() {
         #expect(HubAPI.maxAfterSeq == (1 << 53) - 1)
         #expect(HubAPI.queryLimitRange == 1...500)
-        #expect(StatusErrorBody.retryAfterRange == 0...(365 * 24 * 3600))
+        #expect(MarkSyncErrorBody.retryAfterRange == 0...(365 * 24 * 3600))
     }
 }

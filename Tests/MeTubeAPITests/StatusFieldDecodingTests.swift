@@ -3,9 +3,9 @@ import MeTubeAPI
 import Testing
 
 @Suite struct StatusFieldDecodingTests {
-    /// What the synthesized decoder read: the value as a ``StatusValue``, then the tag.
+    /// What the synthesized decoder read: the value as a ``MarkSyncValue``, then the tag.
     struct Reference: Decodable, Equatable {
-        var value: StatusValue
+        var value: MarkSyncValue
         var type: String?
     }
 
@@ -19,7 +19,7 @@ import Testing
     func aTaggedFieldDecodesAsTheUntaggedWayDoes(json: String) {
         // Given a field as a client may send it, when it is decoded with its tag as a hint
         let data = Data(json.utf8)
-        let hinted = Result { try JSONDecoder().decode(StatusField.self, from: data) }
+        let hinted = Result { try JSONDecoder().decode(MarkSyncField.self, from: data) }
         let reference = Result { try JSONDecoder().decode(Reference.self, from: data) }
 
         // Then it is what the plain decoding gives, or both fail

@@ -7,9 +7,9 @@ import Testing
 /// watched-status layout reads and writes its record exactly.
 @Suite("Status field types")
 struct StatusFieldTypeTests {
-    private func fields() throws -> [String: StatusField] {
+    private func fields() throws -> [String: MarkSyncField] {
         let data = try WireExample.fixture("ckwsr-records-lookup-response-field-types.json")
-        let response = try JSONDecoder().decode(StatusRecordsResponse.self, from: data)
+        let response = try JSONDecoder().decode(MarkSyncRecordsResponse.self, from: data)
         guard case .success(let record) = response.records.first, let fields = record.fields else {
             throw CocoaError(.coderReadCorrupt)
         }
@@ -19,13 +19,13 @@ struct StatusFieldTypeTests {
     @Test func scalarsKeepTheirExactValues() throws {
         let fields = try fields()
         #expect(fields["title"]?.value == .string("Säge & Schraube – \u{202E}bidi\u{202C} \u{07}"))
-        #expect(fields["views"] == StatusField.int64(9_007_199_254_740_993))
-        #expect(fields["negative"] == StatusField.int64(.min))
-        #expect(fields["rating"] == StatusField.double(4.75))
+        #expect(fields["views"] == MarkSyncField.int64(9_007_199_254_740_993))
+        #expect(fields["negative"] == MarkSyncField.int64(.min))
+        #expect(fields["rating"] == MarkSyncField.double(4.75))
         #expect(fields["tiny"]?.value == .double(.leastNonzeroMagnitude))
-        #expect(fields["published"] == StatusField.timestamp(1_765_650_000_000))
-        #expect(fields["beforeEpoch"] == StatusField.timestamp(-86_400_000))
-        #expect(fields["thumbnail"] == StatusField(value: .string("aGVsbG8gd29ybGQ="), type: "BYTES"))
+        #expect(fields["published"] == MarkSyncField.timestamp(1_765_650_000_000))
+        #expect(fields["beforeEpoch"] == MarkSyncField.timestamp(-86_400_000))
+        #expect(fields["thumbnail"] == MarkSyncField(value: .string("aGVsbG8gd29ybGQ="), type: "BYTES"))
     }
 
     @Test func dictionariesAndListsKeepTheirShape() throws {
@@ -54,16 +54,16 @@ struct StatusFieldTypeTests {
         for (name, field) in fields {
             #expect(field.typeMismatch == nil, "\(name): \(field)")
         }
-        #expect(fields["untagged"]?.typed == StatusField.string("no type tag"))
-        #expect(fields["flag"]?.typed == StatusField.int64(1))
-        #expect(StatusField(value: .string("1765650000000"), type: "TIMESTAMP").typeMismatch != nil)
-        #expect(StatusField(value: .double(1.5), type: "INT64").typeMismatch != nil)
+        #expect(fields["untagged"]?.typed == MarkSyncField.string("no type tag"))
+        #expect(fields["flag"]?.typed == MarkSyncField.int64(1))
+        #expect(MarkSyncField(value: .string("1765650000000"), type: "TIMESTAMP").typeMismatch != nil)
+        #expect(MarkSyncField(value: .double(1.5), type: "INT64").typeMismatch != nil)
     }
 
     @Test func watchedStatusLayoutReadsAndWritesItsRecordExactly() throws {
         // Given the recorded push of a watched status with every field of the layout
         let data = try WireExample.fixture("ck-watched-status-modify-request.json")
-        let request = try JSONDecoder().decode(StatusRecordsModifyRequest.self, from: data)
+        let request = try JSONDecoder().decode(MarkSyncRecordsModifyRequest.self, from: data)
         let record = try #require(request.operations.first?.record)
         // When it is read as the layout and written back as a record
         let status = try #require(WatchedStatusRecord(record))

@@ -8,7 +8,7 @@ import Testing
 struct StatusWireMeaningTests {
     @Test func modifyResultsAreRecordsOrPerRecordErrorsInOrder() throws {
         // Given the documented records/modify answer: one record, then a CONFLICT
-        let response = try decode(StatusRecordsResponse.self, "ck-records-modify-response.json")
+        let response = try decode(MarkSyncRecordsResponse.self, "ck-records-modify-response.json")
         // Then the first entry is the saved record and the second the error for vid_def
         guard case .success(let record) = response.records.first, case .failure(let error) = response.records.last else {
             Issue.record("wrong entry kinds: \(response.records)")
@@ -16,9 +16,9 @@ struct StatusWireMeaningTests {
         }
         #expect(record.recordName == "vid_abc")
         #expect(record.recordChangeTag == "k9")
-        #expect(record.fields?["modifiedAt"] == StatusField.timestamp(1_765_650_000_000))
-        #expect(record.fields?["position"] == StatusField.double(12.5))
-        #expect(record.created == StatusRecordStamp(timestamp: 1_765_650_001_000, userRecordName: "_u", deviceID: "2"))
+        #expect(record.fields?["modifiedAt"] == MarkSyncField.timestamp(1_765_650_000_000))
+        #expect(record.fields?["position"] == MarkSyncField.double(12.5))
+        #expect(record.created == MarkSyncRecordStamp(timestamp: 1_765_650_001_000, userRecordName: "_u", deviceID: "2"))
         #expect(error.recordName == "vid_def")
         #expect(error.serverErrorCode == .conflict)
         #expect(error.retryAfter == nil)
@@ -26,7 +26,7 @@ struct StatusWireMeaningTests {
     }
 
     @Test func conflictCarriesTheServerRecord() throws {
-        let response = try decode(StatusRecordsResponse.self, "ck-watched-status-conflict-response.json")
+        let response = try decode(MarkSyncRecordsResponse.self, "ck-watched-status-conflict-response.json")
         guard case .failure(let error) = response.records.first else {
             Issue.record("not an error: \(response.records)")
             return
@@ -40,7 +40,7 @@ struct StatusWireMeaningTests {
 
     @Test func changesListTombstonesAndZoneErrors() throws {
         // Given a changes/zone answer with a change, a deletion, and a missing zone
-        let response = try decode(StatusZoneChangesResponse.self, "ckwsr-changes-zone-response-more-coming.json")
+        let response = try decode(MarkSyncZoneChangesResponse.self, "ckwsr-changes-zone-response-more-coming.json")
         guard case .success(let changes) = response.zones.first, case .failure(let missing) = response.zones.last else {
             Issue.record("wrong entry kinds: \(response.zones)")
             return
@@ -55,15 +55,15 @@ struct StatusWireMeaningTests {
     }
 
     @Test func errorBodiesKeepCodeReasonRetryAfterAndRedirect() throws {
-        let throttled = try decode(StatusErrorBody.self, "ck-throttled-error.json")
+        let throttled = try decode(MarkSyncErrorBody.self, "ck-throttled-error.json")
         #expect(throttled.serverErrorCode == .throttled)
         #expect(throttled.retryAfter == 110_207)
         #expect(throttled.uuid == "wsThrottles_…")
         #expect(throttled.serverErrorCode.isRetryable)
-        let signIn = try decode(StatusErrorBody.self, "ck-auth-required-error.json")
+        let signIn = try decode(MarkSyncErrorBody.self, "ck-auth-required-error.json")
         #expect(signIn.serverErrorCode == .authenticationRequired)
         #expect(signIn.redirectURL == "https://...")
-        #expect(try decode(StatusErrorBody.self, "ck-limit-exceeded-error.json").isLimitExceeded)
+        #expect(try decode(MarkSyncErrorBody.self, "ck-limit-exceeded-error.json").isLimitExceeded)
         #expect(!signIn.isLimitExceeded)
     }
 
@@ -78,19 +78,19 @@ struct StatusWireMeaningTests {
     @Test("every documented serverErrorCode decodes with its HTTP status and encodes back", arguments: documentedCodes)
     func documentedCode(code: String, httpStatus: Int) throws {
         let json = #"{"uuid":"u1","serverErrorCode":"\#(code)","reason":"r","retryAfter":1.5}"#
-        let body = try JSONDecoder().decode(StatusErrorBody.self, from: Data(json.utf8))
+        let body = try JSONDecoder().decode(MarkSyncErrorBody.self, from: Data(json.utf8))
         #expect(body.serverErrorCode.rawValue == code)
         #expect(body.serverErrorCode.httpStatus == httpStatus)
         #expect(try WireJSON(JSONEncoder().encode(body)) == WireJSON(Data(json.utf8)))
     }
 
     @Test func everyCodeOfTheTypeIsDocumented() {
-        #expect(Set(StatusErrorCode.allCases.map(\.rawValue)) == Set(Self.documentedCodes.map(\.code)))
+        #expect(Set(MarkSyncErrorCode.allCases.map(\.rawValue)) == Set(Self.documentedCodes.map(\.code)))
     }
 
     @Test func zoneIDWithoutNameIsTheDefaultZone() throws {
-        let request = try JSONDecoder().decode(StatusZonesLookupRequest.self, from: Data(#"{"zones":[{}]}"#.utf8))
-        #expect(request.zones == [StatusZoneID(zoneName: StatusZoneID.defaultZoneName)])
+        let request = try JSONDecoder().decode(MarkSyncZonesLookupRequest.self, from: Data(#"{"zones":[{}]}"#.utf8))
+        #expect(request.zones == [MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)])
     }
 
     private func decode<Wire: Decodable>(_ type: Wire.Type, _ file: String) throws -> Wire {

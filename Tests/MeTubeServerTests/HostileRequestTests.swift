@@ -39,7 +39,7 @@ import Testing
             let response = try await client.post(uri: StatusTestClient.uri("records/modify", token: client.alice), raw: ByteBuffer(string: body))
             // Then it is a BAD_REQUEST about the nesting
             #expect(response.status.code == 400)
-            #expect(try decode(StatusErrorBody.self, response).reason == "The request body is nested deeper than 32 levels")
+            #expect(try decode(MarkSyncErrorBody.self, response).reason == "The request body is nested deeper than 32 levels")
         }
     }
 
@@ -54,12 +54,12 @@ import Testing
             var typed = watched("v2")
             typed.recordType = long
             var field = watched("v3")
-            field.fields?[long] = StatusField(value: .string("x"))
+            field.fields?[long] = MarkSyncField(value: .string("x"))
             let results = try await client.modify([.init(.forceReplace, record: named), .init(.forceReplace, record: typed), .init(.forceReplace, record: field)], token: client.alice)
-            let zone = try await client.post("zones/modify", StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: long))]), token: client.alice)
+            let zone = try await client.post("zones/modify", MarkSyncZonesModifyRequest(operations: [.init(.create, zone: MarkSyncZoneID(zoneName: long))]), token: client.alice)
             // Then each is a BAD_REQUEST
             #expect(results.map(\.errorCode) == [.badRequest, .badRequest, .badRequest])
-            #expect(try decode(StatusZonesResponse.self, zone).zones.first?.errorCode == .badRequest)
+            #expect(try decode(MarkSyncZonesResponse.self, zone).zones.first?.errorCode == .badRequest)
         }
     }
 
@@ -71,11 +71,11 @@ import Testing
             for batch in [0..<200, 200..<300] {
                 _ = try await client.modify(batch.map { .init(.forceReplace, record: watched("v\($0)")) }, token: client.alice)
             }
-            let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+            let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
 
             // When its changes are asked for with the zone named 200 times
-            let request = StatusZoneChangesRequest(zones: Array(repeating: .init(zoneID: zoneID), count: 200))
-            let response = try decode(StatusZoneChangesResponse.self, try await client.post("changes/zone", request, token: client.alice))
+            let request = MarkSyncZoneChangesRequest(zones: Array(repeating: .init(zoneID: zoneID), count: 200))
+            let response = try decode(MarkSyncZoneChangesResponse.self, try await client.post("changes/zone", request, token: client.alice))
 
             // Then the zone is answered once, with 200 records and more to come
             #expect(response.zones.count == 1)
@@ -95,11 +95,11 @@ import Testing
             }
 
             // When both are asked for at once
-            let request = StatusZoneChangesRequest(zones: [.init(zoneID: StatusZoneID(zoneName: "A")), .init(zoneID: StatusZoneID(zoneName: "B"))])
-            let response = try decode(StatusZoneChangesResponse.self, try await client.post("changes/zone", request, token: client.alice))
+            let request = MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncZoneID(zoneName: "A")), .init(zoneID: MarkSyncZoneID(zoneName: "B"))])
+            let response = try decode(MarkSyncZoneChangesResponse.self, try await client.post("changes/zone", request, token: client.alice))
 
             // Then the first is complete, the second gets the remaining 50 and more to come
-            let pages = response.zones.compactMap { result -> StatusZoneChanges? in if case .success(let page) = result { page } else { nil } }
+            let pages = response.zones.compactMap { result -> MarkSyncZoneChanges? in if case .success(let page) = result { page } else { nil } }
             #expect(pages.map(\.records.count) == [150, 50])
             #expect(pages.map(\.moreComing) == [false, true])
         }

@@ -165,15 +165,15 @@ struct PostgresBackendTests {
     func concurrentStatusChanges() async throws {
         // Given one user on a database shared by two instances, and a third that reads
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
-        let first = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
-        let second = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
-        let reader = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
+        let first = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
+        let second = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
+        let reader = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
         let token = try await first.addUser(name: "dana")
-        func caller(_ service: StatusService) async throws -> StatusCaller {
-            try await service.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        func caller(_ service: MarkSyncService) async throws -> MarkSyncCaller {
+            try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
         }
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await first.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: try await caller(first))
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: try await caller(first))
         let writers = [(first, try await caller(first)), (first, try await caller(first)), (second, try await caller(second)), (second, try await caller(second))]
         let readerCaller = try await caller(reader)
         let perWriter = 40
@@ -184,7 +184,7 @@ struct PostgresBackendTests {
             for (index, (service, caller)) in writers.enumerated() {
                 group.addTask {
                     for number in 0..<perWriter {
-                        let request = StatusRecordsModifyRequest(operations: [.init(.create, record: watched("w\(index)-\(number)"))], zoneID: zoneID)
+                        let request = MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("w\(index)-\(number)"))], zoneID: zoneID)
                         _ = try await service.modifyRecords(request, bodyBytes: 0, caller: caller)
                     }
                     return nil
@@ -196,7 +196,7 @@ struct PostgresBackendTests {
                 while true {
                     let finished = await done.value
                     let answer = try await reader.zoneChanges(
-                        StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: 3)]), caller: readerCaller)
+                        MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: 3)]), caller: readerCaller)
                     guard case .success(let changes) = answer.zones.first else { throw PostgresTestFailure("changes/zone failed: \(answer)") }
                     names += changes.records.compactMap(\.recordName)
                     token = changes.syncToken
@@ -428,23 +428,23 @@ struct PostgresBackendTests {
     func sharedStatus() async throws {
         // Given a user, a zone and a record written through one instance
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
-        let first = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
+        let first = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
         let token = try await first.addUser(name: "carol")
-        let caller = try await first.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await first.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
-        let created = try await first.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let caller = try await first.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
+        let created = try await first.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         let tag = try #require(created.records.first?.record?.recordChangeTag)
 
         // When another instance authenticates the token and updates the record with the tag
-        let second = StatusService(repository: PostgresStatusRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
-        let again = try await second.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let updated = try await second.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
+        let second = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
+        let again = try await second.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let updated = try await second.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
 
         // Then both work, and the first instance sees the change
         #expect(again.user == caller.user)
         #expect(updated.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
-        let changes = try await first.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
+        let changes = try await first.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
         guard case .success(let zone) = changes.zones.first else { Issue.record("no changes"); return }
         #expect(zone.records.compactMap(WatchedStatusRecord.init).map(\.status) == ["skipped"])
     }

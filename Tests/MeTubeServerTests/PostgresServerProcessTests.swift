@@ -48,7 +48,7 @@ import TestSupport
         let registered = try await Self.post(one + HubAPI.registerPath, HubRegisterRequest(channelIDs: [channel]))
         let listed = try await Self.post(two + HubAPI.channelsPath, HubChannelsRequest(limit: 10))
         let zones = try await Self.post(
-            two + "/database/1/\(StatusConfiguration.defaultContainer)/production/private/zones/list?ckAPIToken=metube&ckWebAuthToken=\(token)",
+            two + "/database/1/\(MarkSyncConfiguration.defaultContainer)/production/private/zones/list?ckAPIToken=metube&ckWebAuthToken=\(token)",
             nil as String?)
 
         // Then the second sees the channel and accepts the token the command added
@@ -104,19 +104,19 @@ import TestSupport
         _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: "Three", videos: (0..<5).map { HubTestSupport.video($0, channel: channel) }))
         _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [HubTestSupport.video(1, channel: channel, title: "renamed")]))
         let sqliteVideos = try await hub.videos(matching: HubVideoSelection()).videos
-        let service = StatusService(repository: try SQLiteStatusRepository(path: path))
+        let service = MarkSyncService(repository: try SQLiteMarkSyncRepository(path: path))
         let token = try await service.addUser(name: "fay")
-        let caller = try await service.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await service.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID), .init(.create, zone: StatusZoneID(zoneName: "Old"))]), caller: caller)
-        _ = try await service.modifyZones(StatusZonesModifyRequest(operations: [.init(.delete, zone: StatusZoneID(zoneName: "Old"))]), caller: caller)
+        let caller = try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await service.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID), .init(.create, zone: MarkSyncZoneID(zoneName: "Old"))]), caller: caller)
+        _ = try await service.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.delete, zone: MarkSyncZoneID(zoneName: "Old"))]), caller: caller)
         let created = try await service.modifyRecords(
-            StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1")), .init(.create, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+            MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1")), .init(.create, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         let tag = try #require(created.records.first?.record?.recordChangeTag)
-        _ = try await service.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.forceDelete, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
-        let synced = try await service.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
+        _ = try await service.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.forceDelete, record: watched("v2"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let synced = try await service.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
         guard case .success(let before) = synced.zones.first else { Issue.record("no changes"); return }
-        let database = try await service.databaseChanges(StatusDatabaseChangesRequest(), caller: caller)
+        let database = try await service.databaseChanges(MarkSyncDatabaseChangesRequest(), caller: caller)
 
         // When it is migrated into PostgreSQL (and a second migration is tried)
         let url = try PostgresTestCluster.database()
@@ -136,19 +136,19 @@ import TestSupport
         #expect(try await moved.videos(matching: HubVideoSelection(afterSeq: sqliteVideos.last?.seq ?? 0)).videos.map(\.seq) == [(sqliteVideos.last?.seq ?? 0) + 1])
 
         // And the device carries on: same token, its sync token and change tag still valid, no full resync
-        let status = StatusService(repository: PostgresStatusRepository(database: postgres))
-        let again2 = try await status.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let status = MarkSyncService(repository: PostgresMarkSyncRepository(database: postgres))
+        let again2 = try await status.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
         #expect(again2.user == caller.user)
-        let nothingNew = try await status.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        let nothingNew = try await status.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
         guard case .success(let unchanged) = nothingNew.zones.first else { Issue.record("the old sync token was refused: \(nothingNew)"); return }
         #expect(unchanged.records.isEmpty)
         let updated = try await status.modifyRecords(
-            StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again2)
+            MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again2)
         #expect(updated.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
-        let next = try await status.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        let next = try await status.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
         guard case .success(let changes) = next.zones.first else { Issue.record("no changes"); return }
         #expect(changes.records.compactMap(\.recordName) == ["v1"])
-        let databaseNext = try await status.databaseChanges(StatusDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
+        let databaseNext = try await status.databaseChanges(MarkSyncDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
         #expect(databaseNext.zones.map(\.zoneID.zoneName) == [WatchedStatusRecord.zoneName])
         #expect(try await status.addUser(name: "gus").isEmpty == false)
     }

@@ -6,32 +6,32 @@ import Testing
 /// body is sent back for, and what it sees of its own writes.
 @Suite("PostgreSQL status transaction runs")
 struct PostgresStatusTransactionTests {
-    static let database = StatusDatabaseKey(userID: 1, container: "iCloud.test", environment: "production")
-    static let existing = StatusZoneKey(database: database, zoneName: "b-zone")
-    static let created = StatusZoneKey(database: database, zoneName: "a-zone")
+    static let database = MarkSyncDatabaseKey(userID: 1, container: "iCloud.test", environment: "production")
+    static let existing = MarkSyncZoneKey(database: database, zoneName: "b-zone")
+    static let created = MarkSyncZoneKey(database: database, zoneName: "a-zone")
 
     @Test("a read not fetched yet ends the run and names itself; once fetched it is answered")
     func missingRead() throws {
-        let first = PostgresStatusTransaction(answers: [:])
-        #expect(throws: PostgresStatusRead.Missing.self) { try first.zone(Self.existing) }
+        let first = PostgresMarkSyncTransaction(answers: [:])
+        #expect(throws: PostgresMarkSyncRead.Missing.self) { try first.zone(Self.existing) }
         do {
             _ = try first.zone(Self.existing)
-        } catch let missing as PostgresStatusRead.Missing {
+        } catch let missing as PostgresMarkSyncRead.Missing {
             #expect(missing.read == .zone(Self.existing))
         }
-        let stored = StoredStatusZone(key: Self.existing, incarnation: 7, lastSequence: 3)
-        let second = PostgresStatusTransaction(answers: [.zone(Self.existing): .zone(stored)])
+        let stored = StoredMarkSyncZone(key: Self.existing, incarnation: 7, lastSequence: 3)
+        let second = PostgresMarkSyncTransaction(answers: [.zone(Self.existing): .zone(stored)])
         #expect(try second.zone(Self.existing) == stored)
     }
 
     @Test("a zone created in the run is listed in name order, holds no records without asking, and is written once")
     func createdZone() throws {
-        let stored = StoredStatusZone(key: Self.existing, incarnation: 7, lastSequence: 3)
-        let transaction = PostgresStatusTransaction(answers: [
+        let stored = StoredMarkSyncZone(key: Self.existing, incarnation: 7, lastSequence: 3)
+        let transaction = PostgresMarkSyncTransaction(answers: [
             .zone(Self.created): .zone(nil),
             .zones(Self.database): .zones([stored]),
         ])
-        let zone = StoredStatusZone(key: Self.created, incarnation: 9)
+        let zone = StoredMarkSyncZone(key: Self.created, incarnation: 9)
         try transaction.saveZone(zone)
         #expect(try transaction.zone(Self.created) == zone)
         #expect(try transaction.zones(in: Self.database) == [zone, stored])
@@ -45,9 +45,9 @@ struct PostgresStatusTransactionTests {
 
     @Test("records read after the run wrote them, or a change history read after a zone change, fail rather than answer stale rows")
     func readsAfterWrites() throws {
-        let stored = StoredStatusZone(key: Self.existing, incarnation: 7, lastSequence: 3)
-        let transaction = PostgresStatusTransaction(answers: [.zone(Self.existing): .zone(stored)])
-        let record = StoredStatusRecord(name: "r", type: "T", fields: [:], sequence: 4, createdMillis: 1, modifiedMillis: 1)
+        let stored = StoredMarkSyncZone(key: Self.existing, incarnation: 7, lastSequence: 3)
+        let transaction = PostgresMarkSyncTransaction(answers: [.zone(Self.existing): .zone(stored)])
+        let record = StoredMarkSyncRecord(name: "r", type: "T", fields: [:], sequence: 4, createdMillis: 1, modifiedMillis: 1)
         try transaction.saveRecords([record], in: Self.existing)
         #expect(throws: ServerError.self) { try transaction.records(named: ["r"], in: Self.existing) }
         #expect(throws: ServerError.self) { try transaction.databaseChangePosition(Self.database) }

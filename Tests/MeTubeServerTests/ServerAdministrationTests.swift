@@ -26,10 +26,10 @@ import TestSupport
 
     /// The HTTP status of `zones/list` as the user with `token`, and the error code of a failure.
     static func listZones(port: Int, token: String) async throws -> (status: Int, code: String?) {
-        let uri = "/database/1/\(StatusConfiguration.defaultContainer)/development/private/zones/list?ckAPIToken=\(StatusConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)"
+        let uri = "/database/1/\(MarkSyncConfiguration.defaultContainer)/development/private/zones/list?ckAPIToken=\(MarkSyncConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)"
         let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(uri)"), timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
-        let code = (try? JSONDecoder().decode(StatusErrorBody.self, from: Data(body.readableBytesView)))?.serverErrorCode.rawValue
+        let code = (try? JSONDecoder().decode(MarkSyncErrorBody.self, from: Data(body.readableBytesView)))?.serverErrorCode.rawValue
         return (Int(response.status.code), response.status == .ok ? nil : code)
     }
 
@@ -83,7 +83,7 @@ import TestSupport
         for oldToken in [alice, bob] {
             let refused = try await Self.listZones(port: port, token: oldToken)
             #expect(refused.status == 421)
-            #expect(refused.code == StatusErrorCode.authenticationRequired.rawValue)
+            #expect(refused.code == MarkSyncErrorCode.authenticationRequired.rawValue)
         }
         #expect(try await Self.listZones(port: port, token: newAlice).status == 200)
 

@@ -26,17 +26,17 @@ import Testing
         #expect(try await hub.videos(matching: HubVideoSelection(afterSeq: 3)).videos.map(\.seq) == [4])
 
         // And alice's token, records, tombstone, change tags and sync token still work
-        let service = StatusService(repository: SQLiteStatusRepository(database: database), configuration: StatusConfiguration(requestsPerSecond: nil))
-        let caller = try await service.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: fixture.token)
-        #expect(caller.user == StatusUser(id: 7, name: "alice"))
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        let lookup = try await service.lookupRecords(StatusRecordsLookupRequest(records: [.init(recordName: "v1"), .init(recordName: "v2")], zoneID: zoneID), caller: caller)
+        let service = MarkSyncService(repository: SQLiteMarkSyncRepository(database: database), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
+        let caller = try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: fixture.token)
+        #expect(caller.user == MarkSyncUser(id: 7, name: "alice"))
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let lookup = try await service.lookupRecords(MarkSyncRecordsLookupRequest(records: [.init(recordName: "v1"), .init(recordName: "v2")], zoneID: zoneID), caller: caller)
         #expect(lookup.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "watched")
         #expect(lookup.records.last?.errorCode == .notFound)
         let updated = try await service.modifyRecords(
-            StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: fixture.changeTagOfV1))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+            MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: fixture.changeTagOfV1))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         #expect(updated.records.first?.record != nil)
-        let changes = try await service.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: fixture.syncToken)]), caller: caller)
+        let changes = try await service.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: fixture.syncToken)]), caller: caller)
         guard case .success(let zone) = changes.zones.first else { Issue.record("\(changes)"); return }
         #expect(zone.records.map(\.recordName) == ["v2", "v1"])
         #expect(zone.records.first?.deleted == true)
@@ -59,7 +59,7 @@ import Testing
         let database = try ServerDatabase(path: folder + "/hub.sqlite", legacyStatusPath: folder + "/elsewhere.db")
 
         // Then alice was imported once
-        let user = try await SQLiteStatusRepository(database: database).user(tokenHash: StatusTokenHasher.hash(fixture.token))
+        let user = try await SQLiteMarkSyncRepository(database: database).user(tokenHash: MarkSyncTokenHasher.hash(fixture.token))
         #expect(user?.name == "alice")
         #expect(FileManager.default.fileExists(atPath: folder + "/elsewhere.db.imported"))
     }
@@ -68,7 +68,7 @@ import Testing
         // Given a one-file database with a user, and a two-file status file beside it
         let folder = try Self.folder()
         let path = folder + "/hub.sqlite"
-        _ = try await StatusService(repository: SQLiteStatusRepository(path: path)).addUser(name: "bob")
+        _ = try await MarkSyncService(repository: SQLiteMarkSyncRepository(path: path)).addUser(name: "bob")
         let legacy = folder + "/other.sqlite"
         _ = try LegacyTwoFileFixture(hubPath: folder + "/other-hub.sqlite", statusPath: legacy)
 
@@ -224,9 +224,9 @@ struct LegacyTwoFileFixture {
             ) WITHOUT ROWID;
             CREATE INDEX status_records_by_sequence ON status_records (zone_id, sequence);
             INSERT INTO schema_migrations (name) VALUES ('status-001-users-zones-records');
-            INSERT INTO status_users VALUES (7, 'alice', '\(StatusTokenHasher.hash(token))');
-            INSERT INTO status_zones VALUES (3, 7, '\(StatusConfiguration.defaultContainer)', 'production', '\(WatchedStatusRecord.zoneName)', 1234, 2);
-            INSERT INTO status_zones VALUES (4, 7, '\(StatusConfiguration.defaultContainer)', 'production', '_defaultZone', 99, 1);
+            INSERT INTO status_users VALUES (7, 'alice', '\(MarkSyncTokenHasher.hash(token))');
+            INSERT INTO status_zones VALUES (3, 7, '\(MarkSyncConfiguration.defaultContainer)', 'production', '\(WatchedStatusRecord.zoneName)', 1234, 2);
+            INSERT INTO status_zones VALUES (4, 7, '\(MarkSyncConfiguration.defaultContainer)', 'production', '_defaultZone', 99, 1);
             INSERT INTO status_records VALUES (3, 'v1', 'WatchedStatus', CAST('\(fields)' AS BLOB), 1, 1765650000000, 1765650000000, 0);
             INSERT INTO status_records VALUES (3, 'v2', 'WatchedStatus', CAST('{}' AS BLOB), 2, 1765650000000, 1765650001000, 1);
             INSERT INTO status_records VALUES (4, 'v3', 'WatchedStatus', CAST('{}' AS BLOB), 1, 1765650000000, 1765650000000, 0);

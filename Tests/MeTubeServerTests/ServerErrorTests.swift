@@ -13,14 +13,14 @@ import Testing
     }
 
     /// A status repository whose every call fails with a Swift error text that must not leak.
-    struct FailingStatusRepository: StatusRepository {
-        func addUser(name: String, tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: name) }
-        func user(tokenHash: String) async throws -> StatusUser? { StatusUser(id: 1, name: "alice") }
+    struct FailingStatusRepository: MarkSyncRepository {
+        func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: name) }
+        func user(tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: "alice") }
         func recordSeen(userID: Int64, atMillis millis: Int64) async throws {}
-        func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T { throw SecretFailure() }
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T { throw SecretFailure() }
     }
 
-    static func application(hub: any HubRepository, status: StatusRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {
+    static func application(hub: any HubRepository, status: MarkSyncRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {
         Application(router: buildRouter(hubRepository: hub, status: status), logger: logs.logger)
     }
 
@@ -47,7 +47,7 @@ import Testing
     @Test func anUnexpectedStatusErrorIsLoggedAndAnsweredInternalErrorWithoutSwiftText() async throws {
         // Given the status routes over storage that fails with a revealing message
         let logs = LogCapture()
-        let status = StatusRoutes(repository: FailingStatusRepository(), configuration: StatusConfiguration(requestsPerSecond: nil))
+        let status = MarkSyncRoutes(repository: FailingStatusRepository(), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
         let token = try await status.service.addUser(name: "alice")
         try await Self.application(hub: try SQLiteHubRepository(), status: status, logs: logs).test(.router) { client in
             // When alice lists her zones
@@ -55,7 +55,7 @@ import Testing
 
             // Then she gets a CloudKit INTERNAL_ERROR whose uuid is the logged request id, and no Swift text
             #expect(response.status == .internalServerError)
-            let body = try decode(StatusErrorBody.self, response)
+            let body = try decode(MarkSyncErrorBody.self, response)
             #expect(body.serverErrorCode == .internalError)
             #expect(body.reason == "internal error")
             #expect(body.uuid == response.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
@@ -84,11 +84,11 @@ import Testing
     ])
     func unknownStatusOperationsAnswerCloudKitNotFound(operation: String, method: HTTPRequest.Method) async throws {
         let fixture = try await StatusFixture()
-        let router = buildRouter(hubRepository: try SQLiteHubRepository(), status: StatusRoutes(service: fixture.service))
+        let router = buildRouter(hubRepository: try SQLiteHubRepository(), status: MarkSyncRoutes(service: fixture.service))
         try await Application(router: router).test(.router) { client in
             let response = try await client.execute(uri: StatusTestClient.uri(operation, token: fixture.alice), method: method)
             #expect(response.status == .notFound)
-            #expect(try decode(StatusErrorBody.self, response).serverErrorCode == .notFound)
+            #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == .notFound)
         }
     }
 
@@ -112,11 +112,11 @@ import Testing
             let results = try await client.modify([.init(.forceReplace, record: record)], token: client.alice)
                 + client.modify([.init(.create, record: record)], token: client.alice)
             let lookup = try await client.post(
-                "records/lookup", StatusRecordsLookupRequest(records: [.init(recordName: "")], zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice)
+                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "")], zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice)
 
             // Then each is a BAD_REQUEST and nothing was stored
             #expect(results.map(\.errorCode) == [.badRequest, .badRequest])
-            #expect(try decode(StatusRecordsResponse.self, lookup).records.map(\.errorCode) == [.badRequest])
+            #expect(try decode(MarkSyncRecordsResponse.self, lookup).records.map(\.errorCode) == [.badRequest])
         }
     }
 }

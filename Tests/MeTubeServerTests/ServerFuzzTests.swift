@@ -20,7 +20,7 @@ import Testing
         let fixture = try await StatusFixture()
         let repository = try SQLiteHubRepository()
         _ = try await repository.register(channelIDs: (0..<20).map(HubTestSupport.channelID))
-        let router = buildRouter(hubRepository: repository, status: StatusRoutes(service: fixture.service))
+        let router = buildRouter(hubRepository: repository, status: MarkSyncRoutes(service: fixture.service))
         let tokens = [fixture.alice, fixture.bob]
         try await Application(router: router).test(.router) { client in
             var generator = FuzzRequestGenerator(seed: seed, tokens: tokens)
@@ -74,11 +74,11 @@ struct FuzzRequestGenerator {
         let uri: String
         if chance(0.55) {
             let version = chance(0.9) ? "1" : pick(["2", "", "x"])
-            let container = chance(0.9) ? StatusConfiguration.defaultContainer : pick(["", "other", String(repeating: "c", count: 300)])
+            let container = chance(0.9) ? MarkSyncConfiguration.defaultContainer : pick(["", "other", String(repeating: "c", count: 300)])
             let environment = chance(0.9) ? pick(["development", "production"]) : pick(["staging", ""])
             let database = chance(0.9) ? "private" : pick(["public", "shared"])
             var query: [String] = []
-            if chance(0.9) { query.append("ckAPIToken=" + (chance(0.9) ? StatusConfiguration.defaultAPIToken : "wrong")) }
+            if chance(0.9) { query.append("ckAPIToken=" + (chance(0.9) ? MarkSyncConfiguration.defaultAPIToken : "wrong")) }
             let token = chance(0.85) ? pick(tokens) : pick(["", "0123", String(repeating: "f", count: 64)])
             if chance(0.7) { query.append("ckWebAuthToken=" + token) } else if chance(0.8) { headers[.authorization] = pick(["Bearer ", "bearer ", "Basic ", ""]) + token }
             uri = "/database/\(version)/\(container)/\(environment)/\(database)/\(pick(Self.statusOperations))" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))

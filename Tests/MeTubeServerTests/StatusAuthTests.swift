@@ -12,7 +12,7 @@ struct StatusAuthTests {
         let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given requests with missing or wrong tokens
-            let cases: [(uri: String, status: Int, code: StatusErrorCode)] = [
+            let cases: [(uri: String, status: Int, code: MarkSyncErrorCode)] = [
                 (StatusTestClient.uri("zones/list", token: client.alice, apiToken: nil), 421, .authenticationRequired),
                 (StatusTestClient.uri("zones/list", token: client.alice, apiToken: "wrong"), 401, .authenticationFailed),
                 (StatusTestClient.uri("zones/list", token: nil), 421, .authenticationRequired),
@@ -23,7 +23,7 @@ struct StatusAuthTests {
                 let response = try await client.client.execute(uri: uri, method: .get)
                 // Then it gets the documented status and error body
                 #expect(response.status.code == status, "\(uri)")
-                #expect(try decode(StatusErrorBody.self, response).serverErrorCode == code, "\(uri)")
+                #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == code, "\(uri)")
             }
         }
     }
@@ -61,27 +61,27 @@ struct StatusAuthTests {
             // Given alice's zone with a record
             try await client.createZone(token: client.alice)
             _ = try await client.modify([.init(.create, record: watched("secret"))], token: client.alice)
-            let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+            let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
             // When bob lists zones, looks up, fetches changes, and addresses alice's zone by owner
-            let list = try decode(StatusZonesResponse.self, try await client.get("zones/list", token: client.bob))
-            let lookup = try await client.post("records/lookup", StatusRecordsLookupRequest(records: [.init(recordName: "secret")], zoneID: zoneID), token: client.bob)
-            let changes = try decode(StatusZoneChangesResponse.self, try await client.post(
-                "changes/zone", StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), token: client.bob))
-            let byOwner = try await client.post("records/modify", StatusRecordsModifyRequest(
-                operations: [.init(.forceDelete, record: StatusRecord(recordName: "secret"))],
-                zoneID: StatusZoneID(zoneName: zoneID.zoneName, ownerRecordName: "_alice")), token: client.bob)
+            let list = try decode(MarkSyncZonesResponse.self, try await client.get("zones/list", token: client.bob))
+            let lookup = try await client.post("records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "secret")], zoneID: zoneID), token: client.bob)
+            let changes = try decode(MarkSyncZoneChangesResponse.self, try await client.post(
+                "changes/zone", MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), token: client.bob))
+            let byOwner = try await client.post("records/modify", MarkSyncRecordsModifyRequest(
+                operations: [.init(.forceDelete, record: MarkSyncRecord(recordName: "secret"))],
+                zoneID: MarkSyncZoneID(zoneName: zoneID.zoneName, ownerRecordName: "_alice")), token: client.bob)
             // And bob creates his own zone and record of the same names
             try await client.createZone(token: client.bob)
             _ = try await client.modify([.init(.forceReplace, record: watched("secret", "skipped"))], token: client.bob)
-            let alices = try decode(StatusRecordsResponse.self, try await client.post(
-                "records/lookup", StatusRecordsLookupRequest(records: [.init(recordName: "secret")], zoneID: zoneID), token: client.alice))
+            let alices = try decode(MarkSyncRecordsResponse.self, try await client.post(
+                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "secret")], zoneID: zoneID), token: client.alice))
             // Then he sees only his default zone, no record, ACCESS_DENIED by owner, and alice's record is untouched
             #expect(list.zones.count == 1)
-            #expect(try decode(StatusErrorBody.self, lookup).serverErrorCode == .zoneNotFound)
+            #expect(try decode(MarkSyncErrorBody.self, lookup).serverErrorCode == .zoneNotFound)
             guard case .failure(let error) = changes.zones.first else { Issue.record("bob fetched alice's changes"); return }
             #expect(error.serverErrorCode == .zoneNotFound)
             #expect(byOwner.status.code == 403)
-            #expect(try decode(StatusErrorBody.self, byOwner).serverErrorCode == .accessDenied)
+            #expect(try decode(MarkSyncErrorBody.self, byOwner).serverErrorCode == .accessDenied)
             #expect(alices.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "watched")
         }
     }
@@ -93,7 +93,7 @@ struct StatusAuthTests {
             // Given a zone in development
             try await client.createZone(token: client.alice)
             // When alice lists production zones
-            let production = try decode(StatusZonesResponse.self, try await client.get("zones/list", token: client.alice, environment: "production"))
+            let production = try decode(MarkSyncZonesResponse.self, try await client.get("zones/list", token: client.alice, environment: "production"))
             // Then only the default zone is there
             #expect(production.zones.count == 1)
         }
@@ -102,13 +102,13 @@ struct StatusAuthTests {
     @Test("a taken user name is refused; tokens are stored only as hashes")
     func users() async throws {
         // Given a repository with alice
-        let repository = try SQLiteStatusRepository()
+        let repository = try SQLiteMarkSyncRepository()
         let fixture = try await StatusFixture(repository: repository)
         // When alice is added again
-        await #expect(throws: StatusErrorBody.self) { try await fixture.service.addUser(name: "alice") }
+        await #expect(throws: MarkSyncErrorBody.self) { try await fixture.service.addUser(name: "alice") }
         // Then her token is not a key of the repository, but its hash is
         #expect(try await repository.user(tokenHash: fixture.alice) == nil)
-        #expect(try await repository.user(tokenHash: StatusTokenHasher.hash(fixture.alice))?.name == "alice")
+        #expect(try await repository.user(tokenHash: MarkSyncTokenHasher.hash(fixture.alice))?.name == "alice")
     }
 }
 
@@ -117,9 +117,9 @@ struct StatusTokenHasherTests {
     @Test("SHA-256 matches the FIPS 180-4 test vectors")
     func vectors() {
         // Given the standard messages, When hashed, Then the digests are the published ones
-        #expect(StatusTokenHasher.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(StatusTokenHasher.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(StatusTokenHasher.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        #expect(MarkSyncTokenHasher.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(MarkSyncTokenHasher.hash("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(MarkSyncTokenHasher.hash("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
             == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }

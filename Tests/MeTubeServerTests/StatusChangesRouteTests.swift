@@ -5,12 +5,12 @@ import Testing
 
 @Suite("Status changes/zone route")
 struct StatusChangesRouteTests {
-    private static let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+    private static let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
 
-    private func fetch(_ client: StatusTestClient, token: String?, limit: Int? = nil) async throws -> StatusZoneChanges {
-        let request = StatusZoneChangesRequest(zones: [.init(zoneID: Self.zoneID, syncToken: token, resultsLimit: limit)])
-        let response = try decode(StatusZoneChangesResponse.self, try await client.post("changes/zone", request, token: client.alice))
-        guard case .success(let changes) = response.zones.first else { throw StatusErrorBody(.internalError, "\(response)") }
+    private func fetch(_ client: StatusTestClient, token: String?, limit: Int? = nil) async throws -> MarkSyncZoneChanges {
+        let request = MarkSyncZoneChangesRequest(zones: [.init(zoneID: Self.zoneID, syncToken: token, resultsLimit: limit)])
+        let response = try decode(MarkSyncZoneChangesResponse.self, try await client.post("changes/zone", request, token: client.alice))
+        guard case .success(let changes) = response.zones.first else { throw MarkSyncErrorBody(.internalError, "\(response)") }
         return changes
     }
 
@@ -24,7 +24,7 @@ struct StatusChangesRouteTests {
                 _ = try await client.modify((0..<150).map { .init(.create, record: watched("v\(batch * 150 + $0)")) }, token: client.alice)
             }
             // When alice fetches from the start 200 at a time
-            var pages: [StatusZoneChanges] = []
+            var pages: [MarkSyncZoneChanges] = []
             var token: String?
             repeat {
                 let page = try await fetch(client, token: token, limit: 200)
@@ -38,14 +38,14 @@ struct StatusChangesRouteTests {
 
             // When one record is updated and another deleted, and she fetches again from her token
             _ = try await client.modify([
-                .init(.forceUpdate, record: watched("v3", "skipped")), .init(.forceDelete, record: StatusRecord(recordName: "v7")),
+                .init(.forceUpdate, record: watched("v3", "skipped")), .init(.forceDelete, record: MarkSyncRecord(recordName: "v7")),
             ], token: client.alice)
             let next = try await fetch(client, token: token)
             let after = try await fetch(client, token: next.syncToken)
             // Then exactly those two changes come, the deletion as a tombstone, and nothing after
             #expect(next.records.map(\.recordName) == ["v3", "v7"])
             #expect(next.records.first.flatMap(WatchedStatusRecord.init)?.status == "skipped")
-            #expect(next.records.last == StatusRecord(recordName: "v7", deleted: true))
+            #expect(next.records.last == MarkSyncRecord(recordName: "v7", deleted: true))
             #expect(!next.moreComing && after.records.isEmpty && after.syncToken == next.syncToken)
         }
     }
@@ -58,7 +58,7 @@ struct StatusChangesRouteTests {
             try await client.createZone(token: client.alice)
             _ = try await client.modify((0..<200).map { .init(.create, record: watched("v\($0)")) }, token: client.alice)
             _ = try await client.modify((200..<250).map { .init(.create, record: watched("v\($0)")) }, token: client.alice)
-            _ = try await client.modify([.init(.forceDelete, record: StatusRecord(recordName: "v0"))], token: client.alice)
+            _ = try await client.modify([.init(.forceDelete, record: MarkSyncRecord(recordName: "v0"))], token: client.alice)
             // When she fetches from the start asking for 1000 a page
             let first = try await fetch(client, token: nil, limit: 1000)
             let second = try await fetch(client, token: first.syncToken, limit: 1000)
@@ -76,13 +76,13 @@ struct StatusChangesRouteTests {
             // Given a zone, a token of it, and the zone deleted and recreated
             try await client.createZone(token: client.alice)
             let old = try await fetch(client, token: nil).syncToken
-            _ = try await client.post("zones/modify", StatusZonesModifyRequest(operations: [.init(.delete, zone: Self.zoneID)]), token: client.alice)
+            _ = try await client.post("zones/modify", MarkSyncZonesModifyRequest(operations: [.init(.delete, zone: Self.zoneID)]), token: client.alice)
             try await client.createZone(token: client.alice)
             // When changes are asked with the old token, a garbage token, for a missing zone, and with resultsLimit 0
-            let response = try decode(StatusZoneChangesResponse.self, try await client.post("changes/zone", StatusZoneChangesRequest(zones: [
-                .init(zoneID: Self.zoneID, syncToken: old), .init(zoneID: Self.zoneID, syncToken: "garbage"), .init(zoneID: StatusZoneID(zoneName: "Nope")),
+            let response = try decode(MarkSyncZoneChangesResponse.self, try await client.post("changes/zone", MarkSyncZoneChangesRequest(zones: [
+                .init(zoneID: Self.zoneID, syncToken: old), .init(zoneID: Self.zoneID, syncToken: "garbage"), .init(zoneID: MarkSyncZoneID(zoneName: "Nope")),
             ]), token: client.alice))
-            let zeroLimit = try await client.post("changes/zone", StatusZoneChangesRequest(zones: [.init(zoneID: Self.zoneID)], resultsLimit: 0), token: client.alice)
+            let zeroLimit = try await client.post("changes/zone", MarkSyncZoneChangesRequest(zones: [.init(zoneID: Self.zoneID)], resultsLimit: 0), token: client.alice)
             // Then each zone entry carries its error and the bad limit is a BAD_REQUEST
             let codes = response.zones.map(\.errorCode)
             #expect(codes == [.badRequest, .badRequest, .zoneNotFound])

@@ -10,7 +10,7 @@ import Testing
 struct StatusConformanceTests {
     @Test("a wrong or missing user token is 421 AUTHENTICATION_REQUIRED with the configured redirectURL")
     func signedOut() async throws {
-        let fixture = try await StatusFixture(configuration: StatusConfiguration(requestsPerSecond: nil, signInURL: "https://example.org/sign-in"))
+        let fixture = try await StatusFixture(configuration: MarkSyncConfiguration(requestsPerSecond: nil, signInURL: "https://example.org/sign-in"))
         try await fixture.withClient { client in
             // Given a wrong token, and none
             for token in ["0123456789abcdef", nil] {
@@ -18,7 +18,7 @@ struct StatusConformanceTests {
                 let response = try await client.get("zones/list", token: token)
                 // Then the answer says "sign in" the way CloudKit JS understands
                 #expect(response.status.code == 421)
-                let body = try decode(StatusErrorBody.self, response)
+                let body = try decode(MarkSyncErrorBody.self, response)
                 #expect(body.serverErrorCode == .authenticationRequired)
                 #expect(body.redirectURL == "https://example.org/sign-in")
             }
@@ -36,13 +36,13 @@ struct StatusConformanceTests {
             let wrongUser = try await client.client.execute(uri: StatusTestClient.uri("users/caller", token: "nobody", database: "public"), method: .get)
             let shared = try await client.client.execute(uri: StatusTestClient.uri("users/caller", token: client.alice, database: "shared"), method: .get)
             // Then she gets her record name, and the bad requests their CloudKit errors
-            #expect(try decode(StatusUserIdentity.self, onPublic).userRecordName == "_alice")
-            #expect(try decode(StatusUserIdentity.self, onPrivate).userRecordName == "_alice")
+            #expect(try decode(MarkSyncUserIdentity.self, onPublic).userRecordName == "_alice")
+            #expect(try decode(MarkSyncUserIdentity.self, onPrivate).userRecordName == "_alice")
             #expect(wrongAPIToken.status.code == 403)
-            #expect(try decode(StatusErrorBody.self, wrongAPIToken).serverErrorCode == .accessDenied)
+            #expect(try decode(MarkSyncErrorBody.self, wrongAPIToken).serverErrorCode == .accessDenied)
             #expect(wrongUser.status.code == 421)
-            #expect(try decode(StatusErrorBody.self, wrongUser).redirectURL != nil)
-            #expect(try decode(StatusErrorBody.self, shared).serverErrorCode == .badRequest)
+            #expect(try decode(MarkSyncErrorBody.self, wrongUser).redirectURL != nil)
+            #expect(try decode(MarkSyncErrorBody.self, shared).serverErrorCode == .badRequest)
         }
     }
 
@@ -57,8 +57,8 @@ struct StatusConformanceTests {
             var token: String?
             var pages = 0
             repeat {
-                let page = try decode(StatusDatabaseChangesResponse.self, try await client.post(
-                    "changes/database", StatusDatabaseChangesRequest(syncToken: token, resultsLimit: 1), token: client.alice))
+                let page = try decode(MarkSyncDatabaseChangesResponse.self, try await client.post(
+                    "changes/database", MarkSyncDatabaseChangesRequest(syncToken: token, resultsLimit: 1), token: client.alice))
                 names += page.zones.map(\.zoneID.zoneName)
                 token = page.syncToken
                 pages += 1
@@ -68,19 +68,19 @@ struct StatusConformanceTests {
             #expect(names == ["A", "B", "C"])
             // When B gets a record, C is deleted, and bob makes a zone
             _ = try await client.modify([.init(.create, record: watched("v1"))], token: client.alice, zone: "B")
-            let deletion = try await client.post("zones/modify", StatusZonesModifyRequest(operations: [.init(.delete, zone: StatusZoneID(zoneName: "C"))]), token: client.alice)
+            let deletion = try await client.post("zones/modify", MarkSyncZonesModifyRequest(operations: [.init(.delete, zone: MarkSyncZoneID(zoneName: "C"))]), token: client.alice)
             #expect(deletion.status == .ok)
             try await client.createZone("Bobs", token: client.bob)
-            let since = try decode(StatusDatabaseChangesResponse.self, try await client.post(
-                "changes/database", StatusDatabaseChangesRequest(syncToken: token), token: client.alice))
+            let since = try decode(MarkSyncDatabaseChangesResponse.self, try await client.post(
+                "changes/database", MarkSyncDatabaseChangesRequest(syncToken: token), token: client.alice))
             // Then alice sees B changed and C deleted, nothing of bob's, and no more to come
             #expect(since.zones.map(\.zoneID.zoneName) == ["B", "C"])
             #expect(since.zones.map { $0.deleted ?? false } == [false, true])
             #expect(since.zones.first?.syncToken != nil)
             #expect(!since.moreComing)
             // And asking again from the new token gives nothing
-            let again = try decode(StatusDatabaseChangesResponse.self, try await client.post(
-                "changes/database", StatusDatabaseChangesRequest(syncToken: since.syncToken), token: client.alice))
+            let again = try decode(MarkSyncDatabaseChangesResponse.self, try await client.post(
+                "changes/database", MarkSyncDatabaseChangesRequest(syncToken: since.syncToken), token: client.alice))
             #expect(again.zones.isEmpty && again.syncToken == since.syncToken)
         }
     }
@@ -95,7 +95,7 @@ struct StatusConformanceTests {
             let response = try await client.post(uri: StatusTestClient.uri("changes/database", token: client.alice), raw: ByteBuffer(string: body))
             // Then it is a BAD_REQUEST
             #expect(response.status.code == 400)
-            #expect(try decode(StatusErrorBody.self, response).serverErrorCode == .badRequest)
+            #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == .badRequest)
         }
     }
 
@@ -106,26 +106,26 @@ struct StatusConformanceTests {
             // Given five records with a status, a timestamp and a position, and one of another type
             try await client.createZone(token: client.alice)
             let statuses = ["watched", "skipped", "watched", "unwatched", "watched"]
-            var operations: [StatusRecordsModifyRequest.Operation] = statuses.enumerated().map { index, status in
-                .init(.create, record: StatusRecord(recordName: "v\(index)", recordType: WatchedStatusRecord.recordType, fields: [
+            var operations: [MarkSyncRecordsModifyRequest.Operation] = statuses.enumerated().map { index, status in
+                .init(.create, record: MarkSyncRecord(recordName: "v\(index)", recordType: WatchedStatusRecord.recordType, fields: [
                     "status": .string(status), "lastModified": .timestamp(1_000 + Int64(index)), "playbackPosition": .double(Double(index) * 1.5),
                 ]))
             }
-            operations.append(.init(.create, record: StatusRecord(recordName: "other", recordType: "Other", fields: ["status": .string("watched")])))
+            operations.append(.init(.create, record: MarkSyncRecord(recordName: "other", recordType: "Other", fields: ["status": .string("watched")])))
             #expect(try await client.modify(operations, token: client.alice).allSatisfy { $0.record != nil })
-            func query(_ filters: [StatusRecordsQueryRequest.Filter], sort: [StatusRecordsQueryRequest.Sort] = [], limit: Int? = nil, marker: String? = nil) async throws -> StatusRecordsQueryResponse {
-                try decode(StatusRecordsQueryResponse.self, try await client.post("records/query", StatusRecordsQueryRequest(
+            func query(_ filters: [MarkSyncRecordsQueryRequest.Filter], sort: [MarkSyncRecordsQueryRequest.Sort] = [], limit: Int? = nil, marker: String? = nil) async throws -> MarkSyncRecordsQueryResponse {
+                try decode(MarkSyncRecordsQueryResponse.self, try await client.post("records/query", MarkSyncRecordsQueryRequest(
                     query: .init(recordType: WatchedStatusRecord.recordType, filterBy: filters, sortBy: sort),
-                    zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName), resultsLimit: limit, continuationMarker: marker), token: client.alice))
+                    zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName), resultsLimit: limit, continuationMarker: marker), token: client.alice))
             }
-            func names(_ response: StatusRecordsQueryResponse) -> [String] { response.records.compactMap(\.recordName) }
+            func names(_ response: MarkSyncRecordsQueryResponse) -> [String] { response.records.compactMap(\.recordName) }
             // When it is queried with each comparator
             let equals = try await query([.init(comparator: "EQUALS", fieldName: "status", fieldValue: .string("watched"))])
             let notEquals = try await query([.init(comparator: "NOT_EQUALS", fieldName: "status", fieldValue: .string("watched"))])
             let before = try await query([.init(comparator: "LESS_THAN", fieldName: "lastModified", fieldValue: .timestamp(1_002))])
             let after = try await query([.init(comparator: "GREATER_THAN", fieldName: "playbackPosition", fieldValue: .double(3))],
                                         sort: [.init(fieldName: "playbackPosition", ascending: false)])
-            let isIn = try await query([.init(comparator: "IN", fieldName: "status", fieldValue: StatusField(value: .list([.string("skipped"), .string("unwatched")]), type: "STRING_LIST"))])
+            let isIn = try await query([.init(comparator: "IN", fieldName: "status", fieldValue: MarkSyncField(value: .list([.string("skipped"), .string("unwatched")]), type: "STRING_LIST"))])
             let both = try await query([
                 .init(comparator: "EQUALS", fieldName: "status", fieldValue: .string("watched")),
                 .init(comparator: "GREATER_THAN", fieldName: "lastModified", fieldValue: .timestamp(1_000)),
@@ -172,7 +172,7 @@ struct StatusConformanceTests {
             let response = try await client.post(uri: StatusTestClient.uri("records/query", token: client.alice), raw: ByteBuffer(string: body))
             // Then it is a BAD_REQUEST with a reason
             #expect(response.status.code == 400, "\(body)")
-            #expect(try decode(StatusErrorBody.self, response).serverErrorCode == .badRequest)
+            #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == .badRequest)
         }
     }
 
@@ -180,12 +180,12 @@ struct StatusConformanceTests {
     func queryUnknownZoneAndPath() async throws {
         let fixture = try await StatusFixture()
         try await fixture.withClient { client in
-            let missing = try await client.post("records/query", StatusRecordsQueryRequest(
-                query: .init(recordType: "WatchedStatus"), zoneID: StatusZoneID(zoneName: "Nowhere")), token: client.alice)
-            let unknown = try await client.post("records/nonsense", StatusRecordsQueryRequest(query: .init(recordType: "x")), token: client.alice)
-            #expect(try decode(StatusErrorBody.self, missing).serverErrorCode == .zoneNotFound)
+            let missing = try await client.post("records/query", MarkSyncRecordsQueryRequest(
+                query: .init(recordType: "WatchedStatus"), zoneID: MarkSyncZoneID(zoneName: "Nowhere")), token: client.alice)
+            let unknown = try await client.post("records/nonsense", MarkSyncRecordsQueryRequest(query: .init(recordType: "x")), token: client.alice)
+            #expect(try decode(MarkSyncErrorBody.self, missing).serverErrorCode == .zoneNotFound)
             #expect(unknown.status == .notFound)
-            #expect(try decode(StatusErrorBody.self, unknown).serverErrorCode == .notFound)
+            #expect(try decode(MarkSyncErrorBody.self, unknown).serverErrorCode == .notFound)
         }
     }
 }

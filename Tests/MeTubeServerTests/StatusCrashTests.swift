@@ -14,18 +14,18 @@ import TestSupport
         let directory = TemporaryDirectory("metube-status-crash")
         defer { directory.remove() }
         let path = directory.path("server.sqlite")
-        let token = try await StatusService(repository: SQLiteStatusRepository(path: path)).addUser(name: "erin")
+        let token = try await MarkSyncService(repository: SQLiteMarkSyncRepository(path: path)).addUser(name: "erin")
         let server = try ServerProcess(arguments: [
             "serve", "--host", "127.0.0.1", "--port", "0", "--database", path, "--poll-interval", "0", "--status-rate", "0",
         ])
         defer { server.kill() }
         let port = try await server.listening(within: .seconds(60))
-        let base = "/database/1/\(StatusConfiguration.defaultContainer)/production/private/"
+        let base = "/database/1/\(MarkSyncConfiguration.defaultContainer)/production/private/"
         let headers: HTTPFields = [.authorization: "Bearer \(token)"]
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
         let zone = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
             try await client.post(base + "zones/modify?ckAPIToken=metube", headers: headers, body: ByteBuffer(bytes: JSONEncoder().encode(
-                StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))))
+                MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))))
         }
         #expect(zone.status == .ok)
 
@@ -41,7 +41,7 @@ import TestSupport
                         var answered: Set<String> = []
                         for round in 0..<10_000 {
                             let names = (0..<20).map { "w\(writer)-\(round)-\($0)" }
-                            let request = StatusRecordsModifyRequest(operations: names.map { .init(.create, record: watched($0)) }, zoneID: zoneID)
+                            let request = MarkSyncRecordsModifyRequest(operations: names.map { .init(.create, record: watched($0)) }, zoneID: zoneID)
                             guard let body = try? JSONEncoder().encode(request),
                                   let response = try? await client.post(base + "records/modify?ckAPIToken=metube", headers: headers, body: ByteBuffer(bytes: body)),
                                   response.status == .ok else { break }
@@ -67,9 +67,9 @@ import TestSupport
 
         // Then the file, opened again, holds every record whose write was answered
         #expect(written.count >= 40 * 20)
-        let repository = try SQLiteStatusRepository(path: path)
+        let repository = try SQLiteMarkSyncRepository(path: path)
         let stored = try await repository.read { transaction in
-            let zones = try transaction.zones(in: StatusDatabaseKey(userID: 1, container: StatusConfiguration.defaultContainer, environment: "production"))
+            let zones = try transaction.zones(in: MarkSyncDatabaseKey(userID: 1, container: MarkSyncConfiguration.defaultContainer, environment: "production"))
             guard let key = zones.first(where: { $0.key.zoneName == zoneID.zoneName })?.key else { return Set<String>() }
             return Set(try transaction.records(named: Array(written), in: key).keys)
         }

@@ -4,7 +4,7 @@ import NIOCore
 import Testing
 @testable import MeTubeServer
 
-/// `StatusJSONWriter` against `JSONEncoder`, the path it replaces, on generated and hostile answers.
+/// `MarkSyncJSONWriter` against `JSONEncoder`, the path it replaces, on generated and hostile answers.
 @Suite struct StatusJSONWriterTests {
     /// A seeded generator, so that a failure names an input that can be made again.
     struct SplitMix: RandomNumberGenerator {
@@ -38,7 +38,7 @@ import Testing
         return String(scalars)
     }
 
-    static func value(_ random: inout SplitMix, depth: Int = 0) -> StatusValue {
+    static func value(_ random: inout SplitMix, depth: Int = 0) -> MarkSyncValue {
         let edges: [Int64] = [0, -1, 1, .max, .min, .max - 1, .min + 1, 9_007_199_254_740_993]
         let doubles: [Double] = [0, -0.0, 12.5, 5, 1e300, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1, -123.456]
         switch Int.random(in: 0..<(depth < 2 ? 7 : 5), using: &random) {
@@ -52,44 +52,44 @@ import Testing
         }
     }
 
-    static func record(_ random: inout SplitMix) -> StatusRecord {
+    static func record(_ random: inout SplitMix) -> MarkSyncRecord {
         func maybe<T>(_ make: (inout SplitMix) -> T) -> T? { Bool.random(using: &random) ? make(&random) : nil }
         let types = ["STRING", "INT64", "TIMESTAMP", "DOUBLE", "LIST", "REFERENCE", "unknown \"type\""]
-        let fields: [String: StatusField]? = maybe { random in
+        let fields: [String: MarkSyncField]? = maybe { random in
             Dictionary((0..<Int.random(in: 0...4, using: &random)).map { _ in
-                (string(&random), StatusField(value: value(&random), type: Bool.random(using: &random) ? types.randomElement(using: &random) : nil))
+                (string(&random), MarkSyncField(value: value(&random), type: Bool.random(using: &random) ? types.randomElement(using: &random) : nil))
             }) { first, _ in first }
         }
-        let stamp: (inout SplitMix) -> StatusRecordStamp = { random in
-            StatusRecordStamp(timestamp: Int64.random(in: .min ... .max, using: &random),
+        let stamp: (inout SplitMix) -> MarkSyncRecordStamp = { random in
+            MarkSyncRecordStamp(timestamp: Int64.random(in: .min ... .max, using: &random),
                               userRecordName: Bool.random(using: &random) ? string(&random) : nil,
                               deviceID: Bool.random(using: &random) ? string(&random) : nil)
         }
-        return StatusRecord(
+        return MarkSyncRecord(
             recordName: maybe(string), recordType: maybe(string), recordChangeTag: maybe(string), fields: fields,
             created: maybe(stamp), modified: maybe(stamp), deleted: maybe { Bool.random(using: &$0) })
     }
 
-    static func recordsResponse(seed: UInt64) -> StatusRecordsResponse {
+    static func recordsResponse(seed: UInt64) -> MarkSyncRecordsResponse {
         var random = SplitMix(state: seed)
-        return StatusRecordsResponse(records: (0..<Int.random(in: 0...20, using: &random)).map { _ in
+        return MarkSyncRecordsResponse(records: (0..<Int.random(in: 0...20, using: &random)).map { _ in
             if Int.random(in: 0..<5, using: &random) == 0 {
-                return .failure(StatusRecordError(
-                    recordName: string(&random), StatusErrorCode.allCases.randomElement(using: &random)!, string(&random),
+                return .failure(MarkSyncRecordError(
+                    recordName: string(&random), MarkSyncErrorCode.allCases.randomElement(using: &random)!, string(&random),
                     retryAfter: Bool.random(using: &random) ? 2.5 : nil, serverRecord: Bool.random(using: &random) ? record(&random) : nil))
             }
             return .success(record(&random))
         })
     }
 
-    static func zoneChangesResponse(seed: UInt64) -> StatusZoneChangesResponse {
+    static func zoneChangesResponse(seed: UInt64) -> MarkSyncZoneChangesResponse {
         var random = SplitMix(state: seed)
-        return StatusZoneChangesResponse(zones: (0..<Int.random(in: 0...3, using: &random)).map { _ in
-            let zoneID = StatusZoneID(zoneName: string(&random), ownerRecordName: Bool.random(using: &random) ? string(&random) : nil)
+        return MarkSyncZoneChangesResponse(zones: (0..<Int.random(in: 0...3, using: &random)).map { _ in
+            let zoneID = MarkSyncZoneID(zoneName: string(&random), ownerRecordName: Bool.random(using: &random) ? string(&random) : nil)
             if Int.random(in: 0..<4, using: &random) == 0 {
-                return .failure(StatusZoneError(zoneID: zoneID, .zoneNotFound, string(&random)))
+                return .failure(MarkSyncZoneError(zoneID: zoneID, .zoneNotFound, string(&random)))
             }
-            return .success(StatusZoneChanges(
+            return .success(MarkSyncZoneChanges(
                 zoneID: zoneID, records: (0..<Int.random(in: 0...10, using: &random)).map { _ in record(&random) },
                 syncToken: string(&random), moreComing: Bool.random(using: &random)))
         })
@@ -107,24 +107,24 @@ import Testing
     func recordsAnswerMeansWhatJSONEncoderWrites(seed: UInt64) throws {
         // Given a generated records/modify answer, when both paths write it
         let response = Self.recordsResponse(seed: seed)
-        let written = Self.data(try StatusJSONWriter.records(response))
+        let written = Self.data(try MarkSyncJSONWriter.records(response))
         let foundation = try JSONEncoder().encode(response)
 
         // Then the texts mean the same, and decode to the answer
         #expect(try Self.canonical(written) == Self.canonical(foundation))
-        #expect(try JSONDecoder().decode(StatusRecordsResponse.self, from: written) == JSONDecoder().decode(StatusRecordsResponse.self, from: foundation))
+        #expect(try JSONDecoder().decode(MarkSyncRecordsResponse.self, from: written) == JSONDecoder().decode(MarkSyncRecordsResponse.self, from: foundation))
     }
 
     @Test(arguments: 0..<300)
     func zoneChangesAnswerMeansWhatJSONEncoderWrites(seed: UInt64) throws {
         // Given a generated changes/zone answer, when both paths write it
         let response = Self.zoneChangesResponse(seed: seed)
-        let written = Self.data(try StatusJSONWriter.zoneChanges(response))
+        let written = Self.data(try MarkSyncJSONWriter.zoneChanges(response))
         let foundation = try JSONEncoder().encode(response)
 
         // Then the texts mean the same, and decode to the answer
         #expect(try Self.canonical(written) == Self.canonical(foundation))
-        #expect(try JSONDecoder().decode(StatusZoneChangesResponse.self, from: written) == JSONDecoder().decode(StatusZoneChangesResponse.self, from: foundation))
+        #expect(try JSONDecoder().decode(MarkSyncZoneChangesResponse.self, from: written) == JSONDecoder().decode(MarkSyncZoneChangesResponse.self, from: foundation))
     }
 
     @Test(arguments: hostileStrings)
@@ -139,23 +139,23 @@ import Testing
     @Test(arguments: hostileStrings)
     func hostileRecordsMeanWhatJSONEncoderWrites(text: String) throws {
         // Given answers made of a hostile string everywhere, at the integer edges
-        let record = StatusRecord(
+        let record = MarkSyncRecord(
             recordName: text, recordType: "WatchedStatus", recordChangeTag: text, fields: [text: .string(text), "n": .int64(.min), "d": .double(12.5)],
-            created: StatusRecordStamp(timestamp: .min, userRecordName: text, deviceID: text), modified: StatusRecordStamp(timestamp: .max), deleted: false)
-        let records = StatusRecordsResponse(records: [.success(record), .success(StatusRecord(recordName: text))])
-        let changes = StatusZoneChangesResponse(zones: [
-            .success(StatusZoneChanges(zoneID: StatusZoneID(zoneName: text, ownerRecordName: text), records: [record], syncToken: text, moreComing: true)),
+            created: MarkSyncRecordStamp(timestamp: .min, userRecordName: text, deviceID: text), modified: MarkSyncRecordStamp(timestamp: .max), deleted: false)
+        let records = MarkSyncRecordsResponse(records: [.success(record), .success(MarkSyncRecord(recordName: text))])
+        let changes = MarkSyncZoneChangesResponse(zones: [
+            .success(MarkSyncZoneChanges(zoneID: MarkSyncZoneID(zoneName: text, ownerRecordName: text), records: [record], syncToken: text, moreComing: true)),
         ])
 
         // Then both writers write text that means the same
-        #expect(try Self.canonical(Self.data(StatusJSONWriter.records(records))) == Self.canonical(JSONEncoder().encode(records)))
-        #expect(try Self.canonical(Self.data(StatusJSONWriter.zoneChanges(changes))) == Self.canonical(JSONEncoder().encode(changes)))
+        #expect(try Self.canonical(Self.data(MarkSyncJSONWriter.records(records))) == Self.canonical(JSONEncoder().encode(records)))
+        #expect(try Self.canonical(Self.data(MarkSyncJSONWriter.zoneChanges(changes))) == Self.canonical(JSONEncoder().encode(changes)))
     }
 
     @Test func aNonFiniteDoubleFailsTheAnswerAsJSONEncoderDoes() {
         // Given a record holding infinity, when it is written, then the writer throws as JSONEncoder does
-        let response = StatusRecordsResponse(records: [.success(StatusRecord(recordName: "a", fields: ["x": .double(.infinity)]))])
-        #expect(throws: (any Error).self) { try StatusJSONWriter.records(response) }
+        let response = MarkSyncRecordsResponse(records: [.success(MarkSyncRecord(recordName: "a", fields: ["x": .double(.infinity)]))])
+        #expect(throws: (any Error).self) { try MarkSyncJSONWriter.records(response) }
         #expect(throws: (any Error).self) { try JSONEncoder().encode(response) }
     }
 }

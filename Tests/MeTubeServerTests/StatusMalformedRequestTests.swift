@@ -26,7 +26,7 @@ struct StatusMalformedRequestTests {
                 let response = try await client.post(uri: StatusTestClient.uri(operation, token: client.alice), raw: ByteBuffer(string: body.json))
                 // Then the answer is a BAD_REQUEST error body
                 #expect(response.status.code == 400, "\(operation) \(body.name)")
-                let error = try decode(StatusErrorBody.self, response)
+                let error = try decode(MarkSyncErrorBody.self, response)
                 #expect(error.serverErrorCode == .badRequest, "\(operation) \(body.name)")
                 #expect(!error.reason.isEmpty && !error.uuid.isEmpty)
             }
@@ -43,7 +43,7 @@ struct StatusMalformedRequestTests {
             let response = try await client.post(uri: StatusTestClient.uri(operation, token: client.alice), raw: body)
             // Then it is refused as over the limit
             #expect(response.status.code == 400)
-            #expect(try decode(StatusErrorBody.self, response).isLimitExceeded)
+            #expect(try decode(MarkSyncErrorBody.self, response).isLimitExceeded)
         }
     }
 
@@ -62,7 +62,7 @@ struct StatusMalformedRequestTests {
                 let response = try await client.client.execute(uri: uri, method: .get)
                 // Then it is a BAD_REQUEST in the documented shape
                 #expect(response.status.code == 400, "\(uri)")
-                #expect(try decode(StatusErrorBody.self, response).serverErrorCode == .badRequest)
+                #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == .badRequest)
             }
         }
     }

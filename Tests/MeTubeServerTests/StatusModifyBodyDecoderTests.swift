@@ -3,7 +3,7 @@ import MeTubeAPI
 import Testing
 @testable import MeTubeServer
 
-/// `StatusModifyBodyDecoder` against `JSONDecoder`: whatever it accepts, `JSONDecoder` reads the same.
+/// `MarkSyncModifyBodyDecoder` against `JSONDecoder`: whatever it accepts, `JSONDecoder` reads the same.
 @Suite struct StatusModifyBodyDecoderTests {
     typealias Random = StatusJSONWriterTests.SplitMix
 
@@ -22,16 +22,16 @@ import Testing
                     }
                 }
             }
-            return StatusRecordsModifyRequest.Operation(
-                StatusRecordsModifyRequest.Operation.OperationType.allCases.randomElement(using: &random)!, record: record)
+            return MarkSyncRecordsModifyRequest.Operation(
+                MarkSyncRecordsModifyRequest.Operation.OperationType.allCases.randomElement(using: &random)!, record: record)
         }
-        let zoneID = Bool.random(using: &random) ? StatusZoneID(zoneName: StatusJSONWriterTests.string(&random)) : nil
-        return try JSONEncoder().encode(StatusRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: Bool.random(using: &random) ? false : nil))
+        let zoneID = Bool.random(using: &random) ? MarkSyncZoneID(zoneName: StatusJSONWriterTests.string(&random)) : nil
+        return try JSONEncoder().encode(MarkSyncRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: Bool.random(using: &random) ? false : nil))
     }
 
     static func agree(_ data: Data) {
-        guard let fast = StatusModifyBodyDecoder.decode(Array(data)) else { return }
-        #expect((try? JSONDecoder().decode(StatusRecordsModifyRequest.self, from: data)) == fast, "\(String(decoding: data, as: UTF8.self))")
+        guard let fast = MarkSyncModifyBodyDecoder.decode(Array(data)) else { return }
+        #expect((try? JSONDecoder().decode(MarkSyncRecordsModifyRequest.self, from: data)) == fast, "\(String(decoding: data, as: UTF8.self))")
     }
 
     @Test(arguments: 0..<400)
@@ -55,7 +55,7 @@ import Testing
 
     @Test func itReadsManyGeneratedBodies() throws {
         // Given 400 generated bodies, two in three without lists, objects or doubles
-        let accepted = try (0..<400).filter { StatusModifyBodyDecoder.decode(Array(try Self.body(seed: UInt64($0)))) != nil }.count
+        let accepted = try (0..<400).filter { MarkSyncModifyBodyDecoder.decode(Array(try Self.body(seed: UInt64($0)))) != nil }.count
 
         // Then it reads many of them itself (so the comparisons above compare something)
         #expect(accepted >= 100, "accepted \(accepted) of 400")
@@ -64,13 +64,13 @@ import Testing
     @Test func itReadsTheBenchBodyShape() throws {
         // Given a body of 200 forceReplace watched-status records (what clients send), then it reads it
         let operations = (0..<200).map { index in
-            StatusRecordsModifyRequest.Operation(.forceReplace, record: StatusRecord(
+            MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: MarkSyncRecord(
                 recordName: "video-\(index)", recordType: "WatchedStatus",
                 fields: ["status": .string("watched"), "lastModified": .timestamp(1_765_650_000_000 + Int64(index)), "hlc": .string("1765650000000-\(index)")]))
         }
-        let data = try JSONEncoder().encode(StatusRecordsModifyRequest(operations: operations, zoneID: StatusZoneID(zoneName: "metube"), atomic: false))
-        let fast = try #require(StatusModifyBodyDecoder.decode(Array(data)))
-        #expect(fast == (try JSONDecoder().decode(StatusRecordsModifyRequest.self, from: data)))
+        let data = try JSONEncoder().encode(MarkSyncRecordsModifyRequest(operations: operations, zoneID: MarkSyncZoneID(zoneName: "metube"), atomic: false))
+        let fast = try #require(MarkSyncModifyBodyDecoder.decode(Array(data)))
+        #expect(fast == (try JSONDecoder().decode(MarkSyncRecordsModifyRequest.self, from: data)))
     }
 
     @Test(arguments: [
@@ -86,8 +86,8 @@ import Testing
     func wellFormedBodiesAreReadAsJSONDecoderReadsThem(text: String) throws {
         // Given a well-formed body in its envelope, then it reads what JSONDecoder reads
         let data = Data(text.utf8)
-        let fast = try #require(StatusModifyBodyDecoder.decode(Array(data)))
-        #expect(fast == (try JSONDecoder().decode(StatusRecordsModifyRequest.self, from: data)))
+        let fast = try #require(MarkSyncModifyBodyDecoder.decode(Array(data)))
+        #expect(fast == (try JSONDecoder().decode(MarkSyncRecordsModifyRequest.self, from: data)))
     }
 
     @Test(arguments: [
@@ -110,6 +110,6 @@ import Testing
     ])
     func anythingUnusualIsLeftToJSONDecoder(text: String) {
         // Given a body outside its envelope, then it declines, so JSONDecoder answers as before
-        #expect(StatusModifyBodyDecoder.decode(Array(text.utf8)) == nil)
+        #expect(MarkSyncModifyBodyDecoder.decode(Array(text.utf8)) == nil)
     }
 }

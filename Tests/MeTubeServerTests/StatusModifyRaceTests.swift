@@ -13,24 +13,24 @@ struct StatusModifyRaceTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-race-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let inner = try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path)
+        let inner = try SQLiteMarkSyncRepository(path: directory.appendingPathComponent("status.sqlite").path)
         let racing = InterleavingRepository(inner: inner)
-        let direct = StatusService(repository: inner)
-        let service = StatusService(repository: racing)
+        let direct = MarkSyncService(repository: inner)
+        let service = MarkSyncService(repository: racing)
         let token = try await direct.addUser(name: "erin")
-        let caller = try await direct.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await direct.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
-        let created = try await direct.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let caller = try await direct.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await direct.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
+        let created = try await direct.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         let tag = try #require(created.records.first?.record?.recordChangeTag)
         racing.afterNextRead {
             _ = try await direct.modifyRecords(
-                StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+                MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         }
 
         // When a request updates v1 with the tag it had, and writes v2
         let answer = try await service.modifyRecords(
-            StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "watched", tag: tag)), .init(.forceReplace, record: watched("v2"))], zoneID: zoneID, atomic: false),
+            MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "watched", tag: tag)), .init(.forceReplace, record: watched("v2"))], zoneID: zoneID, atomic: false),
             bodyBytes: 0, caller: caller)
 
         // Then the update conflicts with the other client's, v2 is written after it, and the
@@ -39,7 +39,7 @@ struct StatusModifyRaceTests {
         guard case .failure(let conflict) = answer.records.first else { Issue.record("the stale update was applied: \(answer.records)"); return }
         #expect(conflict.serverErrorCode == .conflict)
         #expect(conflict.serverRecord.flatMap(WatchedStatusRecord.init)?.status == "skipped")
-        let changes = try await direct.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
+        let changes = try await direct.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
         guard case .success(let zone) = changes.zones.first else { Issue.record("no changes"); return }
         #expect(zone.records.map(\.recordName) == ["v1", "v2"])
         #expect(Set(zone.records.compactMap(\.recordChangeTag)).count == 2)
@@ -48,12 +48,12 @@ struct StatusModifyRaceTests {
 
 /// A status repository that runs a write of another client right after its next read
 /// transaction, before the caller goes on: the interleaving a busy server makes by chance.
-private final class InterleavingRepository: StatusRepository {
-    private let inner: SQLiteStatusRepository
+private final class InterleavingRepository: MarkSyncRepository {
+    private let inner: SQLiteMarkSyncRepository
     private let pending = Mutex<(@Sendable () async throws -> Void)?>(nil)
     private let ran = Mutex(false)
 
-    init(inner: SQLiteStatusRepository) {
+    init(inner: SQLiteMarkSyncRepository) {
         self.inner = inner
     }
 
@@ -65,15 +65,15 @@ private final class InterleavingRepository: StatusRepository {
         pending.withLock { $0 = write }
     }
 
-    func addUser(name: String, tokenHash: String) async throws -> StatusUser? { try await inner.addUser(name: name, tokenHash: tokenHash) }
-    func user(tokenHash: String) async throws -> StatusUser? { try await inner.user(tokenHash: tokenHash) }
+    func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? { try await inner.addUser(name: name, tokenHash: tokenHash) }
+    func user(tokenHash: String) async throws -> MarkSyncUser? { try await inner.user(tokenHash: tokenHash) }
     func recordSeen(userID: Int64, atMillis millis: Int64) async throws { try await inner.recordSeen(userID: userID, atMillis: millis) }
 
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
         try await inner.transaction(body)
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any StatusTransaction) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
         let result = try await inner.read(body)
         if let write = pending.withLock({ pending in defer { pending = nil }; return pending }) {
             try await write()

@@ -53,13 +53,13 @@ struct StatusRecordRouteTests {
             try await client.createZone(token: client.alice)
             var record = watched("a")
             record.fields?["playbackPosition"] = .double(12.5)
-            let created = try await client.modify([.init(.create, record: record), .init(.create, record: StatusRecord(recordName: "b", recordType: "WatchedStatus", fields: record.fields))], token: client.alice)
+            let created = try await client.modify([.init(.create, record: record), .init(.create, record: MarkSyncRecord(recordName: "b", recordType: "WatchedStatus", fields: record.fields))], token: client.alice)
             let tags = created.compactMap(\.record?.recordChangeTag)
             // When one is updated and the other replaced with only a status
-            let partial: [String: StatusField] = ["status": .string("skipped")]
+            let partial: [String: MarkSyncField] = ["status": .string("skipped")]
             let results = try await client.modify([
-                .init(.update, record: StatusRecord(recordName: "a", recordChangeTag: tags[0], fields: partial)),
-                .init(.replace, record: StatusRecord(recordName: "b", recordChangeTag: tags[1], fields: partial)),
+                .init(.update, record: MarkSyncRecord(recordName: "a", recordChangeTag: tags[0], fields: partial)),
+                .init(.replace, record: MarkSyncRecord(recordName: "b", recordChangeTag: tags[1], fields: partial)),
             ], token: client.alice)
             // Then the update kept the position and the replace dropped it
             #expect(results[0].record?.fields?["playbackPosition"] == .double(12.5))
@@ -76,14 +76,14 @@ struct StatusRecordRouteTests {
             try await client.createZone(token: client.alice)
             var record = watched("a")
             record.fields?["playbackPosition"] = .double(12.5)
-            let created = try await client.modify(["a", "b", "c", "d"].map { .init(.create, record: StatusRecord(recordName: $0, recordType: "WatchedStatus", fields: record.fields)) }, token: client.alice)
+            let created = try await client.modify(["a", "b", "c", "d"].map { .init(.create, record: MarkSyncRecord(recordName: $0, recordType: "WatchedStatus", fields: record.fields)) }, token: client.alice)
             let createdAt = try #require(created.last?.record?.created?.timestamp)
             // When a is created again, b replaced and c deleted with a stale tag, and d force-replaced without a type
             let results = try await client.modify([
                 .init(.create, record: watched("a", "skipped")),
                 .init(.replace, record: watched("b", "skipped", tag: "stale")),
-                .init(.delete, record: StatusRecord(recordName: "c", recordChangeTag: "stale")),
-                .init(.forceReplace, record: StatusRecord(recordName: "d", fields: ["status": .string("skipped")])),
+                .init(.delete, record: MarkSyncRecord(recordName: "c", recordChangeTag: "stale")),
+                .init(.forceReplace, record: MarkSyncRecord(recordName: "d", fields: ["status": .string("skipped")])),
             ], token: client.alice)
             // Then each error's server record holds every stored field, and d keeps its type and creation time
             #expect(results.prefix(3).map(\.errorCode) == [.exists, .conflict, .conflict])
@@ -102,18 +102,18 @@ struct StatusRecordRouteTests {
         try await fixture.withClient { client in
             // Given 150 records whose fields need escaping, hold fractions and lists, or are null
             try await client.createZone(token: client.alice)
-            func fields(_ index: Int, round: Int) -> [String: StatusField] {
-                var fields: [String: StatusField] = [
+            func fields(_ index: Int, round: Int) -> [String: MarkSyncField] {
+                var fields: [String: MarkSyncField] = [
                     "status": .string(["watched", "say \"hi\"\\", "tab\tnew\nline\u{1}", "ünï ✓"][(index + round) % 4]),
-                    "lastModified": StatusField(value: .integer(1_765_650_000_000 + Int64(index * 10 + round)), type: "TIMESTAMP"),
+                    "lastModified": MarkSyncField(value: .integer(1_765_650_000_000 + Int64(index * 10 + round)), type: "TIMESTAMP"),
                 ]
                 if index % 5 == 0 { fields["playbackPosition"] = .double(Double(index) + 0.25) }
-                if index % 7 == 0 { fields["tags"] = StatusField(value: .list([.string("a"), .integer(Int64(round))]), type: "STRING_LIST") }
-                if index % 11 == 0 { fields["flag"] = StatusField(value: .null) }
+                if index % 7 == 0 { fields["tags"] = MarkSyncField(value: .list([.string("a"), .integer(Int64(round))]), type: "STRING_LIST") }
+                if index % 11 == 0 { fields["flag"] = MarkSyncField(value: .null) }
                 return fields
             }
-            func operations(_ indices: Range<Int>, round: Int) -> [StatusRecordsModifyRequest.Operation] {
-                indices.map { .init(.forceReplace, record: StatusRecord(recordName: "r\($0)", recordType: "WatchedStatus", fields: fields($0, round: round))) }
+            func operations(_ indices: Range<Int>, round: Int) -> [MarkSyncRecordsModifyRequest.Operation] {
+                indices.map { .init(.forceReplace, record: MarkSyncRecord(recordName: "r\($0)", recordType: "WatchedStatus", fields: fields($0, round: round))) }
             }
             let first = try await client.modify(operations(0..<150, round: 0), token: client.alice)
             // When 120 of them are replaced together with 30 new ones
@@ -123,14 +123,14 @@ struct StatusRecordRouteTests {
             let expected = Dictionary(uniqueKeysWithValues: (0..<180).map { index in
                 ("r\(index)", fields(index, round: index < 30 ? 0 : 1).filter { $0.value.value != .null })
             })
-            let lookup = try decode(StatusRecordsResponse.self, try await client.post("records/lookup", StatusRecordsLookupRequest(
-                records: (0..<180).map { .init(recordName: "r\($0)") }, zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
+            let lookup = try decode(MarkSyncRecordsResponse.self, try await client.post("records/lookup", MarkSyncRecordsLookupRequest(
+                records: (0..<180).map { .init(recordName: "r\($0)") }, zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
             #expect(lookup.records.count == 180)
             for case .success(let record) in lookup.records {
                 #expect(record.fields.map { $0.mapValues(\.value) } == expected[record.recordName ?? ""].map { $0.mapValues(\.value) }, "\(record.recordName ?? "")")
             }
-            let changes = try decode(StatusZoneChangesResponse.self, try await client.post("changes/zone", StatusZoneChangesRequest(
-                zones: [.init(zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName))]), token: client.alice))
+            let changes = try decode(MarkSyncZoneChangesResponse.self, try await client.post("changes/zone", MarkSyncZoneChangesRequest(
+                zones: [.init(zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName))]), token: client.alice))
             guard case .success(let zoneChanges) = changes.zones.first else { Issue.record("changes/zone failed: \(changes)"); return }
             let changed = zoneChanges.records
             #expect(changed.count == 180)
@@ -150,7 +150,7 @@ struct StatusRecordRouteTests {
             let changed = try await client.modify([
                 .init(.forceUpdate, record: watched("a", "skipped", tag: "bogus")),
                 .init(.forceReplace, record: watched("b", "unwatched", tag: "bogus")),
-                .init(.forceUpdate, record: StatusRecord(recordName: "c", fields: ["status": .string("watched")])),
+                .init(.forceUpdate, record: MarkSyncRecord(recordName: "c", fields: ["status": .string("watched")])),
             ], token: client.alice)
             // Then all succeed except creating a record without a type
             #expect(created.allSatisfy { $0.record != nil })
@@ -170,13 +170,13 @@ struct StatusRecordRouteTests {
             let tags = created.compactMap(\.record?.recordChangeTag)
             // When a is deleted with its tag, b with a wrong tag, c forcibly, and a missing one forcibly
             let results = try await client.modify([
-                .init(.delete, record: StatusRecord(recordName: "a", recordChangeTag: tags[0])),
-                .init(.delete, record: StatusRecord(recordName: "b", recordChangeTag: tags[2])),
-                .init(.forceDelete, record: StatusRecord(recordName: "c")),
-                .init(.forceDelete, record: StatusRecord(recordName: "zz")),
+                .init(.delete, record: MarkSyncRecord(recordName: "a", recordChangeTag: tags[0])),
+                .init(.delete, record: MarkSyncRecord(recordName: "b", recordChangeTag: tags[2])),
+                .init(.forceDelete, record: MarkSyncRecord(recordName: "c")),
+                .init(.forceDelete, record: MarkSyncRecord(recordName: "zz")),
             ], token: client.alice)
-            let lookup = try decode(StatusRecordsResponse.self, try await client.post("records/lookup", StatusRecordsLookupRequest(
-                records: ["a", "b", "c"].map { .init(recordName: $0) }, zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
+            let lookup = try decode(MarkSyncRecordsResponse.self, try await client.post("records/lookup", MarkSyncRecordsLookupRequest(
+                records: ["a", "b", "c"].map { .init(recordName: $0) }, zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
             // Then a and c are gone, b conflicted and remains, the missing one is NOT_FOUND
             #expect(results[0].record?.deleted == true)
             #expect(results[1].errorCode == .conflict)
@@ -196,8 +196,8 @@ struct StatusRecordRouteTests {
             // When an atomic request creates b and a again, and a non-atomic one does the same with c
             let atomic = try await client.modify([.init(.create, record: watched("b")), .init(.create, record: watched("a"))], atomic: nil, token: client.alice)
             let partial = try await client.modify([.init(.create, record: watched("c")), .init(.create, record: watched("a"))], atomic: false, token: client.alice)
-            let lookup = try decode(StatusRecordsResponse.self, try await client.post("records/lookup", StatusRecordsLookupRequest(
-                records: ["b", "c"].map { .init(recordName: $0) }, zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
+            let lookup = try decode(MarkSyncRecordsResponse.self, try await client.post("records/lookup", MarkSyncRecordsLookupRequest(
+                records: ["b", "c"].map { .init(recordName: $0) }, zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice))
             // Then the atomic one wrote nothing and says why per record; the other wrote c
             #expect(atomic.map(\.errorCode) == [.atomicError, .exists])
             #expect(partial.map(\.errorCode) == [nil, .exists])
@@ -212,7 +212,7 @@ struct StatusRecordRouteTests {
             // Given a field of the wrong type and a record over 1 MB
             try await client.createZone(token: client.alice)
             var mistyped = watched("a")
-            mistyped.fields?["lastModified"] = StatusField(value: .string("yesterday"), type: "TIMESTAMP")
+            mistyped.fields?["lastModified"] = MarkSyncField(value: .string("yesterday"), type: "TIMESTAMP")
             var huge = watched("b")
             huge.fields?["blob"] = .string(String(repeating: "x", count: 1_100_000))
             // When both are sent with a valid record
@@ -230,24 +230,24 @@ struct StatusRecordRouteTests {
         try await fixture.withClient { client in
             // Given alice's zone
             try await client.createZone(token: client.alice)
-            let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+            let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
             // When she sends 201 operations, two operations on one record, and a write to a missing zone
-            let tooMany = try await client.post("records/modify", StatusRecordsModifyRequest(
+            let tooMany = try await client.post("records/modify", MarkSyncRecordsModifyRequest(
                 operations: (0...200).map { .init(.create, record: watched("v\($0)")) }, zoneID: zoneID), token: client.alice)
-            let twice = try await client.post("records/modify", StatusRecordsModifyRequest(
+            let twice = try await client.post("records/modify", MarkSyncRecordsModifyRequest(
                 operations: [.init(.create, record: watched("a")), .init(.forceDelete, record: watched("a"))], zoneID: zoneID), token: client.alice)
-            let missing = try await client.post("records/modify", StatusRecordsModifyRequest(
-                operations: [.init(.create, record: watched("a"))], zoneID: StatusZoneID(zoneName: "Nope")), token: client.alice)
-            let tooManyLookups = try await client.post("records/lookup", StatusRecordsLookupRequest(
+            let missing = try await client.post("records/modify", MarkSyncRecordsModifyRequest(
+                operations: [.init(.create, record: watched("a"))], zoneID: MarkSyncZoneID(zoneName: "Nope")), token: client.alice)
+            let tooManyLookups = try await client.post("records/lookup", MarkSyncRecordsLookupRequest(
                 records: (0...200).map { .init(recordName: "v\($0)") }, zoneID: zoneID), token: client.alice)
             // Then: LIMIT_EXCEEDED, BAD_REQUEST, ZONE_NOT_FOUND (404)
             #expect(tooMany.status.code == 400)
-            #expect(try decode(StatusErrorBody.self, tooMany).isLimitExceeded)
-            #expect(try decode(StatusErrorBody.self, tooManyLookups).isLimitExceeded)
+            #expect(try decode(MarkSyncErrorBody.self, tooMany).isLimitExceeded)
+            #expect(try decode(MarkSyncErrorBody.self, tooManyLookups).isLimitExceeded)
             #expect(twice.status.code == 400)
-            #expect(try decode(StatusErrorBody.self, twice).serverErrorCode == .badRequest)
+            #expect(try decode(MarkSyncErrorBody.self, twice).serverErrorCode == .badRequest)
             #expect(missing.status.code == 404)
-            #expect(try decode(StatusErrorBody.self, missing).serverErrorCode == .zoneNotFound)
+            #expect(try decode(MarkSyncErrorBody.self, missing).serverErrorCode == .zoneNotFound)
         }
     }
 
@@ -257,10 +257,10 @@ struct StatusRecordRouteTests {
         try await fixture.withClient { client in
             // Given no zone at all
             // When a record without a name is created with no zoneID
-            let response = try await client.post("records/modify", StatusRecordsModifyRequest(
-                operations: [.init(.create, record: StatusRecord(recordType: "Note", fields: ["text": .string("hi")]))]), token: client.alice)
+            let response = try await client.post("records/modify", MarkSyncRecordsModifyRequest(
+                operations: [.init(.create, record: MarkSyncRecord(recordType: "Note", fields: ["text": .string("hi")]))]), token: client.alice)
             // Then it lands in the default zone with a server-assigned name
-            let records = try decode(StatusRecordsResponse.self, response).records
+            let records = try decode(MarkSyncRecordsResponse.self, response).records
             let name = try #require(records.first?.record?.recordName)
             #expect(name.count == 32)
         }
@@ -272,12 +272,12 @@ struct StatusRecordRouteTests {
         try await fixture.withClient { client in
             // Given a record whose fields carry no type tags
             try await client.createZone(token: client.alice)
-            let fields: [String: StatusField] = [
-                "status": StatusField(value: .string("watched")), "lastModified": StatusField(value: .integer(5)),
-                "playbackPosition": StatusField(value: .double(1.5)), "flag": StatusField(value: .bool(true)),
+            let fields: [String: MarkSyncField] = [
+                "status": MarkSyncField(value: .string("watched")), "lastModified": MarkSyncField(value: .integer(5)),
+                "playbackPosition": MarkSyncField(value: .double(1.5)), "flag": MarkSyncField(value: .bool(true)),
             ]
             // When it is created
-            let results = try await client.modify([.init(.create, record: StatusRecord(recordName: "v", recordType: "WatchedStatus", fields: fields))], token: client.alice)
+            let results = try await client.modify([.init(.create, record: MarkSyncRecord(recordName: "v", recordType: "WatchedStatus", fields: fields))], token: client.alice)
             // Then every field has its type
             let stored = try #require(results.first?.record?.fields)
             #expect(stored["status"] == .string("watched"))

@@ -12,19 +12,19 @@ struct StatusSQLiteRepositoryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("status.sqlite").path
-        let first = StatusService(repository: try SQLiteStatusRepository(path: path))
+        let first = MarkSyncService(repository: try SQLiteMarkSyncRepository(path: path))
         let token = try await first.addUser(name: "carol")
-        let caller = try await first.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await first.modifyZones(StatusZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
-        let created = try await first.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
+        let caller = try await first.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
+        let created = try await first.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         let tag = try #require(created.records.first?.record?.recordChangeTag)
 
         // When the file is opened again by a new service
-        let second = StatusService(repository: try SQLiteStatusRepository(path: path))
-        let again = try await second.authenticate(container: StatusConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let updated = try await second.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
-        let changes = try await second.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: again)
+        let second = MarkSyncService(repository: try SQLiteMarkSyncRepository(path: path))
+        let again = try await second.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let updated = try await second.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
+        let changes = try await second.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: again)
 
         // Then the token still works, the old change tag still matches, and the change history holds the record
         #expect(again.user == caller.user)
@@ -40,10 +40,10 @@ struct StatusSQLiteRepositoryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("status.sqlite").path
-        let repository = try SQLiteStatusRepository(path: path)
+        let repository = try SQLiteMarkSyncRepository(path: path)
         let user = try #require(try await repository.addUser(name: "dave", tokenHash: "hash"))
-        let zone = StatusZoneKey(database: StatusDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
-        try await repository.transaction { transaction in try transaction.saveZone(StoredStatusZone(key: zone, incarnation: 1)) }
+        let zone = MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
+        try await repository.transaction { transaction in try transaction.saveZone(StoredMarkSyncZone(key: zone, incarnation: 1)) }
 
         // When 60 transactions run at once, every third writing a record and then throwing
         struct Refused: Error {}
@@ -52,7 +52,7 @@ struct StatusSQLiteRepositoryTests {
                 group.addTask {
                     do {
                         try await repository.transaction { transaction in
-                            try transaction.saveRecords([StoredStatusRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0)], in: zone)
+                            try transaction.saveRecords([StoredMarkSyncRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0)], in: zone)
                             if index % 3 == 0 { throw Refused() }
                         }
                         return (index, true)
@@ -67,7 +67,7 @@ struct StatusSQLiteRepositoryTests {
         // Then exactly the ones that returned are stored, also for a new repository on the file
         #expect(outcomes.count == 60)
         #expect(outcomes.filter(\.value).keys.sorted() == (0..<60).filter { $0 % 3 != 0 })
-        let reopened = try SQLiteStatusRepository(path: path)
+        let reopened = try SQLiteMarkSyncRepository(path: path)
         let names = (0..<60).map { "r\($0)" }
         let stored = try await reopened.read { transaction in try transaction.records(named: names, in: zone) }
         #expect(stored.keys.sorted() == (0..<60).filter { $0 % 3 != 0 }.map { "r\($0)" }.sorted())

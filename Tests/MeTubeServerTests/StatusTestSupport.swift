@@ -14,31 +14,31 @@ enum StatusStorage: String, CaseIterable, Sendable {
 
     /// A fresh, empty repository of this kind (an SQLite file in a new temporary directory, a new
     /// database in the test PostgreSQL cluster).
-    func makeRepository() async throws -> any StatusRepository {
+    func makeRepository() async throws -> any MarkSyncRepository {
         switch self {
         case .memory:
-            return try SQLiteStatusRepository()
+            return try SQLiteMarkSyncRepository()
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try SQLiteStatusRepository(path: directory.appendingPathComponent("status.sqlite").path)
+            return try SQLiteMarkSyncRepository(path: directory.appendingPathComponent("status.sqlite").path)
         case .postgres:
-            return PostgresStatusRepository(database: try await .forTests())
+            return PostgresMarkSyncRepository(database: try await .forTests())
         }
     }
 }
 
 /// A status service with two users, alice and bob, tested through its router.
 struct StatusFixture {
-    let service: StatusService
+    let service: MarkSyncService
     let alice: String
     let bob: String
 
     /// A fresh service over `repository`, else a new one of `storage`; throttling is off unless
     /// `configuration` turns it on.
-    init(configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil), storage: StatusStorage = .memory, repository: (any StatusRepository)? = nil) async throws {
+    init(configuration: MarkSyncConfiguration = MarkSyncConfiguration(requestsPerSecond: nil), storage: StatusStorage = .memory, repository: (any MarkSyncRepository)? = nil) async throws {
         let repository = if let repository { repository } else { try await storage.makeRepository() }
-        service = StatusService(repository: repository, configuration: configuration)
+        service = MarkSyncService(repository: repository, configuration: configuration)
         alice = try await service.addUser(name: "alice")
         bob = try await service.addUser(name: "bob")
     }
@@ -47,7 +47,7 @@ struct StatusFixture {
     func withClient(_ body: @escaping @Sendable (StatusTestClient) async throws -> Void) async throws {
         let router = Router()
         router.add(middleware: ServerErrorMiddleware())
-        StatusRoutes(service: service).register(on: router)
+        MarkSyncRoutes(service: service).register(on: router)
         let app = Application(router: router)
         try await app.test(.router) { client in
             try await body(StatusTestClient(client: client, alice: alice, bob: bob))
@@ -62,11 +62,11 @@ struct StatusTestClient: Sendable {
     let bob: String
 
     /// The URI of `operation` in the private database, with the given tokens.
-    static func uri(_ operation: String, token: String?, apiToken: String? = StatusConfiguration.defaultAPIToken, environment: String = "development", database: String = "private", version: String = "1") -> String {
+    static func uri(_ operation: String, token: String?, apiToken: String? = MarkSyncConfiguration.defaultAPIToken, environment: String = "development", database: String = "private", version: String = "1") -> String {
         var query: [String] = []
         if let apiToken { query.append("ckAPIToken=\(apiToken)") }
         if let token { query.append("ckWebAuthToken=\(token)") }
-        return "/database/\(version)/\(StatusConfiguration.defaultContainer)/\(environment)/\(database)/\(operation)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        return "/database/\(version)/\(MarkSyncConfiguration.defaultContainer)/\(environment)/\(database)/\(operation)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
     /// POSTs `body` as JSON to `operation` as the user with `token`.
@@ -88,19 +88,19 @@ struct StatusTestClient: Sendable {
 
     /// Creates the watched-status zone for the user with `token`.
     func createZone(_ name: String = WatchedStatusRecord.zoneName, token: String) async throws {
-        let response = try await post("zones/modify", StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: name))]), token: token)
-        guard response.status == .ok else { throw StatusErrorBody(.internalError, "zone create failed: \(response.status)") }
+        let response = try await post("zones/modify", MarkSyncZonesModifyRequest(operations: [.init(.create, zone: MarkSyncZoneID(zoneName: name))]), token: token)
+        guard response.status == .ok else { throw MarkSyncErrorBody(.internalError, "zone create failed: \(response.status)") }
     }
 
     /// Sends `operations` to `records/modify` in the watched-status zone and decodes the results.
-    func modify(_ operations: [StatusRecordsModifyRequest.Operation], atomic: Bool? = false, token: String, zone: String = WatchedStatusRecord.zoneName) async throws -> [StatusRecordResult] {
-        let response = try await post("records/modify", StatusRecordsModifyRequest(operations: operations, zoneID: StatusZoneID(zoneName: zone), atomic: atomic), token: token)
-        return try decode(StatusRecordsResponse.self, response).records
+    func modify(_ operations: [MarkSyncRecordsModifyRequest.Operation], atomic: Bool? = false, token: String, zone: String = WatchedStatusRecord.zoneName) async throws -> [MarkSyncRecordResult] {
+        let response = try await post("records/modify", MarkSyncRecordsModifyRequest(operations: operations, zoneID: MarkSyncZoneID(zoneName: zone), atomic: atomic), token: token)
+        return try decode(MarkSyncRecordsResponse.self, response).records
     }
 }
 
 /// A watched-status record for `videoID` with `status`.
-func watched(_ videoID: String, _ status: String = "watched", tag: String? = nil) -> StatusRecord {
+func watched(_ videoID: String, _ status: String = "watched", tag: String? = nil) -> MarkSyncRecord {
     WatchedStatusRecord(videoID: videoID, status: status, lastModified: 1_765_650_000_000, hlc: "1765650000000-0", deviceID: "test").record(changeTag: tag)
 }
 
@@ -109,25 +109,25 @@ func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T 
     do {
         return try JSONDecoder().decode(type, from: Data(response.body.readableBytesView))
     } catch {
-        throw StatusErrorBody(.internalError, "\(response.status): \(String(buffer: response.body)) is not a \(type): \(error)")
+        throw MarkSyncErrorBody(.internalError, "\(response.status): \(String(buffer: response.body)) is not a \(type): \(error)")
     }
 }
 
-extension StatusRecordResult {
+extension MarkSyncRecordResult {
     /// The record of a success.
-    var record: StatusRecord? {
+    var record: MarkSyncRecord? {
         if case .success(let record) = self { record } else { nil }
     }
 
     /// The error code of a failure.
-    var errorCode: StatusErrorCode? {
+    var errorCode: MarkSyncErrorCode? {
         if case .failure(let error) = self { error.serverErrorCode } else { nil }
     }
 }
 
-extension StatusZoneResult {
+extension MarkSyncZoneResult {
     /// The error code of a failure.
-    var errorCode: StatusErrorCode? {
+    var errorCode: MarkSyncErrorCode? {
         if case .failure(let error) = self { error.serverErrorCode } else { nil }
     }
 
@@ -137,9 +137,9 @@ extension StatusZoneResult {
     }
 }
 
-extension StatusZoneChangesResult {
+extension MarkSyncZoneChangesResult {
     /// The error code of a failure.
-    var errorCode: StatusErrorCode? {
+    var errorCode: MarkSyncErrorCode? {
         if case .failure(let error) = self { error.serverErrorCode } else { nil }
     }
 }

@@ -8,7 +8,7 @@ struct StatusThrottleTests {
     @Test("a user over the rate gets 429 THROTTLED with retryAfter; another user is unaffected")
     func throttled() async throws {
         // Given a service allowing a burst of 3 requests, then one every 100 seconds
-        let fixture = try await StatusFixture(configuration: StatusConfiguration(requestsPerSecond: 0.01, burst: 3))
+        let fixture = try await StatusFixture(configuration: MarkSyncConfiguration(requestsPerSecond: 0.01, burst: 3))
         try await fixture.withClient { client in
             // When alice sends 4 requests at once and bob one
             var statuses: [Int] = []
@@ -18,7 +18,7 @@ struct StatusThrottleTests {
             // Then her fourth and fifth are throttled with a retryAfter and Retry-After header, bob's passes
             #expect(statuses == [200, 200, 200, 429])
             #expect(throttled.status.code == 429)
-            let error = try decode(StatusErrorBody.self, throttled)
+            let error = try decode(MarkSyncErrorBody.self, throttled)
             #expect(error.serverErrorCode == .throttled)
             #expect((error.retryAfter ?? 0) > 0)
             #expect(throttled.headers[.retryAfter] != nil)

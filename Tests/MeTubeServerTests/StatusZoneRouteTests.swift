@@ -10,17 +10,17 @@ struct StatusZoneRouteTests {
         let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a zone created by alice
-            let request = StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: "WatchedStatusZone"))])
-            let first = try decode(StatusZonesResponse.self, try await client.post("zones/modify", request, token: client.alice))
+            let request = MarkSyncZonesModifyRequest(operations: [.init(.create, zone: MarkSyncZoneID(zoneName: "WatchedStatusZone"))])
+            let first = try decode(MarkSyncZonesResponse.self, try await client.post("zones/modify", request, token: client.alice))
             // When she creates it again, lists and looks up zones
-            let second = try decode(StatusZonesResponse.self, try await client.post("zones/modify", request, token: client.alice))
-            let list = try decode(StatusZonesResponse.self, try await client.get("zones/list", token: client.alice))
-            let lookup = try decode(StatusZonesResponse.self, try await client.post(
-                "zones/lookup", StatusZonesLookupRequest(zones: [StatusZoneID(zoneName: "WatchedStatusZone"), StatusZoneID(zoneName: "Nope")]), token: client.alice))
+            let second = try decode(MarkSyncZonesResponse.self, try await client.post("zones/modify", request, token: client.alice))
+            let list = try decode(MarkSyncZonesResponse.self, try await client.get("zones/list", token: client.alice))
+            let lookup = try decode(MarkSyncZonesResponse.self, try await client.post(
+                "zones/lookup", MarkSyncZonesLookupRequest(zones: [MarkSyncZoneID(zoneName: "WatchedStatusZone"), MarkSyncZoneID(zoneName: "Nope")]), token: client.alice))
             // Then creation is idempotent, the list holds the default zone and hers, and the missing one is ZONE_NOT_FOUND
             #expect(first == second)
             guard case .success(let zone) = first.zones.first else { Issue.record("no zone: \(first)"); return }
-            #expect(zone.zoneID == StatusZoneID(zoneName: "WatchedStatusZone", ownerRecordName: "_alice"))
+            #expect(zone.zoneID == MarkSyncZoneID(zoneName: "WatchedStatusZone", ownerRecordName: "_alice"))
             #expect(zone.atomic == true && zone.syncToken != nil)
             #expect(list.zones.compactMap(\.zoneName) == ["WatchedStatusZone", "_defaultZone"])
             #expect(lookup.zones.first == .success(zone))
@@ -37,18 +37,18 @@ struct StatusZoneRouteTests {
             try await client.createZone(token: client.alice)
             _ = try await client.modify([.init(.create, record: watched("v1"))], token: client.alice)
             // When alice deletes it, the default zone and a missing zone, then recreates it
-            let response = try decode(StatusZonesResponse.self, try await client.post("zones/modify", StatusZonesModifyRequest(operations: [
-                .init(.delete, zone: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)),
-                .init(.delete, zone: StatusZoneID(zoneName: StatusZoneID.defaultZoneName)),
-                .init(.delete, zone: StatusZoneID(zoneName: "Missing")),
+            let response = try decode(MarkSyncZonesResponse.self, try await client.post("zones/modify", MarkSyncZonesModifyRequest(operations: [
+                .init(.delete, zone: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)),
+                .init(.delete, zone: MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)),
+                .init(.delete, zone: MarkSyncZoneID(zoneName: "Missing")),
             ]), token: client.alice))
             try await client.createZone(token: client.alice)
-            let lookup = try await client.post("records/lookup", StatusRecordsLookupRequest(
-                records: [.init(recordName: "v1")], zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice)
+            let lookup = try await client.post("records/lookup", MarkSyncRecordsLookupRequest(
+                records: [.init(recordName: "v1")], zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice)
             // Then the zone went, the default zone stayed, the missing one was not found, and the recreated zone is empty
             let codes = response.zones.map(\.errorCode)
             #expect(codes == [nil, .badRequest, .zoneNotFound])
-            #expect(try decode(StatusRecordsResponse.self, lookup).records.first?.errorCode == .notFound)
+            #expect(try decode(MarkSyncRecordsResponse.self, lookup).records.first?.errorCode == .notFound)
         }
     }
 
@@ -57,12 +57,12 @@ struct StatusZoneRouteTests {
         let fixture = try await StatusFixture(storage: storage)
         try await fixture.withClient { client in
             // Given a request creating and deleting the same zone
-            let request = StatusZonesModifyRequest(operations: [.init(.create, zone: StatusZoneID(zoneName: "Z")), .init(.delete, zone: StatusZoneID(zoneName: "Z"))])
+            let request = MarkSyncZonesModifyRequest(operations: [.init(.create, zone: MarkSyncZoneID(zoneName: "Z")), .init(.delete, zone: MarkSyncZoneID(zoneName: "Z"))])
             // When it is sent
             let response = try await client.post("zones/modify", request, token: client.alice)
             // Then it is a BAD_REQUEST
             #expect(response.status.code == 400)
-            #expect(try decode(StatusErrorBody.self, response).serverErrorCode == .badRequest)
+            #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == .badRequest)
         }
     }
 }

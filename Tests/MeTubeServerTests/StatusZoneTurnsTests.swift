@@ -5,10 +5,10 @@ import Testing
 @Suite("Status zone turns", .timeLimit(.minutes(1)))
 struct StatusZoneTurnsTests {
     /// Turns whose deadline never ends a test of their order, however loaded the machine.
-    private static func patientTurns() -> StatusZoneTurns { StatusZoneTurns(deadline: .seconds(600)) }
+    private static func patientTurns() -> MarkSyncZoneTurns { MarkSyncZoneTurns(deadline: .seconds(600)) }
 
-    private static func zone(_ name: String) -> StatusZoneKey {
-        StatusZoneKey(database: StatusDatabaseKey(userID: 1, container: "c", environment: "development"), zoneName: name)
+    private static func zone(_ name: String) -> MarkSyncZoneKey {
+        MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: 1, container: "c", environment: "development"), zoneName: name)
     }
 
     @Test("callers of one zone never run at the same time, and all of them run")
@@ -59,7 +59,7 @@ struct StatusZoneTurnsTests {
 
     @Test("a caller whose turn is not free within the deadline fails with 503 and leaves the line; the next one still gets the turn")
     func aTurnHeldTooLongFailsTheWaiter() async throws {
-        let turns = StatusZoneTurns(deadline: .milliseconds(200))
+        let turns = MarkSyncZoneTurns(deadline: .milliseconds(200))
         let (entered, enteredFeed) = AsyncStream<Void>.makeStream()
         let (gate, opener) = AsyncStream<Void>.makeStream()
         // Given a caller holding zone z's turn until the gate opens, as one stuck on the database would

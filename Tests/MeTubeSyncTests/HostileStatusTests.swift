@@ -14,9 +14,9 @@ import TestSupport
 @Suite struct HostileStatusTests {
     static let token = "s3cret-user-token+/="
 
-    private func client(_ peer: HostilePeer, retries: Int = 2) -> StatusClient {
-        StatusClient(
-            endpoint: StatusEndpoint(serverURL: peer.url), userToken: Self.token, timeoutSeconds: 30,
+    private func client(_ peer: HostilePeer, retries: Int = 2) -> MarkSyncClient {
+        MarkSyncClient(
+            endpoint: MarkSyncEndpoint(serverURL: peer.url), userToken: Self.token, timeoutSeconds: 30,
             retryPolicy: .init(delays: Array(repeating: .milliseconds(10), count: retries)))
     }
 
@@ -41,7 +41,7 @@ import TestSupport
         defer { peer.stop() }
 
         // When a request is made, Then it fails normally with the server's error
-        await #expect(throws: StatusRequestFailure.self) { _ = try await client(peer).listZones() }
+        await #expect(throws: MarkSyncRequestFailure.self) { _ = try await client(peer).listZones() }
     }
 
     @Test func theTokenTravelsInAHeaderAndNoMessageCarriesIt() async throws {
@@ -67,7 +67,7 @@ import TestSupport
         #expect(!request.query.contains("ckWebAuthToken"))
         #expect(message.contains("502"))
         #expect(!message.contains(Self.token))
-        #expect(!message.contains(StatusEndpoint.escape(Self.token)))
+        #expect(!message.contains(MarkSyncEndpoint.escape(Self.token)))
         #expect(!message.contains("s3cret"))
     }
 
@@ -91,7 +91,7 @@ import TestSupport
         let store = try Store.open(at: directory.url.appendingPathComponent("store", isDirectory: true))
 
         // When it pulls
-        let report = try await StatusSync(client: client(peer), store: store).pullChanges()
+        let report = try await MarkSync(client: client(peer), store: store).pullChanges()
 
         // Then the good records are applied (the one with the unreadable stamp without it),
         // clocks beyond the year 9999 are ignored, the bad records are dropped and counted, and
@@ -117,8 +117,8 @@ import TestSupport
         let device = StatusTestDevice("phone")
 
         // When it pulls, Then the repeat stops it with a clear error
-        let error = await #expect(throws: StatusRequestFailure.self) {
-            _ = try await StatusSync(client: client(peer), store: device).pullChanges()
+        let error = await #expect(throws: MarkSyncRequestFailure.self) {
+            _ = try await MarkSync(client: client(peer), store: device).pullChanges()
         }
         #expect(error?.description.contains("its pages repeat") == true)
     }
@@ -130,7 +130,7 @@ import TestSupport
 
         // When it pulls, Then it stops without saving the token
         let device = StatusTestDevice("phone")
-        await #expect(throws: StatusRequestFailure.self) { _ = try await StatusSync(client: client(peer), store: device).pullChanges() }
+        await #expect(throws: MarkSyncRequestFailure.self) { _ = try await MarkSync(client: client(peer), store: device).pullChanges() }
         #expect(device.statusSyncToken() == nil)
     }
 }

@@ -9,8 +9,8 @@ import TestSupport
 /// `Subscription` records another client wrote badly: each costs only its field or record.
 @Suite("Subscription records from a hostile client")
 struct HostileSubscriptionTests {
-    private func record(_ number: Int, _ fields: [String: StatusField]) -> StatusRecordsModifyRequest.Operation {
-        .init(.create, record: StatusRecord(recordName: SubscriptionSyncTests.channel(number), recordType: SubscriptionRecord.recordType, fields: fields))
+    private func record(_ number: Int, _ fields: [String: MarkSyncField]) -> MarkSyncRecordsModifyRequest.Operation {
+        .init(.create, record: MarkSyncRecord(recordName: SubscriptionSyncTests.channel(number), recordType: SubscriptionRecord.recordType, fields: fields))
     }
 
     @Test("oversized, missing and mistyped fields are bounded and reported; the rest of the page is applied")
@@ -26,24 +26,24 @@ struct HostileSubscriptionTests {
         // And another client that writes: 10,000 tags; a tag of 900 KB beside a good one; a
         // `followed` that is a string; channel 4 again without any tags; a record name that is not
         // a channel id; and a title full of escape sequences
-        let manyTags = StatusField(value: .list((0..<10_000).map { .string("t\($0)") }), type: "STRING_LIST")
-        let hugeTag = StatusField(value: .list([.string(String(repeating: "x", count: 900_000)), .string("ok"), .integer(7)]), type: "STRING_LIST")
-        let zone = StatusZoneID(zoneName: SubscriptionRecord.zoneName)
+        let manyTags = MarkSyncField(value: .list((0..<10_000).map { .string("t\($0)") }), type: "STRING_LIST")
+        let hugeTag = MarkSyncField(value: .list([.string(String(repeating: "x", count: 900_000)), .string("ok"), .integer(7)]), type: "STRING_LIST")
+        let zone = MarkSyncZoneID(zoneName: SubscriptionRecord.zoneName)
         let client = server.client
         for operation in [
             record(1, ["followed": .int64(1), "tags": manyTags]),
             record(2, ["followed": .int64(1), "tags": hugeTag, "title": .string("\u{1b}[2Jevil\u{7}")]),
-            record(3, ["followed": .string("yes"), "tags": StatusField(value: .list([.string("x")]), type: "STRING_LIST")]),
-            .init(.create, record: StatusRecord(recordName: "not-a-channel", recordType: SubscriptionRecord.recordType, fields: ["followed": .int64(1)])),
+            record(3, ["followed": .string("yes"), "tags": MarkSyncField(value: .list([.string("x")]), type: "STRING_LIST")]),
+            .init(.create, record: MarkSyncRecord(recordName: "not-a-channel", recordType: SubscriptionRecord.recordType, fields: ["followed": .int64(1)])),
         ] {
-            let response = try await client.modifyRecords(StatusRecordsModifyRequest(operations: [operation], zoneID: zone))
+            let response = try await client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [operation], zoneID: zone))
             guard case .success = response.records.first else { Issue.record("the server refused \(operation.record.recordName ?? "?")"); return }
         }
-        let lookup = try await client.lookupRecords(StatusRecordsLookupRequest(records: [.init(recordName: SubscriptionSyncTests.channel(4))], zoneID: zone))
+        let lookup = try await client.lookupRecords(MarkSyncRecordsLookupRequest(records: [.init(recordName: SubscriptionSyncTests.channel(4))], zoneID: zone))
         guard case .success(let known)? = lookup.records.first else { Issue.record("no record of channel 4"); return }
-        let update = StatusRecord(recordName: known.recordName, recordType: SubscriptionRecord.recordType, recordChangeTag: known.recordChangeTag,
+        let update = MarkSyncRecord(recordName: known.recordName, recordType: SubscriptionRecord.recordType, recordChangeTag: known.recordChangeTag,
                                   fields: ["followed": .int64(1), "channelId": .string(SubscriptionSyncTests.channel(4))])
-        _ = try await client.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: update)], zoneID: zone))
+        _ = try await client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: update)], zoneID: zone))
 
         // When the device syncs
         let report = try await server.sync(device).run()

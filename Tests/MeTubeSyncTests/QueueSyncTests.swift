@@ -19,8 +19,8 @@ struct QueueSyncTests {
     }
 
     @discardableResult
-    private func sync(_ server: StatusServerProcess, _ stores: Store...) async throws -> StatusSync.Report {
-        var report = StatusSync.Report()
+    private func sync(_ server: StatusServerProcess, _ stores: Store...) async throws -> MarkSync.Report {
+        var report = MarkSync.Report()
         for store in stores { report.add(try await server.sync(store).run()) }
         return report
     }
@@ -120,15 +120,15 @@ struct QueueSyncTests {
         try add(laptop, "ggggggggggg")
         try await sync(server, laptop)
         // Given another client wrote queue fields the odd way
-        let zone = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zone = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        func record(_ id: String, _ queuedAt: StatusField, hlc: String? = nil) -> StatusRecordsModifyRequest.Operation {
+        func record(_ id: String, _ queuedAt: MarkSyncField, hlc: String? = nil) -> MarkSyncRecordsModifyRequest.Operation {
             var fields = WatchedStatusRecord(videoID: id, status: "unwatched", lastModified: now).fields
             fields["queuedAt"] = queuedAt
             if let hlc { fields["queueHlc"] = .string(hlc) }
-            return .init(.create, record: StatusRecord(recordName: id, recordType: WatchedStatusRecord.recordType, fields: fields))
+            return .init(.create, record: MarkSyncRecord(recordName: id, recordType: WatchedStatusRecord.recordType, fields: fields))
         }
-        _ = try await server.client.modifyRecords(StatusRecordsModifyRequest(operations: [
+        _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [
             record("far9999aaaa", .timestamp(253_402_300_799_999), hlc: "\(now)-0"),
             record("notadateaaa", .string("next tuesday"), hlc: "\(now)-0"),
             record("nanosaaaaaa", .timestamp(now * 1_000_000), hlc: "\(now)-0"),
@@ -163,8 +163,8 @@ struct QueueSyncTests {
         // When an iOS-style client updates the status with only the fields it knows
         let tag = try #require(laptop.library().marks["aaaaaaaaaaa"]?.base?.changeTag)
         let ios = WatchedStatusRecord(videoID: "aaaaaaaaaaa", status: "unwatched", lastModified: Int64(Date().timeIntervalSince1970 * 1000), playbackPosition: 12)
-        let zone = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await server.client.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: ios.record(changeTag: tag))], zoneID: zone))
+        let zone = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: ios.record(changeTag: tag))], zoneID: zone))
         try await sync(server, phone, laptop)
         // Then the queue is still there for both
         #expect(phone.library().queuedVideoIDs == ["aaaaaaaaaaa"])

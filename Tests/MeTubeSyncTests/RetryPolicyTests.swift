@@ -22,11 +22,11 @@ import Testing
     @Test func eachFailureDecidesWhetherItIsRetryable() {
         #expect(SyncError.http(status: 503, message: "", retryAfter: .seconds(2)).retryAfter == .seconds(2))
         #expect(!SyncError.http(status: 400, message: "", retryAfter: nil).isRetryable)
-        #expect(!StatusRequestFailure.cancelled.isRetryable)
-        #expect(StatusRequestFailure.unreachable("refused").isRetryable)
-        let throttled = StatusRequestFailure.server(.init(.throttled, "slow down", retryAfter: 1.5), httpStatus: 429)
+        #expect(!MarkSyncRequestFailure.cancelled.isRetryable)
+        #expect(MarkSyncRequestFailure.unreachable("refused").isRetryable)
+        let throttled = MarkSyncRequestFailure.server(.init(.throttled, "slow down", retryAfter: 1.5), httpStatus: 429)
         #expect(throttled.isRetryable && throttled.retryAfter == .milliseconds(1_500))
-        let absurd = StatusRequestFailure.server(.init(.throttled, "slow down", retryAfter: 1e300), httpStatus: 429)
+        let absurd = MarkSyncRequestFailure.server(.init(.throttled, "slow down", retryAfter: 1e300), httpStatus: 429)
         #expect(absurd.retryAfter == PeerInput.maxRetryAfter, "an absurd wait is clamped, so the policy gives up rather than hammering the server")
         #expect(RetryPolicy().delay(afterAttempt: 0, retryable: true, retryAfter: absurd.retryAfter) == nil)
     }

@@ -20,9 +20,9 @@ struct StatusDeletionTests {
         _ = try await sync.run()
         try store.mark("v2", as: .skipped)
         // When another client deletes both records and this store pulls
-        let zoneID = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
-        let deletions = ["v1", "v2"].map { StatusRecordsModifyRequest.Operation(.forceDelete, record: StatusRecord(recordName: $0)) }
-        _ = try await server.client.modifyRecords(StatusRecordsModifyRequest(operations: deletions, zoneID: zoneID))
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let deletions = ["v1", "v2"].map { MarkSyncRecordsModifyRequest.Operation(.forceDelete, record: MarkSyncRecord(recordName: $0)) }
+        _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: deletions, zoneID: zoneID))
         let pulled = try await sync.pullChanges()
         // Then the synced mark is gone (unknown again) and the pending one is still pending
         #expect(pulled.pulled == 2)

@@ -36,7 +36,7 @@ final class StatusFaultInjector: RouterMiddleware, Sendable {
         case 0?:
             return Response(status: .internalServerError, body: ResponseBody(byteBuffer: ByteBuffer(string: "oops")))
         case 1?:
-            let body = try JSONEncoder().encode(StatusErrorBody(.throttled, "slow down", retryAfter: 0.01))
+            let body = try JSONEncoder().encode(MarkSyncErrorBody(.throttled, "slow down", retryAfter: 0.01))
             return Response(status: .tooManyRequests, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         case 2?:
             _ = try await next(request, context)

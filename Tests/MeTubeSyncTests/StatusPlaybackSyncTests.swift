@@ -56,17 +56,17 @@ struct StatusPlaybackSyncTests {
         try save(laptop, "video2", 300)
         _ = try await server.sync(laptop).run()
         // When an iOS device writes an older position the iOS way (no hlc), then a newer one
-        let zone = StatusZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zone = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
         let tag = try #require(laptop.library().marks["video2"]?.base?.changeTag)
         let old = WatchedStatusRecord(videoID: "video2", status: "unwatched", lastModified: 1_000, playbackPosition: 42)
-        _ = try await server.client.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: old.record(changeTag: tag))], zoneID: zone))
+        _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: old.record(changeTag: tag))], zoneID: zone))
         _ = try await server.sync(laptop).run()
         // Then the laptop keeps its newer position
         #expect(laptop.library().playbackPositions["video2"]?.seconds == 300)
         let newTag = try #require(laptop.library().marks["video2"]?.base?.changeTag)
         let newer = WatchedStatusRecord(videoID: "video2", status: "unwatched", lastModified: Int64(Date().timeIntervalSince1970 * 1000) + 60_000,
                                         playbackPosition: 777.5)
-        _ = try await server.client.modifyRecords(StatusRecordsModifyRequest(operations: [.init(.update, record: newer.record(changeTag: newTag))], zoneID: zone))
+        _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: newer.record(changeTag: newTag))], zoneID: zone))
         _ = try await server.sync(laptop).run()
         #expect(laptop.library().playbackPositions["video2"]?.seconds == 777.5)
         #expect(laptop.library().marks["video2"]?.syncState == .synced)

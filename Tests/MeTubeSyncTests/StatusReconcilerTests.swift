@@ -11,10 +11,10 @@ struct StatusReconcilerTests {
         Mark(videoID: "v", status: status, hlc: HybridTimestamp(millis: millis), deviceID: "a", syncState: state, base: base)
     }
 
-    private func conflict(_ server: ServerVersion) -> StatusRecordResult {
+    private func conflict(_ server: ServerVersion) -> MarkSyncRecordResult {
         let record = WatchedStatusRecord(videoID: "v", status: server.status.rawValue, lastModified: server.hlc?.millis ?? 0,
                                          hlc: server.hlc?.description, deviceID: server.deviceID).record(changeTag: server.changeTag)
-        return .failure(StatusRecordError(recordName: "v", .conflict, "stale", serverRecord: record))
+        return .failure(MarkSyncRecordError(recordName: "v", .conflict, "stale", serverRecord: record))
     }
 
     @Test("an acknowledged push is synced unless the mark changed while it was in flight")
@@ -22,7 +22,7 @@ struct StatusReconcilerTests {
         // Given a pushed mark and the server's acknowledgement at tag t2
         let pushed = mark(.watched, millis: 200, base: base)
         let record = WatchedStatusRecord(videoID: "v", status: "watched", lastModified: 200, hlc: "200-0", deviceID: "a").record(changeTag: "t2")
-        let reconciler = StatusReconciler()
+        let reconciler = MarkReconciler()
         // When the mark is unchanged, and when it was re-marked meanwhile
         let same = reconciler.afterPush(pushed: pushed, current: pushed, result: .success(record))
         let remarked = reconciler.afterPush(pushed: pushed, current: mark(.skipped, millis: 300, base: base), result: .success(record))
@@ -39,7 +39,7 @@ struct StatusReconcilerTests {
         let older = ServerVersion(changeTag: "t2", status: .skipped, hlc: HybridTimestamp(millis: 150), deviceID: "b")
         let newer = ServerVersion(changeTag: "t2", status: .skipped, hlc: HybridTimestamp(millis: 250), deviceID: "b")
         func push(_ policy: ConflictPolicy, _ server: ServerVersion) -> Mark? {
-            StatusReconciler(policy: policy).afterPush(pushed: local, current: local, result: conflict(server))
+            MarkReconciler(policy: policy).afterPush(pushed: local, current: local, result: conflict(server))
         }
         // When the server answers CONFLICT under each policy, Then:
         #expect(push(.ask, same)?.syncState == .synced)
@@ -54,7 +54,7 @@ struct StatusReconcilerTests {
     func pulls() {
         // Given a pending and a synced mark, and a server version from another device
         let server = ServerVersion(changeTag: "t2", status: .skipped, hlc: HybridTimestamp(millis: 150), deviceID: "b")
-        let reconciler = StatusReconciler()
+        let reconciler = MarkReconciler()
         // When the server version is pulled
         let pending = reconciler.afterPull(local: mark(.watched, millis: 200, base: base), server: server, videoID: "v")
         let synced = reconciler.afterPull(local: mark(.watched, millis: 200, state: .synced, base: base), server: server, videoID: "v")
@@ -73,8 +73,8 @@ struct StatusReconcilerTests {
         var conflicted = mark(.watched, millis: 200, state: .conflict, base: base)
         conflicted.theirs = ServerVersion(changeTag: "t9", status: .skipped)
         // When their operations are built, Then they are create, update on t1, update on t9
-        #expect(StatusReconciler.operation(for: mark(.watched, millis: 1)).operationType == .create)
-        #expect(StatusReconciler.operation(for: mark(.watched, millis: 1, base: base)).record.recordChangeTag == "t1")
-        #expect(StatusReconciler.operation(for: conflicted).record.recordChangeTag == "t9")
+        #expect(MarkReconciler.operation(for: mark(.watched, millis: 1)).operationType == .create)
+        #expect(MarkReconciler.operation(for: mark(.watched, millis: 1, base: base)).record.recordChangeTag == "t1")
+        #expect(MarkReconciler.operation(for: conflicted).record.recordChangeTag == "t9")
     }
 }

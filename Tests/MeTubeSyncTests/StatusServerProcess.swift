@@ -80,14 +80,14 @@ final class StatusServerProcess: Sendable {
     }
 
     /// A status client of the user.
-    var client: StatusClient {
-        StatusClient(endpoint: StatusEndpoint(serverURL: baseURL, environment: "development"), userToken: token, timeoutSeconds: 10,
+    var client: MarkSyncClient {
+        MarkSyncClient(endpoint: MarkSyncEndpoint(serverURL: baseURL, environment: "development"), userToken: token, timeoutSeconds: 10,
                      retryPolicy: RetryPolicy(delays: [.milliseconds(5), .milliseconds(10)], jitter: 0))
     }
 
     /// A status sync of `store` through this server.
-    func sync(_ store: any StatusMarkStore) -> StatusSync {
-        StatusSync(client: client, store: store)
+    func sync(_ store: any MarkSyncStore) -> MarkSync {
+        MarkSync(client: client, store: store)
     }
 }
 

@@ -54,16 +54,16 @@ struct StatusSyncEngineTests {
     @Test("while the status service is down marks show offline; when it returns they flush by themselves")
     func offlineThenReconnect() async throws {
         // Given a status service whose server is not running yet, and a pending mark
-        let service = StatusService(repository: try SQLiteStatusRepository(), configuration: StatusConfiguration(requestsPerSecond: nil))
+        let service = MarkSyncService(repository: try SQLiteMarkSyncRepository(), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
         let token = try await service.addUser(name: "user")
         let port = try Self.unusedLoopbackPort()
-        let client = StatusClient(
-            endpoint: StatusEndpoint(serverURL: "http://127.0.0.1:\(port)", environment: "development"), userToken: token,
+        let client = MarkSyncClient(
+            endpoint: MarkSyncEndpoint(serverURL: "http://127.0.0.1:\(port)", environment: "development"), userToken: token,
             timeoutSeconds: 5, retryPolicy: StatusTestServer.fastRetries
         )
         let store = try Self.temporaryStore()
         try store.mark("v3", as: .watched)
-        let engine = SyncEngine(store: store, configuration: Self.fastConfiguration, status: StatusSync(client: client, store: store))
+        let engine = SyncEngine(store: store, configuration: Self.fastConfiguration, status: MarkSync(client: client, store: store))
         // When a sync fails to reach it
         let failed = await engine.sync(.status)
         // Then the service is offline, persisted in the store, and the mark displays offline

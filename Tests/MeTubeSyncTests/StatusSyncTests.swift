@@ -123,7 +123,7 @@ struct StatusSyncTests {
     @Test("a batch over the server's limit is split in half until it fits")
     func splitOnLimit() async throws {
         // Given a server taking at most 40 operations per request and a device with 150 marks
-        let server = try await StatusTestServer.start(configuration: StatusConfiguration(maxOperationsPerRequest: 40, requestsPerSecond: nil))
+        let server = try await StatusTestServer.start(configuration: MarkSyncConfiguration(maxOperationsPerRequest: 40, requestsPerSecond: nil))
         let phone = StatusTestDevice("phone")
         for index in 0..<150 { phone.mark("v\(index)", .watched) }
         // When it pushes in batches of 200

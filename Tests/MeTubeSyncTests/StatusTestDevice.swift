@@ -8,8 +8,8 @@ import MeTubeSync
 import Synchronization
 
 /// One simulated device: its marks, sync token and hybrid logical clock in memory, behind the
-/// same ``StatusMarkStore`` protocol the real store implements.
-final class StatusTestDevice: StatusMarkStore {
+/// same ``MarkSyncStore`` protocol the real store implements.
+final class StatusTestDevice: MarkSyncStore {
     private struct State {
         var marks: [String: Mark] = [:]
         var token: String?
@@ -57,7 +57,7 @@ final class StatusTestDevice: StatusMarkStore {
 
     func reconcileStatus(
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
-        _ reconcile: ([String: Mark]) -> StatusMarkUpdate
+        _ reconcile: ([String: Mark]) -> MarkSyncUpdate
     ) {
         state.withLock { state in
             var current: [String: Mark] = [:]
@@ -74,7 +74,7 @@ final class StatusTestDevice: StatusMarkStore {
 
 /// A real status server on 127.0.0.1 with one user, and status syncs for devices of that user.
 struct StatusTestServer {
-    let service: StatusService
+    let service: MarkSyncService
     let server: StatusLoopbackServer
     let token: String
 
@@ -82,20 +82,20 @@ struct StatusTestServer {
     static let fastRetries = RetryPolicy(delays: [.milliseconds(5), .milliseconds(10), .milliseconds(20)], jitter: 0)
 
     static func start(
-        configuration: StatusConfiguration = StatusConfiguration(requestsPerSecond: nil),
+        configuration: MarkSyncConfiguration = MarkSyncConfiguration(requestsPerSecond: nil),
         firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
     ) async throws -> StatusTestServer {
-        let service = StatusService(repository: try SQLiteStatusRepository(), configuration: configuration)
+        let service = MarkSyncService(repository: try SQLiteMarkSyncRepository(), configuration: configuration)
         let token = try await service.addUser(name: "user")
         return StatusTestServer(service: service, server: try await StatusLoopbackServer.start(service: service, firstMiddleware: firstMiddleware), token: token)
     }
 
-    var client: StatusClient {
-        StatusClient(endpoint: StatusEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10, retryPolicy: Self.fastRetries)
+    var client: MarkSyncClient {
+        MarkSyncClient(endpoint: MarkSyncEndpoint(serverURL: server.baseURL, environment: "development"), userToken: token, timeoutSeconds: 10, retryPolicy: Self.fastRetries)
     }
 
-    func sync(_ device: any StatusMarkStore, policy: ConflictPolicy = .ask, batchSize: Int = 200) -> StatusSync {
-        StatusSync(client: client, store: device, policy: policy, batchSize: batchSize)
+    func sync(_ device: any MarkSyncStore, policy: ConflictPolicy = .ask, batchSize: Int = 200) -> MarkSync {
+        MarkSync(client: client, store: device, policy: policy, batchSize: batchSize)
     }
 
     /// The server's records as video id → status.
@@ -103,7 +103,7 @@ struct StatusTestServer {
         var statuses: [String: String] = [:]
         var token: String?
         while true {
-            let response = try await client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: StatusZoneID(zoneName: WatchedStatusRecord.zoneName), syncToken: token)]))
+            let response = try await client.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName), syncToken: token)]))
             guard case .success(let changes) = response.zones.first else { return statuses }
             for record in changes.records { if let layout = WatchedStatusRecord(record) { statuses[layout.videoID] = layout.status } }
             token = changes.syncToken

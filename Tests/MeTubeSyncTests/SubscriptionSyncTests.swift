@@ -31,8 +31,8 @@ struct SubscriptionSyncTests {
     private func tags(_ store: Store, _ number: Int) -> [String]? { store.library().channels[Self.channel(number)]?.tags }
 
     @discardableResult
-    private func sync(_ server: StatusServerProcess, _ stores: Store...) async throws -> StatusSync.Report {
-        var report = StatusSync.Report()
+    private func sync(_ server: StatusServerProcess, _ stores: Store...) async throws -> MarkSync.Report {
+        var report = MarkSync.Report()
         for store in stores { report = try await server.sync(store).run() }
         return report
     }
@@ -151,7 +151,7 @@ struct SubscriptionSyncTests {
 
         // Then the server keeps the unfollow as a record with followed 0, and every device has
         // dropped the channel, the tablet's older follow included
-        let changes = try await server.client.zoneChanges(StatusZoneChangesRequest(zones: [.init(zoneID: StatusZoneID(zoneName: SubscriptionRecord.zoneName))]))
+        let changes = try await server.client.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncZoneID(zoneName: SubscriptionRecord.zoneName))]))
         guard case .success(let zone)? = changes.zones.first else { Issue.record("no zone"); return }
         let records = Dictionary(uniqueKeysWithValues: zone.records.compactMap { record in SubscriptionRecord(record).map { ($0.channelID, $0) } })
         #expect(records[Self.channel(1)]?.followed == false)

@@ -31,8 +31,8 @@ struct SlowMiddleware: RouterMiddleware {
         let server = try await StatusTestServer.start(firstMiddleware: SlowMiddleware(delay: .seconds(2), arrivals: arrived))
         let store = try Store.open(at: directory.url.appendingPathComponent("store", isDirectory: true))
         try store.mark("v1", as: .watched)
-        let client = StatusClient(endpoint: server.client.endpoint, userToken: server.token, timeoutSeconds: 10, retryPolicy: .none)
-        let engine = SyncEngine(store: store, configuration: Self.fast, status: StatusSync(client: client, store: store))
+        let client = MarkSyncClient(endpoint: server.client.endpoint, userToken: server.token, timeoutSeconds: 10, retryPolicy: .none)
+        let engine = SyncEngine(store: store, configuration: Self.fast, status: MarkSync(client: client, store: store))
 
         // When a marks-only run is cancelled while its request is on the way
         let run = Task { await engine.sync(.status) }

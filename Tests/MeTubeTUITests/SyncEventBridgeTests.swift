@@ -13,7 +13,7 @@ struct SyncEventBridgeTests {
         #expect(bridge.translate(.started(.hub), now: now) == [.service(.videoSource, .syncing(progress: "syncing"))])
         #expect(bridge.translate(.progress(.hub, "page 3, 1,200 new"), now: now) == [.service(.videoSource, .syncing(progress: "page 3, 1,200 new"))])
         var report = SyncReport(source: .hub)
-        report.status = StatusSync.Report()
+        report.status = MarkSync.Report()
         #expect(bridge.translate(.finished(report), now: now) == [
             .storeChanged, .service(.videoSource, .idle(lastSynced: now)), .service(.statusService, .idle(lastSynced: now)), .statusesKnown(true),
         ])
@@ -56,7 +56,7 @@ struct SyncEventBridgeTests {
         #expect(bridge.translate(.health(.statusService, .online), now: now) == [.service(.statusService, .idle(lastSynced: nil))])
         var succeeded = SyncReport(source: .hub)
         succeeded.includesVideos = false
-        succeeded.status = StatusSync.Report()
+        succeeded.status = MarkSync.Report()
         #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.statusService, .idle(lastSynced: now)), .statusesKnown(true)])
     }
 }

@@ -25,12 +25,12 @@ public final class StatusLoopbackServer: Sendable {
     /// returns once it listens; `firstMiddleware` sees every request first (tests inject faults
     /// with it).
     public static func start(
-        service: StatusService, port: Int = 0, firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
+        service: MarkSyncService, port: Int = 0, firstMiddleware: (any RouterMiddleware<BasicRequestContext>)? = nil
     ) async throws -> StatusLoopbackServer {
         let router = Router(context: BasicRequestContext.self)
         if let firstMiddleware { add(firstMiddleware, to: router) }
         router.add(middleware: ServerErrorMiddleware())
-        StatusRoutes(service: service).register(on: router)
+        MarkSyncRoutes(service: service).register(on: router)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "metube-status-loopback")
         logger.logLevel = .error
@@ -50,7 +50,7 @@ public final class StatusLoopbackServer: Sendable {
         }
         await group.triggerGracefulShutdown()
         _ = await task.result
-        throw StatusErrorBody(.internalError, "The loopback status server did not start")
+        throw MarkSyncErrorBody(.internalError, "The loopback status server did not start")
     }
 
     private static func add(_ middleware: some RouterMiddleware<BasicRequestContext>, to router: Router<BasicRequestContext>) {

@@ -128,8 +128,8 @@ public final class StatusWriteLoad: Sendable {
     public static func post(
         _ operation: String, to base: String, token: String, body: String, client: HTTPClient = .shared
     ) async throws -> (status: UInt, body: String) {
-        var request = HTTPClientRequest(url: base + "/database/1/\(StatusConfiguration.defaultContainer)/development/private/\(operation)"
-            + "?ckAPIToken=\(StatusConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)")
+        var request = HTTPClientRequest(url: base + "/database/1/\(MarkSyncConfiguration.defaultContainer)/development/private/\(operation)"
+            + "?ckAPIToken=\(MarkSyncConfiguration.defaultAPIToken)&ckWebAuthToken=\(token)")
         request.method = .POST
         request.body = .bytes(ByteBuffer(string: body))
         let response = try await client.execute(request, timeout: .seconds(20))

@@ -33,8 +33,8 @@ public struct PostgresAdministration: UserAndChannelAdministration {
     }
 
     public func rotateToken(name: String) async throws -> String {
-        let token = StatusTokenHasher.newToken()
-        let rows = try await database.query("UPDATE status_users SET token_hash = \(StatusTokenHasher.hash(token)) WHERE name = \(name) RETURNING id")
+        let token = MarkSyncTokenHasher.newToken()
+        let rows = try await database.query("UPDATE status_users SET token_hash = \(MarkSyncTokenHasher.hash(token)) WHERE name = \(name) RETURNING id")
         guard !rows.isEmpty else { throw ServerError.unknownName("no user named \(name)") }
         return token
     }

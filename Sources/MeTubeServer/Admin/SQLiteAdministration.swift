@@ -48,9 +48,9 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
     /// Gives the user `name` a new token and returns it (only its hash is stored); the old token
     /// stops working at once.
     public func rotateToken(name: String) async throws -> String {
-        let token = StatusTokenHasher.newToken()
+        let token = MarkSyncTokenHasher.newToken()
         try await run { db in
-            try db.execute(sql: "UPDATE status_users SET token_hash = ? WHERE name = ?", arguments: [StatusTokenHasher.hash(token), name])
+            try db.execute(sql: "UPDATE status_users SET token_hash = ? WHERE name = ?", arguments: [MarkSyncTokenHasher.hash(token), name])
             guard db.changesCount == 1 else { throw ServerError.unknownName("no user named \(name)") }
         }
         return token

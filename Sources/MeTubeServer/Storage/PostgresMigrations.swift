@@ -6,7 +6,7 @@ import PostgresNIO
 ///
 /// It holds the same tables and columns as the SQLite schema (``ServerDatabase``), with the
 /// differences that several instances need: the status service's database change history is kept
-/// by ``PostgresStatusStatements`` in the writing transaction rather than by triggers, the
+/// by ``PostgresMarkSyncStatements`` in the writing transaction rather than by triggers, the
 /// leases and claims that give each piece of background work to one instance have tables of
 /// their own, and `metube_migrations` records which steps ran, by name. The names start with
 /// `postgres-`, so that they never read as the SQLite steps (``ServerDatabase``), whose numbers

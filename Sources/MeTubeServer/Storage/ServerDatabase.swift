@@ -18,7 +18,7 @@ public struct ServerDatabase: Sendable {
     ///
     /// A file of the older two-file layout is adopted as it is, and the status file of that layout
     /// (`legacyStatusPath`, by default `NAME-status.sqlite` beside `path`) is imported into it once
-    /// and renamed to `….imported`; see ``LegacyStatusImport``.
+    /// and renamed to `….imported`; see ``LegacyMarkSyncImport``.
     public init(path: String, legacyStatusPath: String? = nil) throws {
         try Self.createPrivately(path)
         let pool = try DatabasePool(path: path, configuration: Self.configuration)
@@ -76,6 +76,6 @@ public struct ServerDatabase: Sendable {
             }
         }
         try Self.migrator.migrate(writer)
-        try LegacyStatusImport(database: self, legacyPath: legacyStatusPath).run()
+        try LegacyMarkSyncImport(database: self, legacyPath: legacyStatusPath).run()
     }
 }

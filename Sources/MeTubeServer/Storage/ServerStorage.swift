@@ -11,7 +11,7 @@ struct ServerStorage: Sendable {
     /// The registered channels and their videos.
     let hub: any HubRepository
     /// The status service's users, zones and records.
-    let status: any StatusRepository
+    let status: any MarkSyncRepository
     /// The WebSub subscriptions, and the deletions WebSub announces.
     let webSub: any WebSubRepository
     /// The YouTube Data API lookups and their daily budget.
@@ -45,7 +45,7 @@ struct ServerStorage: Sendable {
     /// The storage in the SQLite `database`.
     init(database: ServerDatabase) throws {
         hub = try SQLiteHubRepository(database: database)
-        status = SQLiteStatusRepository(database: database)
+        status = SQLiteMarkSyncRepository(database: database)
         webSub = SQLiteWebSubRepository(database: database)
         enrichment = SQLiteEnrichmentRepository(database: database)
         feedLeases = nil
@@ -66,7 +66,7 @@ struct ServerStorage: Sendable {
         let holder = UUID().uuidString
         let claimDuration = WebSubSubscriber.longestBatch(concurrency: configuration.webSub?.concurrency ?? 1)
         hub = PostgresHubRepository(database: database)
-        status = PostgresStatusRepository(database: database)
+        status = PostgresMarkSyncRepository(database: database)
         webSub = PostgresWebSubRepository(database: database, holder: holder, claimDuration: claimDuration)
         enrichment = PostgresEnrichmentRepository(database: database, holder: holder)
         feedLeases = configuration.pollInterval.map { interval in

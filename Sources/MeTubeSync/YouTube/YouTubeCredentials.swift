@@ -43,7 +43,7 @@ public struct YouTubeCredentials: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        try StatusAccount.replace(directory.appendingPathComponent(Self.fileName), with: encoder.encode(self), mode: 0o600)
+        try MarkSyncAccount.replace(directory.appendingPathComponent(Self.fileName), with: encoder.encode(self), mode: 0o600)
     }
 
     /// Removes the saved credentials from `directory`; `false` when there were none.

@@ -105,7 +105,7 @@ public struct YouTubeOAuthClient: Sendable {
         request.method = .POST
         request.headers.add(name: "User-Agent", value: "metube")
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(StatusEndpoint.escape($0.value))" }.joined(separator: "&")
+        let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(MarkSyncEndpoint.escape($0.value))" }.joined(separator: "&")
         request.body = .bytes(ByteBuffer(string: body))
         let response: PeerResponse
         do throws(TransferFailure) {

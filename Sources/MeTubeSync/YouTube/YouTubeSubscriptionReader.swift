@@ -102,7 +102,7 @@ public struct YouTubeSubscriptionReader: Sendable {
     private func get(after token: String?, accessToken: String) async throws(SyncError) -> [String: Any] {
         if Task.isCancelled { throw .cancelled }
         var url = "\(oauth.configuration.apiURL)/subscriptions?part=snippet&mine=true&maxResults=\(Self.pageSize)"
-        if let token { url += "&pageToken=\(StatusEndpoint.escape(token))" }
+        if let token { url += "&pageToken=\(MarkSyncEndpoint.escape(token))" }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "metube")
         request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")

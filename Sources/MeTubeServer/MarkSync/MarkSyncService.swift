@@ -1,0 +1,210 @@
+import MeTubeAPI
+import MeTubeCore
+
+/// Who is asking: the authenticated user and the private database the request addresses.
+public struct MarkSyncCaller: Sendable, Hashable {
+    /// The authenticated user.
+    public var user: MarkSyncUser
+    /// The user's private database in the request's container and environment.
+    public var database: MarkSyncDatabaseKey
+
+    /// Creates a caller.
+    public init(user: MarkSyncUser, database: MarkSyncDatabaseKey) {
+        self.user = user
+        self.database = database
+    }
+}
+
+/// The status service's behaviour, independent of HTTP: authentication, throttling and every
+/// zone, record and change operation, over a ``MarkSyncRepository``.
+///
+/// Failures of a whole request are thrown as ``MarkSyncErrorBody``; failures of one record or zone
+/// come back inside the response.
+public struct MarkSyncService: Sendable {
+    /// The storage.
+    public let repository: any MarkSyncRepository
+    /// Limits and containers.
+    public let configuration: MarkSyncConfiguration
+    private let throttle: MarkSyncThrottle
+    private let lastSeen = MarkSyncLastSeenRecorder()
+    /// Orders the record writes of each zone (see ``MarkSyncZoneTurns``).
+    let zoneTurns = MarkSyncZoneTurns()
+    private let clock: @Sendable () -> Int64
+
+    /// Creates a service over `repository`; `clock` gives the time stamped on records, in
+    /// milliseconds since 1970.
+    public init(repository: any MarkSyncRepository, configuration: MarkSyncConfiguration = .init(), clock: @escaping @Sendable () -> Int64 = HybridLogicalClock.systemMillis) {
+        self.repository = repository
+        self.configuration = configuration
+        self.throttle = MarkSyncThrottle(rate: configuration.requestsPerSecond, burst: configuration.burst)
+        self.clock = clock
+    }
+
+    /// Adds a user and returns the token to give them; only its hash is stored.
+    public func addUser(name: String) async throws -> String {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw MarkSyncErrorBody(.badRequest, "A user name is one or more letters, digits, '-', '_' or '.'")
+        }
+        let token = MarkSyncTokenHasher.newToken()
+        guard try await repository.addUser(name: name, tokenHash: MarkSyncTokenHasher.hash(token)) != nil else {
+            throw MarkSyncErrorBody(.exists, "User '\(name)' already exists")
+        }
+        return token
+    }
+
+    /// Checks the container's API token and the user's web auth token and admits the request
+    /// through the user's throttle. A missing or unknown user token is AUTHENTICATION_REQUIRED
+    /// (421) with the sign-in `redirectURL`, which CloudKit JS takes as "signed out"; a wrong API
+    /// token is AUTHENTICATION_FAILED (401).
+    public func authenticate(container: String, environment: String, apiToken: String?, webAuthToken: String?) async throws -> MarkSyncCaller {
+        guard let apiToken, !apiToken.isEmpty else {
+            throw MarkSyncErrorBody(.authenticationRequired, "The request needs the container's API token as ckAPIToken", redirectURL: configuration.signInURL)
+        }
+        guard let expected = configuration.apiTokens[container], MarkSyncTokenHasher.matches(apiToken, expected) else {
+            throw MarkSyncErrorBody(.authenticationFailed, "ckAPIToken is not valid for container '\(container)'")
+        }
+        guard let webAuthToken, !webAuthToken.isEmpty else {
+            throw MarkSyncErrorBody(.authenticationRequired, "The request needs a user token: an Authorization: Bearer header, or ckWebAuthToken",
+                                  redirectURL: configuration.signInURL)
+        }
+        guard let user = try await repository.user(tokenHash: MarkSyncTokenHasher.hash(webAuthToken)) else {
+            throw MarkSyncErrorBody(.authenticationRequired, "The user token is not valid (wrong, or its user was removed); sign in again",
+                                  redirectURL: configuration.signInURL)
+        }
+        let now = clock()
+        if lastSeen.shouldRecord(user.id, atMillis: now) {
+            try await repository.recordSeen(userID: user.id, atMillis: now)
+        }
+        if let retryAfter = throttle.admit(user.id) {
+            throw MarkSyncErrorBody(.throttled, "Too many requests; retry after \(retryAfter) s", retryAfter: retryAfter)
+        }
+        return MarkSyncCaller(user: user, database: MarkSyncDatabaseKey(userID: user.id, container: container, environment: environment))
+    }
+
+    /// `zones/modify`: creates (idempotently) or deletes zones, one result per operation.
+    public func modifyZones(_ request: MarkSyncZonesModifyRequest, caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+        try checkCount(request.operations.count, of: "operations")
+        let names = request.operations.map(\.zone.zoneID.zoneName)
+        guard Set(names).count == names.count else {
+            throw MarkSyncErrorBody(.badRequest, "Only one operation per zone is allowed in a request")
+        }
+        let results = try await repository.transaction { transaction in
+            try request.operations.map { operation -> MarkSyncZoneResult in
+                let zoneID = operation.zone.zoneID
+                if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
+                let key = MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)
+                switch operation.operationType {
+                case .create:
+                    let zone = try existingZone(key, in: transaction) ?? createZone(key, in: transaction)
+                    return .success(zoneDictionary(zone, caller: caller))
+                case .delete:
+                    guard zoneID.zoneName != MarkSyncZoneID.defaultZoneName else {
+                        return .failure(MarkSyncZoneError(zoneID: zoneID, .badRequest, "The default zone cannot be deleted"))
+                    }
+                    guard try transaction.zone(key) != nil else { return .failure(zoneNotFound(zoneID)) }
+                    try transaction.deleteZone(key)
+                    return .success(MarkSyncZone(zoneID: MarkSyncZoneID(zoneName: zoneID.zoneName, ownerRecordName: caller.user.recordName)))
+                }
+            }
+        }
+        return MarkSyncZonesResponse(zones: results)
+    }
+
+    /// `zones/list`: every zone of the caller's database, the default zone included.
+    public func listZones(caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+        let zones = try await readingTransaction { transaction in
+            let defaultKey = MarkSyncZoneKey(database: caller.database, zoneName: MarkSyncZoneID.defaultZoneName)
+            _ = try existingZone(defaultKey, in: transaction)
+            return try transaction.zones(in: caller.database)
+        }
+        return MarkSyncZonesResponse(zones: zones.map { .success(zoneDictionary($0, caller: caller)) })
+    }
+
+    /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.
+    public func lookupZones(_ request: MarkSyncZonesLookupRequest, caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+        try checkCount(request.zones.count, of: "zones")
+        let results = try await readingTransaction { transaction in
+            try request.zones.map { zoneID -> MarkSyncZoneResult in
+                if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
+                let key = MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)
+                guard let zone = try existingZone(key, in: transaction) else { return .failure(zoneNotFound(zoneID)) }
+                return .success(zoneDictionary(zone, caller: caller))
+            }
+        }
+        return MarkSyncZonesResponse(zones: results)
+    }
+
+    /// The longest zone name, record name, record type or field name, in UTF-8 bytes.
+    public static let maxNameBytes = 255
+
+    /// Why `name` cannot be a `what`, or nil when it can.
+    static func nameError(_ name: String, of what: String) -> String? {
+        name.utf8.count > maxNameBytes ? "\(what) is longer than \(maxNameBytes) bytes" : nil
+    }
+
+    /// The current time for record stamps.
+    var nowMillis: Int64 { clock() }
+
+    /// Throws `LIMIT_EXCEEDED` when a request lists more than the allowed number of items.
+    func checkCount(_ count: Int, of what: String) throws {
+        guard count <= configuration.maxOperationsPerRequest else {
+            throw MarkSyncErrorBody.limitExceeded("\(count) \(what) in one request; the limit is \(configuration.maxOperationsPerRequest)")
+        }
+    }
+
+    /// ACCESS_DENIED when `zoneID` names another user's zone, BAD_REQUEST for an empty name.
+    func accessError(for zoneID: MarkSyncZoneID, caller: MarkSyncCaller) -> MarkSyncZoneError? {
+        if let owner = zoneID.ownerRecordName, owner != caller.user.recordName {
+            return MarkSyncZoneError(zoneID: zoneID, .accessDenied, "Zone '\(zoneID.zoneName)' of '\(owner)' is not yours")
+        }
+        if zoneID.zoneName.isEmpty {
+            return MarkSyncZoneError(zoneID: zoneID, .badRequest, "zoneName must not be empty")
+        }
+        if let error = Self.nameError(zoneID.zoneName, of: "zoneName") {
+            return MarkSyncZoneError(zoneID: zoneID, .badRequest, error)
+        }
+        return nil
+    }
+
+    /// The stored zone, creating the default zone on first use (in a read-only transaction it
+    /// throws ``DefaultZoneMissing`` instead, and ``readingTransaction(_:)`` writes).
+    func existingZone(_ key: MarkSyncZoneKey, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone? {
+        if let zone = try transaction.zone(key) { return zone }
+        guard key.zoneName == MarkSyncZoneID.defaultZoneName else { return nil }
+        if transaction.isReadOnly { throw DefaultZoneMissing() }
+        return try createZone(key, in: transaction)
+    }
+
+    /// A read-only transaction met a default zone still to be created.
+    struct DefaultZoneMissing: Error {}
+
+    /// Runs `body` in a read-only transaction, which runs beside other reads and the writer; when
+    /// it finds the default zone still to be created, runs it again in a write transaction.
+    func readingTransaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
+        do {
+            return try await repository.read(body)
+        } catch is DefaultZoneMissing {
+            return try await repository.transaction(body)
+        }
+    }
+
+    /// The zone dictionary of a stored zone.
+    func zoneDictionary(_ zone: StoredMarkSyncZone, caller: MarkSyncCaller) -> MarkSyncZone {
+        MarkSyncZone(
+            zoneID: MarkSyncZoneID(zoneName: zone.key.zoneName, ownerRecordName: caller.user.recordName),
+            syncToken: MarkSyncVersionTokens.syncToken(zone: zone, sequence: zone.lastSequence),
+            atomic: true
+        )
+    }
+
+    /// The error for a zone that does not exist.
+    func zoneNotFound(_ zoneID: MarkSyncZoneID) -> MarkSyncZoneError {
+        MarkSyncZoneError(zoneID: zoneID, .zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
+    }
+
+    private func createZone(_ key: MarkSyncZoneKey, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone {
+        let zone = StoredMarkSyncZone(key: key, incarnation: Int64.random(in: 1...(1 << 40)))
+        try transaction.saveZone(zone)
+        return zone
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// What the database answered to one ``PostgresMarkSyncRead``.
+enum PostgresMarkSyncAnswer: Sendable {
+    /// A zone, or nil when it does not exist.
+    case zone(StoredMarkSyncZone?)
+    /// Zones, in the order of their names.
+    case zones([StoredMarkSyncZone])
+    /// Records without their fields, each beside its stored fields, decoded only when the body
+    /// needs them.
+    case storedRecords([(StoredMarkSyncRecord, Data)])
+    /// Records with their fields.
+    case records([StoredMarkSyncRecord])
+    /// A position of a database's change history.
+    case position(Int64)
+    /// Zone changes, oldest first.
+    case zoneChanges([MarkSyncZoneChange])
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import MeTubeAPI
+import PostgresNIO
+
+/// A ``MarkSyncRepository`` in PostgreSQL, correct with any number of server instances writing.
+///
+/// **Why `changes/zone` and `changes/database` never skip a change.** Every transaction takes a
+/// transaction-scoped advisory lock on each user database (user, container, environment) it
+/// touches before it reads or writes anything of it, and holds it to its end. So the transactions
+/// of one user database run one after another, on whichever instance: a zone's record sequence
+/// numbers and a database's change positions are handed out and committed in order, and every
+/// read inside a transaction sees one consistent state, as with SQLite's single writer.
+/// Different users' transactions run in parallel. A transaction that PostgreSQL still aborts as a
+/// deadlock or a serialization failure is run again, up to three times.
+///
+/// The transaction's body is synchronous (``MarkSyncTransaction``), and no thread waits for the
+/// database: the body runs on the rows fetched so far, and each read it misses is fetched with an
+/// awaited query before it runs again (``PostgresMarkSyncTransaction``); its writes are executed
+/// once it got through. Each statement is answered within ``StorageDeadline/call``, the whole
+/// transaction within ``StorageDeadline/transaction``. A statement that gets no answer in time
+/// closes its connection, so that the pool replaces it and the transaction's advisory lock goes
+/// with it.
+public struct PostgresMarkSyncRepository: MarkSyncRepository {
+    private let database: PostgresServerDatabase
+
+    /// The status tables of `database`.
+    public init(database: PostgresServerDatabase) {
+        self.database = database
+    }
+
+    public func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let rows = try await database.query(
+            "INSERT INTO status_users (name, token_hash, created_millis) VALUES (\(name), \(tokenHash), \(now)) ON CONFLICT DO NOTHING RETURNING id")
+        return try rows.first.map { MarkSyncUser(id: try $0.decode(Int64.self), name: name) }
+    }
+
+    public func user(tokenHash: String) async throws -> MarkSyncUser? {
+        let rows = try await database.query("SELECT id, name FROM status_users WHERE token_hash = \(tokenHash)")
+        return try rows.first.map { row in
+            let (id, name) = try row.decode((Int64, String).self)
+            return MarkSyncUser(id: id, name: name)
+        }
+    }
+
+    public func recordSeen(userID: Int64, atMillis millis: Int64) async throws {
+        _ = try await database.query("UPDATE status_users SET last_seen_millis = \(millis) WHERE id = \(userID)")
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
+        let (database, logger) = (database, database.logger)
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let end = ContinuousClock.now + StorageDeadline.limit(StorageDeadline.transaction)
+                return try await database.withConnection("a status transaction", within: end - .now) { connection in
+                    let statements = PostgresMarkSyncStatements(connection: connection, end: end, logger: logger)
+                    try await statements.execute("BEGIN")
+                    do {
+                        let value = try await Self.run(body, with: statements)
+                        try await statements.execute("COMMIT")
+                        return value
+                    } catch {
+                        _ = try? await statements.execute("ROLLBACK")
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError {
+                let state = PostgresServerDatabase.sqlState(of: error)
+                if attempt < 3, state == "40P01" || state == "40001" { continue }
+                throw ServerError.storage(PostgresServerDatabase.describe(error))
+            }
+        }
+    }
+
+    /// Runs `body` until it gets through on the rows fetched so far, fetching each read it misses;
+    /// then executes its writes and returns its answer.
+    private static func run<T>(_ body: (any MarkSyncTransaction) throws -> T, with statements: PostgresMarkSyncStatements) async throws -> T {
+        var answers: [PostgresMarkSyncRead: PostgresMarkSyncAnswer] = [:]
+        while true {
+            let transaction = PostgresMarkSyncTransaction(answers: answers)
+            do {
+                let value = try body(transaction)
+                for write in transaction.writes { try await statements.apply(write) }
+                return value
+            } catch let missing as PostgresMarkSyncRead.Missing {
+                answers[missing.read] = try await statements.fetch(missing.read)
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Logging
+import MeTubeAPI
+import PostgresNIO
+
+/// The statements of one PostgreSQL status transaction, awaited without blocking a thread: the
+/// reads a ``PostgresMarkSyncTransaction`` asks for and the writes it kept.
+///
+/// Before it reads or writes anything of a user database, it takes the transaction's advisory
+/// lock on it (see ``PostgresMarkSyncRepository``). Each statement is answered within
+/// ``StorageDeadline/call`` and not past the transaction's end, or its connection is closed (so
+/// that the pool replaces it and the advisory lock goes with it) and it fails with
+/// ``ServerError/unavailable(_:retryAfter:)``.
+final class PostgresMarkSyncStatements {
+    private let connection: PostgresConnection
+    private let end: ContinuousClock.Instant
+    private let logger: Logger
+    private var zoneIDs: [MarkSyncZoneKey: Int64] = [:]
+    private var lockedDatabases: Set<MarkSyncDatabaseKey> = []
+
+    /// The statements of a transaction on `connection` that must all be answered by `end`.
+    init(connection: PostgresConnection, end: ContinuousClock.Instant, logger: Logger) {
+        self.connection = connection
+        self.end = end
+        self.logger = logger
+    }
+
+    /// Runs `query` and returns its rows; see the type's deadlines.
+    @discardableResult
+    func execute(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let (connection, logger) = (connection, logger)
+        let timeout = max(.zero, min(StorageDeadline.call, end - .now))
+        return try await StorageDeadline.run("a statement", within: timeout, onTimeout: { let _: EventLoopFuture<Void> = connection.close() }) {
+            try await connection.query(query, logger: logger).collect()
+        }
+    }
+
+    /// Fetches what the database holds for `read`.
+    func fetch(_ read: PostgresMarkSyncRead) async throws -> PostgresMarkSyncAnswer {
+        switch read {
+        case .zone(let key):
+            return .zone(try await zone(key))
+        case .zones(let database):
+            return .zones(try await zones(in: database))
+        case .namedRecords(let names, let zone):
+            return .storedRecords(try await records(named: names, in: zone))
+        case .changes(let zone, let sequence, let includeDeleted, let limit):
+            return .records(try await changes(in: zone, after: sequence, includeDeleted: includeDeleted, limit: limit))
+        case .typedRecords(let type, let zone):
+            return .records(try await records(ofType: type, in: zone))
+        case .changePosition(let database):
+            return .position(try await changePosition(database))
+        case .zoneChanges(let database, let position, let includeDeleted, let limit):
+            return .zoneChanges(try await zoneChanges(in: database, after: position, includeDeleted: includeDeleted, limit: limit))
+        }
+    }
+
+    /// Executes `write`.
+    func apply(_ write: PostgresMarkSyncWrite) async throws {
+        switch write {
+        case .saveZone(let zone): try await saveZone(zone)
+        case .deleteZone(let key): try await deleteZone(key)
+        case .saveRecords(let records, let zone): try await saveRecords(records, in: zone)
+        }
+    }
+
+    /// Takes the transaction's advisory lock on `database` once.
+    private func lock(_ database: MarkSyncDatabaseKey) async throws {
+        guard lockedDatabases.insert(database).inserted else { return }
+        let name = "metube-status:\(database.userID):\(database.container):\(database.environment)"
+        try await execute("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))")
+    }
+
+    private func zone(_ key: MarkSyncZoneKey) async throws -> StoredMarkSyncZone? {
+        try await lock(key.database)
+        guard let row = try await execute("""
+            SELECT id, incarnation, last_sequence FROM status_zones
+            WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
+            """).first else { return nil }
+        let (id, incarnation, lastSequence) = try row.decode((Int64, Int64, Int64).self)
+        zoneIDs[key] = id
+        return StoredMarkSyncZone(key: key, incarnation: incarnation, lastSequence: lastSequence)
+    }
+
+    private func zones(in database: MarkSyncDatabaseKey) async throws -> [StoredMarkSyncZone] {
+        try await lock(database)
+        return try await execute("""
+            SELECT name, incarnation, last_sequence FROM status_zones
+            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment) ORDER BY name
+            """).map { row in
+            let (name, incarnation, lastSequence) = try row.decode((String, Int64, Int64).self)
+            return StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: name), incarnation: incarnation, lastSequence: lastSequence)
+        }
+    }
+
+    private func saveZone(_ zone: StoredMarkSyncZone) async throws {
+        let key = zone.key
+        guard let stored = try await self.zone(key) else {
+            let position = try await nextChangePosition(key.database)
+            let id = try await execute("""
+                INSERT INTO status_zones (user_id, container, environment, name, incarnation, last_sequence, changed_at)
+                VALUES (\(key.database.userID), \(key.database.container), \(key.database.environment), \(key.zoneName), \(zone.incarnation), \(zone.lastSequence), \(position))
+                RETURNING id
+                """).first?.decode(Int64.self)
+            zoneIDs[key] = id
+            try await execute("""
+                DELETE FROM status_zone_deletions
+                WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
+                """)
+            return
+        }
+        guard stored.incarnation != zone.incarnation || stored.lastSequence != zone.lastSequence, let id = zoneIDs[key] else { return }
+        let position = try await nextChangePosition(key.database)
+        try await execute("""
+            UPDATE status_zones SET incarnation = \(zone.incarnation), last_sequence = \(zone.lastSequence), changed_at = \(position) WHERE id = \(id)
+            """)
+    }
+
+    private func deleteZone(_ key: MarkSyncZoneKey) async throws {
+        try await lock(key.database)
+        let deleted = try await execute("""
+            DELETE FROM status_zones
+            WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
+            RETURNING id
+            """)
+        zoneIDs[key] = nil
+        guard !deleted.isEmpty else { return }
+        let position = try await nextChangePosition(key.database)
+        try await execute("""
+            INSERT INTO status_zone_deletions (user_id, container, environment, name, changed_at)
+            VALUES (\(key.database.userID), \(key.database.container), \(key.database.environment), \(key.zoneName), \(position))
+            ON CONFLICT (user_id, container, environment, name) DO UPDATE SET changed_at = excluded.changed_at
+            """)
+    }
+
+    private func records(named names: [String], in zone: MarkSyncZoneKey) async throws -> [(StoredMarkSyncRecord, Data)] {
+        guard let zoneID = try await zoneID(zone) else { return [] }
+        return try await execute("""
+            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+            WHERE zone_id = \(zoneID) AND name = ANY(\(names)::text[])
+            """).map(storedRecord)
+    }
+
+    private func saveRecords(_ records: [StoredMarkSyncRecord], in zone: MarkSyncZoneKey) async throws {
+        guard let zoneID = try await zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
+        // One statement for all of them, each column sent as an array.
+        let fields = try records.map { ByteBuffer(bytes: try MarkSyncFieldsCodec.stored($0.fields)) }
+        try await execute("""
+            INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
+            SELECT \(zoneID), * FROM unnest(\(records.map(\.name))::text[], \(records.map(\.type))::text[], \(fields)::bytea[],
+                \(records.map(\.sequence))::bigint[], \(records.map(\.createdMillis))::bigint[], \(records.map(\.modifiedMillis))::bigint[],
+                \(records.map(\.isDeleted))::boolean[])
+            ON CONFLICT (zone_id, name) DO UPDATE SET type = excluded.type, fields = excluded.fields, sequence = excluded.sequence,
+                created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
+            """)
+    }
+
+    private func changes(in zone: MarkSyncZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) async throws -> [StoredMarkSyncRecord] {
+        guard let zoneID = try await zoneID(zone) else { return [] }
+        return try await execute("""
+            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+            WHERE zone_id = \(zoneID) AND sequence > \(sequence) AND (\(includeDeleted) OR NOT deleted) ORDER BY sequence LIMIT \(limit)
+            """).map(record)
+    }
+
+    private func records(ofType type: String, in zone: MarkSyncZoneKey) async throws -> [StoredMarkSyncRecord] {
+        guard let zoneID = try await zoneID(zone) else { return [] }
+        return try await execute("""
+            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+            WHERE zone_id = \(zoneID) AND type = \(type) AND NOT deleted
+            """).map(record)
+    }
+
+    private func changePosition(_ database: MarkSyncDatabaseKey) async throws -> Int64 {
+        try await lock(database)
+        return try await execute("""
+            SELECT value FROM status_database_counters
+            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment)
+            """).first?.decode(Int64.self) ?? 0
+    }
+
+    private func zoneChanges(in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) async throws -> [MarkSyncZoneChange] {
+        try await lock(database)
+        let (user, container, environment) = (database.userID, database.container, database.environment)
+        return try await execute("""
+            SELECT name, incarnation, last_sequence, changed_at, false FROM status_zones
+            WHERE user_id = \(user) AND container = \(container) AND environment = \(environment) AND changed_at > \(position)
+            UNION ALL
+            SELECT name, 0, 0, changed_at, true FROM status_zone_deletions
+            WHERE \(includeDeleted) AND user_id = \(user) AND container = \(container) AND environment = \(environment) AND changed_at > \(position)
+            ORDER BY 4 LIMIT \(limit)
+            """).map { row in
+            let (name, incarnation, lastSequence, changedAt, deleted) = try row.decode((String, Int64, Int64, Int64, Bool).self)
+            return MarkSyncZoneChange(
+                zone: StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: name), incarnation: incarnation, lastSequence: lastSequence),
+                position: changedAt, isDeleted: deleted)
+        }
+    }
+
+    /// The next position of `database`'s change history, taken in this transaction.
+    private func nextChangePosition(_ database: MarkSyncDatabaseKey) async throws -> Int64 {
+        try await execute("""
+            INSERT INTO status_database_counters (user_id, container, environment, value)
+            VALUES (\(database.userID), \(database.container), \(database.environment), 1)
+            ON CONFLICT (user_id, container, environment) DO UPDATE SET value = status_database_counters.value + 1
+            RETURNING value
+            """).first?.decode(Int64.self) ?? 0
+    }
+
+    private func zoneID(_ key: MarkSyncZoneKey) async throws -> Int64? {
+        if let id = zoneIDs[key] { return id }
+        _ = try await zone(key)
+        return zoneIDs[key]
+    }
+
+    /// The record in `row`, with its fields.
+    private func record(_ row: PostgresRow) throws -> StoredMarkSyncRecord {
+        var (record, data) = try storedRecord(row)
+        record.fields = try MarkSyncFieldsCodec.fields(stored: data, of: record.name)
+        return record
+    }
+
+    /// The record in `row` without its fields, beside its stored fields.
+    private func storedRecord(_ row: PostgresRow) throws -> (StoredMarkSyncRecord, Data) {
+        let (name, type, data, sequence, created, modified, deleted) = try row.decode((String, String, Data, Int64, Int64, Int64, Bool).self)
+        return (StoredMarkSyncRecord(name: name, type: type, fields: [:], sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted), data)
+    }
+}

@@ -1,0 +1,19 @@
+/// One write of a status transaction on PostgreSQL, kept by ``PostgresMarkSyncTransaction`` and
+/// executed by ``PostgresMarkSyncStatements`` once the transaction's body got through.
+enum PostgresMarkSyncWrite: Sendable {
+    /// Creates or updates a zone.
+    case saveZone(StoredMarkSyncZone)
+    /// Deletes a zone and its records.
+    case deleteZone(MarkSyncZoneKey)
+    /// Creates or replaces records of a zone.
+    case saveRecords([StoredMarkSyncRecord], MarkSyncZoneKey)
+
+    /// The zone written.
+    var zoneKey: MarkSyncZoneKey {
+        switch self {
+        case .saveZone(let zone): zone.key
+        case .deleteZone(let key): key
+        case .saveRecords(_, let key): key
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+import MeTubeAPI
+
+/// A ``MarkSyncRepository`` in the server's SQLite database.
+///
+/// Concurrent transactions are committed in groups (``GroupCommit``): each one is durable when
+/// it returns, and one sync of the database serves the whole group.
+public struct SQLiteMarkSyncRepository: MarkSyncRepository {
+    private let database: ServerDatabase
+    private let groupCommit: GroupCommit
+
+    /// The status tables of `database`.
+    public init(database: ServerDatabase) {
+        self.database = database
+        self.groupCommit = GroupCommit(database: database)
+    }
+
+    /// The status tables of the database file at `path` (created if needed).
+    public init(path: String) throws {
+        self.init(database: try ServerDatabase(path: path))
+    }
+
+    /// The status tables of a fresh in-memory database.
+    public init() throws {
+        self.init(database: try ServerDatabase())
+    }
+
+    public func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? {
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO status_users (name, token_hash, created_millis) VALUES (?, ?, ?)",
+                arguments: [name, tokenHash, Int64(Date().timeIntervalSince1970 * 1000)])
+            return db.changesCount == 1 ? MarkSyncUser(id: db.lastInsertedRowID, name: name) : nil
+        }
+    }
+
+    public func user(tokenHash: String) async throws -> MarkSyncUser? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, name FROM status_users WHERE token_hash = ?", arguments: [tokenHash])
+                .map { MarkSyncUser(id: $0[0], name: $0[1]) }
+        }
+    }
+
+    public func recordSeen(userID: Int64, atMillis millis: Int64) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE status_users SET last_seen_millis = ? WHERE id = ?", arguments: [millis, userID])
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
+        try await groupCommit.write { db in try body(SQLiteMarkSyncTransaction(db: db, isReadOnly: false)) }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
+        try await database.read { db in try body(SQLiteMarkSyncTransaction(db: db, isReadOnly: true)) }
+    }
+}
