@@ -225,6 +225,7 @@ struct HubSyncRun {
         report.newVideos += counts.added
         report.videosReceived += counts.received
     }
+
     /// Notes what the page's screening dropped or cleared, and a `maxSeqReturned` beyond its rows.
     private func note(_ page: ScreenedHubPage, provenUpTo proven: Int64, report: inout SyncReport) {
         var notes: [String] = []
