@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "MeTubeSync",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeAPI",
+                "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

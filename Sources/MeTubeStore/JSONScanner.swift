@@ -4,21 +4,21 @@ import MeTubeJSON
 /// A fast pull reader over UTF-8 JSON, for the large snapshot files: it decodes straight into the
 /// store's types without building an intermediate tree, several times faster than `JSONDecoder`.
 /// It accepts any valid JSON (any key order, whitespace, escapes) and skips unknown keys, so files
-/// written by a newer version with added fields still read.
-struct JSONScanner: ~Copyable {
+/// written by a newer version with added fields still read. Also reads the hub's pages (MeTubeSync).
+package struct JSONScanner: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
     /// Reads `bytes`, which must stay valid while the scanner is used.
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// A failure with the byte offset where it happened.
-    struct Failure: Error, CustomStringConvertible {
-        var offset: Int
-        var reason: String
-        var description: String { "\(reason) at byte \(offset)" }
+    package struct Failure: Error, CustomStringConvertible {
+        package var offset: Int
+        package var reason: String
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     private func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
@@ -44,7 +44,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Whether the next value is `null`; consumes it if so.
-    mutating func consumeNull() throws(Failure) -> Bool {
+    package mutating func consumeNull() throws(Failure) -> Bool {
         guard try peek() == UInt8(ascii: "n") else { return false }
         try literal("null")
         return true
@@ -58,7 +58,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Reads an object, calling `field` with each key; `field` must read or skip the value.
-    mutating func readObject(_ field: (inout JSONScanner, String) throws(Failure) -> Void) throws(Failure) {
+    package mutating func readObject(_ field: (inout JSONScanner, String) throws(Failure) -> Void) throws(Failure) {
         try expect(UInt8(ascii: "{"))
         if try peek() == UInt8(ascii: "}") { index += 1; return }
         while true {
@@ -73,7 +73,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Reads an array, calling `element` for each item; `element` must read the value.
-    mutating func readArray(_ element: (inout JSONScanner) throws(Failure) -> Void) throws(Failure) {
+    package mutating func readArray(_ element: (inout JSONScanner) throws(Failure) -> Void) throws(Failure) {
         try expect(UInt8(ascii: "["))
         if try peek() == UInt8(ascii: "]") { index += 1; return }
         while true {
@@ -86,7 +86,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Reads a string.
-    mutating func readString() throws(Failure) -> String {
+    package mutating func readString() throws(Failure) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
         while index < bytes.count {
@@ -129,7 +129,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// How many bytes have been read.
-    var offset: Int { index }
+    package var offset: Int { index }
 
     private mutating func readEscapedString(from start: Int) throws(Failure) -> String {
         var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -200,7 +200,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Reads a whole number in `Int64`'s full range, exactly.
-    mutating func readInt() throws(Failure) -> Int64 {
+    package mutating func readInt() throws(Failure) -> Int64 {
         let token = try numberToken()
         switch Self.parseInteger(token) {
         case let .exact(integer): return integer
@@ -263,7 +263,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Skips any value.
-    mutating func skipValue() throws(Failure) {
+    package mutating func skipValue() throws(Failure) {
         switch try peek() {
         case UInt8(ascii: "{"): try readObject { (scanner: inout JSONScanner, _: String) throws(Failure) in try scanner.skipValue() }
         case UInt8(ascii: "["): try readArray { (scanner: inout JSONScanner) throws(Failure) in try scanner.skipValue() }
@@ -285,7 +285,7 @@ struct JSONScanner: ~Copyable {
     /// Reads one value with `read`; when `read` fails on a well-formed value (a number out of
     /// range, an unknown word), skips that value and returns the failure instead of throwing, so
     /// the caller can use a default and keep the rest. Malformed JSON still throws.
-    mutating func lenient<T>(_ read: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> Result<T, Failure> {
+    package mutating func lenient<T>(_ read: (inout JSONScanner) throws(Failure) -> T) throws(Failure) -> Result<T, Failure> {
         skipWhitespace()
         let start = index
         do throws(Failure) {
@@ -298,7 +298,7 @@ struct JSONScanner: ~Copyable {
     }
 
     /// Fails unless only whitespace is left.
-    mutating func expectEnd() throws(Failure) {
+    package mutating func expectEnd() throws(Failure) {
         skipWhitespace()
         guard index == bytes.count else { throw fail("unexpected data after the end") }
     }

@@ -141,16 +141,17 @@ struct Journal {
     /// held as references are copied from where they point (`descriptions`).
     func append(_ change: StoreChange, generation: Int, descriptions: DescriptionLiterals = .none) throws(StoreError) -> AppendedLine {
         let path = path(generation)
-        var line: Data
-        var objectRanges: [Int: Range<Int>]
+        let object: Data
+        let objectRanges: [Int: Range<Int>]
         do {
-            let (object, ranges) = try SnapshotEncoding.change(change, descriptions: descriptions)
-            line = LineChecksum.seal(object)
-            objectRanges = ranges
+            (object, objectRanges) = try SnapshotEncoding.change(change, descriptions: descriptions)
         } catch {
             throw .writeFailed(path: path, reason: "could not encode the change: \(error)")
         }
-        line.append(0x0A)
+        // The sealed line is written in three pieces rather than built: a sync's object runs to
+        // megabytes, and a sealed copy of it (grown once more for the newline) would double them.
+        let opening = LineChecksum.opening(of: object)
+        let lineLength = opening.count + (object.count - 1) + 1 // the object without its brace, then the newline
         let existed = access(path, F_OK) == 0
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .writeFailed(path: path, reason: errnoText()) }
@@ -159,14 +160,17 @@ struct Journal {
         guard ftruncate(fd, off_t(end)) == 0, lseek(fd, off_t(end), SEEK_SET) >= 0 else {
             throw .writeFailed(path: path, reason: errnoText())
         }
-        if let failure = FileIO.writeAll(fd, line) ?? (fsync(fd) == 0 ? nil : errno) {
+        let written = opening.withUnsafeBytes { FileIO.writeAll(fd, $0) }
+            ?? object.dropFirst().withUnsafeBytes { FileIO.writeAll(fd, $0) }
+            ?? FileIO.writeAll(fd, Data([0x0A]))
+        if let failure = written ?? (fsync(fd) == 0 ? nil : errno) {
             _ = ftruncate(fd, off_t(end))
             _ = fsync(fd)
             throw .writeFailed(path: path, reason: errnoText(failure))
         }
         if !existed { try FileIO.syncDirectory(of: path) }
         let shift = end + LineChecksum.sealedOffset(ofObjectOffset: 0)
-        return AppendedLine(end: end + line.count, descriptionRanges: objectRanges.mapValues { ($0.lowerBound + shift)..<($0.upperBound + shift) })
+        return AppendedLine(end: end + lineLength, descriptionRanges: objectRanges.mapValues { ($0.lowerBound + shift)..<($0.upperBound + shift) })
     }
 
     /// The length of the file up to and including its last newline.

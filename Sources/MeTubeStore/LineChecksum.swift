@@ -56,13 +56,17 @@ enum LineChecksum {
 
     /// `object` (one encoded JSON object, `{…}`) with the checksum field put first.
     static func seal(_ object: Data) -> Data {
-        let rest = object.dropFirst()
-        let crc = rest.withUnsafeBytes { checksum(afterBrace: $0) }
-        var line = Data(prefix)
-        line.append(contentsOf: Array(hex(crc).utf8))
-        line.append(contentsOf: Array(#"","#.utf8))
-        line.append(rest)
+        var line = Data(opening(of: object))
+        line.append(object.dropFirst())
         return line
+    }
+
+    /// What replaces the opening brace of `object` (one encoded JSON object, `{…}`) in its sealed
+    /// line: `{"crc":"…",`. Writing this and then the object without its brace writes the line
+    /// ``seal(_:)`` makes, without copying a large object (a sync's line runs to megabytes).
+    static func opening(of object: Data) -> [UInt8] {
+        let crc = object.dropFirst().withUnsafeBytes { checksum(afterBrace: $0) }
+        return prefix + Array(hex(crc).utf8) + Array(#"","#.utf8)
     }
 
     /// Where byte `offset` (at least 1: the brace is replaced) of an object lands in its sealed line.

@@ -57,23 +57,39 @@ public struct HubClient: Sendable {
 
     /// One page of videos, screened row by row.
     func videos(_ query: HubVideoQuery) async throws(SyncError) -> ScreenedHubPage {
-        try await post(HubAPI.videoQueryPath, query)
+        try await post(HubAPI.videoQueryPath, query) { (answer) throws(SyncError) in
+            let page = answer.withUnsafeReadableBytes { bytes in
+                Result { () throws(SyncError) in try ScreenedHubPage(json: bytes) }
+            }
+            do throws(SyncError) {
+                return try page.get()
+            } catch .invalidResponse(let reason) {
+                throw .invalidResponse("\(HubAPI.videoQueryPath): \(reason)")
+            } catch {
+                throw error
+            }
+        }
     }
 
     private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body?) async throws(SyncError) -> Answer {
-        let bytes: ByteBuffer?
-        do {
-            bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) }
-        } catch {
-            throw .invalidResponse("cannot encode the request: \(error)")
-        }
-        return try await send(method: .POST, path: path, body: bytes, retrying: true) { (answer) throws(SyncError) in
+        try await post(path, body) { (answer) throws(SyncError) in
             do {
                 return try JSONDecoder().decode(Answer.self, from: Data(answer.readableBytesView))
             } catch {
                 throw .invalidResponse("\(path): \(Self.describe(error))")
             }
         }
+    }
+
+    /// Posts `body` as JSON and reads the answer with `read`.
+    private func post<Body: Encodable, Answer>(_ path: String, _ body: Body?, read: (ByteBuffer) throws(SyncError) -> Answer) async throws(SyncError) -> Answer {
+        let bytes: ByteBuffer?
+        do {
+            bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) }
+        } catch {
+            throw .invalidResponse("cannot encode the request: \(error)")
+        }
+        return try await send(method: .POST, path: path, body: bytes, retrying: true, read: read)
     }
 
     /// Sends the request and reads the answer with `read`, retrying per `retryPolicy` when either fails

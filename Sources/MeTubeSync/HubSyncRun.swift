@@ -142,8 +142,9 @@ struct HubSyncRun {
     }
 
     /// How many videos are merged into the store at once: a first sync of 200,000 videos writes
-    /// about twenty bounded journal lines, not one per page, and never the whole run as one.
-    static let batchVideoLimit = 10_000
+    /// about forty bounded journal lines, not one per page, and never the whole run as one; with
+    /// one batch merging while the next fills, at most two are held.
+    static let batchVideoLimit = 5_000
 
     /// Pages received but not merged yet: their videos and the watermark they prove.
     private struct Batch {
@@ -152,24 +153,30 @@ struct HubSyncRun {
     }
 
     /// Pages through `videos/query` from `start` until the hub has nothing more. The next page is
-    /// requested while the current one is taken in, so the network overlaps the store; pages are
-    /// merged in order, in batches of about ``batchVideoLimit`` videos (one transaction each,
-    /// with the watermark the batch proves), and whatever was received is merged before the run
-    /// stops early (cancelled, or a page that failed). Each page is checked against `budget`; the
-    /// watermark advances only to the largest seq its rows prove, never to what the hub merely claims.
+    /// requested while the current one is taken in, and a full batch is merged in the background
+    /// while the following pages arrive (one batch at a time, so the network overlaps the store
+    /// and at most two batches are held); batches are merged in order, about
+    /// ``batchVideoLimit`` videos each (one transaction each, with the watermark the batch
+    /// proves), and whatever was received is merged before the run stops early (cancelled, or a
+    /// page that failed). Each page is checked against `budget`; the watermark advances only to
+    /// the largest seq its rows prove, never to what the hub merely claims.
     private func page(channelIDs: [String]?, from start: Int64, advancesWatermark: Bool, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport) async throws(SyncError) {
         var batch = Batch()
+        var merging: BackgroundMerge?
         do throws(SyncError) {
-            try await page(channelIDs: channelIDs, from: start, local: local, budget: &budget, report: &report, batch: &batch, advancesWatermark: advancesWatermark)
+            try await page(channelIDs: channelIDs, from: start, local: local, budget: &budget, report: &report, batch: &batch, merging: &merging, advancesWatermark: advancesWatermark)
         } catch {
+            try await finish(&merging, report: &report)
             try merge(&batch, advancesWatermark: advancesWatermark, report: &report)
             throw error
         }
+        try await finish(&merging, report: &report)
         try merge(&batch, advancesWatermark: advancesWatermark, report: &report)
     }
 
     private func page(
-        channelIDs: [String]?, from start: Int64, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport, batch: inout Batch, advancesWatermark: Bool
+        channelIDs: [String]?, from start: Int64, local: Set<String>, budget: inout HubPageBudget, report: inout SyncReport, batch: inout Batch,
+        merging: inout BackgroundMerge?, advancesWatermark: Bool
     ) async throws(SyncError) {
         var afterSeq = start
         budget.startPass()
@@ -187,12 +194,36 @@ struct HubSyncRun {
             }
             async let following = fetch(HubVideoQuery(channelIDs: channelIDs, afterSeq: next, limit: pageSize))
             take(answer, upTo: next, local: local, into: &batch, report: report)
-            if batch.videos.count >= Self.batchVideoLimit { try merge(&batch, advancesWatermark: advancesWatermark, report: &report) }
+            if batch.videos.count >= Self.batchVideoLimit {
+                try await finish(&merging, report: &report)
+                let full = batch
+                batch = Batch()
+                merging = Task { [store, rules] in
+                    do throws(SyncError) {
+                        return .success(try Self.merge(full, into: store, rules: rules, advancesWatermark: advancesWatermark))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
             let result = await following
             try checkCancellation()
             answer = try result.get()
             afterSeq = next
         }
+    }
+
+    /// A batch being merged while the next pages are fetched: how many of its videos were new,
+    /// and how many it held.
+    private typealias BackgroundMerge = Task<Result<(added: Int, received: Int), SyncError>, Never>
+
+    /// Waits for the batch being merged in the background, if any, and counts it.
+    private func finish(_ merging: inout BackgroundMerge?, report: inout SyncReport) async throws(SyncError) {
+        guard let task = merging else { return }
+        merging = nil
+        let counts = try await task.value.get()
+        report.newVideos += counts.added
+        report.videosReceived += counts.received
     }
 
     /// Notes what the page's screening dropped or cleared, and a `maxSeqReturned` beyond its rows.
@@ -230,9 +261,18 @@ struct HubSyncRun {
     /// Merges the batch's videos into the store together with its watermark (when the pages
     /// advance it), in one transaction, and empties it.
     private func merge(_ batch: inout Batch, advancesWatermark: Bool, report: inout SyncReport) throws(SyncError) {
-        guard let next = batch.next else { return }
-        let videos = batch.videos
+        let full = batch
         batch = Batch()
+        let counts = try Self.merge(full, into: store, rules: rules, advancesWatermark: advancesWatermark)
+        report.newVideos += counts.added
+        report.videosReceived += counts.received
+    }
+
+    /// Merges `batch` into `store` in one transaction; returns how many of its videos were new
+    /// and how many it held.
+    private static func merge(_ batch: Batch, into store: Store, rules: FeedRules, advancesWatermark: Bool) throws(SyncError) -> (added: Int, received: Int) {
+        guard let next = batch.next else { return (0, 0) }
+        let videos = batch.videos
         let added = try store.syncTransaction { transaction in
             transaction.applySkipRules(rules, toArriving: videos)
             transaction.change.videos = videos
@@ -240,8 +280,7 @@ struct HubSyncRun {
             let library = transaction.library
             return Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
         }
-        report.newVideos += added
-        report.videosReceived += videos.count
+        return (added, videos.count)
     }
 
     private func checkCancellation() throws(SyncError) {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MeTubeStore
 import Testing
+import TestSupport
 
 /// The journal's line checksum is the standard CRC-32 (IEEE) of the line without its checksum field.
 @Suite struct LineChecksumTests {
@@ -33,5 +34,24 @@ import Testing
             #expect(crc == reference(object), "length \(length)")
             #expect(LineChecksum.verify(LineChecksum.seal(Data(object))) == .valid)
         }
+    }
+
+    /// The journal writes a line in pieces (the checksum field, the object, the newline) instead
+    /// of building it: what lands on disk is still exactly the sealed object and a newline.
+    @Test func anAppendedLineIsTheSealedObjectWrittenInPieces() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let journal = Journal(directory: directory.url.path)
+        var generator = StoredValueGenerator(seed: 0x6C69_6E65)
+        var expected = Data()
+        for _ in 0..<20 {
+            let change = generator.change()
+            let appended = try journal.append(change, generation: 0)
+            expected += LineChecksum.seal(try SnapshotEncoding.change(change).object) + [0x0A]
+            #expect(appended.end == expected.count)
+        }
+        let written = try Data(contentsOf: URL(fileURLWithPath: journal.path(0)))
+        #expect(written == expected)
+        for line in written.split(separator: 0x0A) { #expect(LineChecksum.verify(Data(line)) == .valid) }
     }
 }

@@ -14,7 +14,7 @@ import Testing
             return #"{"seq":\#(index + 1),"videoId":"\#(id)","channelId":"UC0123456789012345678901","publishedAt":"2026-11-26T10:00:00Z","title":"t","url":"https://www.youtube.com/watch?v=\#(id)","durationSeconds":null\#(fields)}"#
         }
         let json = #"{"videos":[\#(rows.joined(separator: ","))],"maxSeqReturned":\#(rows.count)}"#
-        let page = try JSONDecoder().decode(ScreenedHubPage.self, from: Data(json.utf8))
+        let page = try Data(json.utf8).withUnsafeBytes { bytes in try ScreenedHubPage(json: bytes) }
         #expect(page.videos.count == rows.count)
         return Dictionary(uniqueKeysWithValues: page.videos.compactMap { HubSyncRun.video($0, now: Self.now) }.map { ($0.id, $0) })
     }
