@@ -45,7 +45,8 @@ import Testing
     private func fixtures() throws -> [Data] {
         try ["youtube_atom", "youtube_websub"].flatMap { folder in
             let url = try #require(Bundle.module.url(forResource: "Fixtures/\(folder)", withExtension: nil))
-            return try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil).sorted { $0.path < $1.path }.map { try Data(contentsOf: $0) }
+            return try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "xml" }.sorted { $0.path < $1.path }.map { try Data(contentsOf: $0) }
         }
     }
 
