@@ -40,21 +40,3 @@ struct FeedHealthState: Codable, Equatable, Sendable {
     /// The version this metube writes.
     static let currentVersion = 1
 }
-
-extension Date {
-    /// Milliseconds since 1970, as the state file keeps times.
-    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
-
-    /// The time `milliseconds` after 1970.
-    init(millisecondsSince1970 milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
-extension Duration {
-    /// This duration in whole milliseconds (rounded toward zero).
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -21,9 +21,6 @@ public final class SyncPace: Sendable {
         self.spread = max(spread, .zero)
     }
 
-    /// Whether the rest of the run is to go at once.
-    public var isHurried: Bool { state.withLock { $0.hurried } }
-
     /// Lets every request of the run go now, those waiting for their turn and those to come.
     public func hurry() {
         let waiting = state.withLock { state in

@@ -116,7 +116,7 @@ actor YouTubeEnricher: Service {
 
     private func enrichVideos(_ pass: inout Pass) async throws {
         while pass.calls < Self.maxCallsPerPass {
-            let now = WebSubService.milliseconds(now())
+            let now = now().millisecondsSince1970
             let ids = try await repository.videosToEnrich(
                 recheckBefore: now - Self.videoRecheckDelay.wholeMilliseconds, maxAttempts: Self.maxVideoAttempts, limit: YouTubeDataAPI.maxIDsPerCall)
             guard !ids.isEmpty, try await lookUp(ids, &pass), ids.count == YouTubeDataAPI.maxIDsPerCall else { return }
@@ -126,7 +126,7 @@ actor YouTubeEnricher: Service {
     /// Asks again about the upcoming, live and just-gone videos whose re-check is due.
     private func recheckAvailability(_ pass: inout Pass) async throws {
         while pass.calls < Self.maxCallsPerPass {
-            let ids = try await repository.availabilityRechecksDue(now: WebSubService.milliseconds(now()), limit: YouTubeDataAPI.maxIDsPerCall)
+            let ids = try await repository.availabilityRechecksDue(now: now().millisecondsSince1970, limit: YouTubeDataAPI.maxIDsPerCall)
             guard !ids.isEmpty, try await lookUp(ids, &pass), ids.count == YouTubeDataAPI.maxIDsPerCall else { return }
         }
     }
@@ -158,7 +158,7 @@ actor YouTubeEnricher: Service {
                 logger.debug("unusable duration from the YouTube Data API", metadata: ["video": "\(id)", "duration": "\(text.prefix(64))"])
             }
         }
-        let checkedAt = WebSubService.milliseconds(now())
+        let checkedAt = now().millisecondsSince1970
         pass.durations += try await repository.recordVideoLookup(checked: ids, durations: durations, now: checkedAt)
         pass.availabilityChanges += try await repository.recordAvailability(states, now: checkedAt)
         return true

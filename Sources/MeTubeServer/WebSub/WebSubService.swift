@@ -131,21 +131,18 @@ struct WebSubService: Sendable {
                 untimed.insert(entry.videoID)
                 continue
             }
-            times[entry.videoID] = max(times[entry.videoID] ?? .min, min(Self.milliseconds(updated), latest))
+            times[entry.videoID] = max(times[entry.videoID] ?? .min, min(updated.millisecondsSince1970, latest))
         }
         for videoID in deletions {
             guard let when = deletionTimes[videoID] else {
                 untimed.insert(videoID)
                 continue
             }
-            times[videoID] = max(times[videoID] ?? .min, min(Self.milliseconds(when), latest))
+            times[videoID] = max(times[videoID] ?? .min, min(when.millisecondsSince1970, latest))
         }
         return untimed.union(try await subscriptions.claimPushedUpdates(times))
     }
 
-    /// `date` in milliseconds since 1970.
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
     /// Milliseconds since 1970, the unit of the subscription table.
-    static func millisecondsNow() -> Int64 { milliseconds(Date()) }
+    static func millisecondsNow() -> Int64 { Date().millisecondsSince1970 }
 }
