@@ -33,7 +33,7 @@ struct PixelOverlay {
               case .ready(let picture) = details.state, let pixels = picture.pixels,
               layout.top + pixels.rows <= grid.height, layout.left + pixels.columns <= grid.width else { return nil }
         for row in layout.top..<(layout.top + pixels.rows) {
-            guard grid.row(row)[(row * grid.width + layout.left)...].prefix(pixels.columns).allSatisfy({ $0.colors != nil }) else { return nil }
+            guard (layout.left..<(layout.left + pixels.columns)).allSatisfy({ grid[row, $0].colors != nil }) else { return nil }
         }
         return Placement(videoID: video.id, row: layout.top, column: layout.left, picture: pixels)
     }

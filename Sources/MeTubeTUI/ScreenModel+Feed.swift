@@ -96,12 +96,10 @@ extension ScreenModel {
     mutating func refilter(keeping selectedID: String?) -> Int {
         let offset = feedCursor.selection - feedCursor.scroll
         let oldSelection = feedCursor.selection
-        let oldIndex = rows.isEmpty ? nil : rows[oldSelection]
         let stopped = computeRows()
         var target = oldSelection
         if let selectedID {
-            let index = oldIndex.flatMap { $0 < library.videos.count && library.videos[$0].id == selectedID ? $0 : nil }
-                ?? library.videos.firstIndex { $0.id == selectedID }
+            let index = library.index(of: selectedID)
             if let index, let position = showsQueue || query.filter == .upcoming ? rows.firstIndex(of: index) : Self.position(of: index, in: rows) { target = position }
         }
         feedCursor.select(target, atOffset: offset, count: rows.count, visible: listHeight)

@@ -383,13 +383,7 @@ public struct ScreenModel: Sendable {
         count(old?.syncState, by: -1)
         count(mark.syncState, by: 1)
         library.apply(mark)
-        if let index = index ?? libraryIndex(of: mark.videoID) { statuses[index] = DisplayStatus(mark.status) }
-    }
-
-    /// The index in `library.videos` of `videoID`: the selected row's when it is that video.
-    private func libraryIndex(of videoID: String) -> Int? {
-        if !rows.isEmpty, library.videos[rows[feedCursor.selection]].id == videoID { return rows[feedCursor.selection] }
-        return library.videos.firstIndex { $0.id == videoID }
+        if let index = index ?? library.index(of: mark.videoID) { statuses[index] = DisplayStatus(mark.status) }
     }
 
     private mutating func count(_ state: SyncState?, by delta: Int) {

@@ -48,8 +48,8 @@ struct TUILoop<Source: LibrarySource> {
         terminal.draw(ScreenRenderer.render(model))
         record(["event": "first-frame", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count])
         updateSearchIndex()
-        let syncTask = listenToSync()
-        let downloadTask = listenToDownloads()
+        let syncTask = listen(to: options.syncEvents) { .sync($0) }
+        let downloadTask = listen(to: options.downloadEvents) { .download($0) }
         if options.syncAtStart { options.requestSync?() }
         defer {
             syncTask?.cancel()
@@ -275,19 +275,12 @@ struct TUILoop<Source: LibrarySource> {
         players.removeAll()
     }
 
-    private func listenToSync() -> Task<Void, Never>? {
-        guard let events = options.syncEvents else { return nil }
+    /// Posts each of `events` to the inbox as `message` of it, until the stream ends.
+    private func listen<Event: Sendable>(to events: AsyncStream<Event>?, as message: @escaping @Sendable (Event) -> ModelEvent) -> Task<Void, Never>? {
+        guard let events else { return nil }
         let inbox = inbox
         return Task.detached {
-            for await event in events { inbox.post(.sync(event)) }
-        }
-    }
-
-    private func listenToDownloads() -> Task<Void, Never>? {
-        guard let events = options.downloadEvents else { return nil }
-        let inbox = inbox
-        return Task.detached {
-            for await event in events { inbox.post(.download(event)) }
+            for await event in events { inbox.post(message(event)) }
         }
     }
 

@@ -43,11 +43,11 @@ struct TUICommand: ParsableCommand {
             timingOutput: timing.map { $0 == "-" ? .standardError : .file($0) },
             startedAt: started
         )
+        let downloadSettings = DownloadSettings(settings: settings)
         if let player = config.player {
             options.startPlayer = Self.playerStarter(opening.openedStore, player, sponsorBlock: SponsorBlockSettings(settings: settings),
-                                                     downloads: DownloadDirectory(url: DownloadSettings(settings: settings).directory))
+                                                     downloads: DownloadDirectory(url: downloadSettings.directory))
         }
-        let downloadSettings = DownloadSettings(settings: settings)
         if downloadSettings.inBackground { options.downloadEvents = Self.backgroundDownloads(downloadSettings, opening.openedStore) }
         options.importYouTube = Self.youTubeImporter(settings: settings, store: opening.store)
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
