@@ -16,6 +16,9 @@ final class PostgresMarkSyncStatements {
     private let end: ContinuousClock.Instant
     private let logger: Logger
     private var zoneIDs: [MarkSyncZoneKey: Int64] = [:]
+    /// The zones as this transaction last read or wrote them (an entry of nil: known not to
+    /// exist); the advisory lock taken before the first read keeps them current.
+    private var knownZones: [MarkSyncZoneKey: StoredMarkSyncZone?] = [:]
     private var lockedDatabases: Set<MarkSyncDatabaseKey> = []
 
     /// The statements of a transaction on `connection` that must all be answered by `end`.
@@ -76,10 +79,15 @@ final class PostgresMarkSyncStatements {
         guard let row = try await execute("""
             SELECT id, incarnation, last_sequence FROM status_zones
             WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
-            """).first else { return nil }
+            """).first else {
+            knownZones[key] = .some(nil)
+            return nil
+        }
         let (id, incarnation, lastSequence) = try row.decode((Int64, Int64, Int64).self)
         zoneIDs[key] = id
-        return StoredMarkSyncZone(key: key, incarnation: incarnation, lastSequence: lastSequence)
+        let zone = StoredMarkSyncZone(key: key, incarnation: incarnation, lastSequence: lastSequence)
+        knownZones[key] = zone
+        return zone
     }
 
     private func zones(in database: MarkSyncDatabaseKey) async throws -> [StoredMarkSyncZone] {
@@ -93,9 +101,12 @@ final class PostgresMarkSyncStatements {
         }
     }
 
+    /// Creates or updates `zone`, reading its row first only when this transaction has not.
     private func saveZone(_ zone: StoredMarkSyncZone) async throws {
         let key = zone.key
-        guard let stored = try await self.zone(key) else {
+        let stored: StoredMarkSyncZone?
+        if let known = knownZones[key] { stored = known } else { stored = try await self.zone(key) }
+        guard let stored else {
             let position = try await nextChangePosition(key.database)
             let id = try await execute("""
                 INSERT INTO status_zones (user_id, container, environment, name, incarnation, last_sequence, changed_at)
@@ -103,6 +114,7 @@ final class PostgresMarkSyncStatements {
                 RETURNING id
                 """).first?.decode(Int64.self)
             zoneIDs[key] = id
+            knownZones[key] = zone
             try await execute("""
                 DELETE FROM status_zone_deletions
                 WHERE user_id = \(key.database.userID) AND container = \(key.database.container) AND environment = \(key.database.environment) AND name = \(key.zoneName)
@@ -114,6 +126,7 @@ final class PostgresMarkSyncStatements {
         try await execute("""
             UPDATE status_zones SET incarnation = \(zone.incarnation), last_sequence = \(zone.lastSequence), changed_at = \(position) WHERE id = \(id)
             """)
+        knownZones[key] = zone
     }
 
     private func deleteZone(_ key: MarkSyncZoneKey) async throws {
@@ -124,6 +137,7 @@ final class PostgresMarkSyncStatements {
             RETURNING id
             """)
         zoneIDs[key] = nil
+        knownZones[key] = .some(nil)
         guard !deleted.isEmpty else { return }
         let position = try await nextChangePosition(key.database)
         try await execute("""
