@@ -20,7 +20,7 @@ struct QueueDownloads: Sendable {
     /// `retryingLastingFailures`, a video whose last failure will not pass by itself (unavailable,
     /// no matching format, no file) is left alone: the TUI's passes do not ask for it every time.
     func download(_ library: Library, with downloader: Downloader, retryingLastingFailures: Bool = true) async -> [String: DownloadState] {
-        let watchedIDs = library.marks.filter { $0.status == .watched }.sorted { $0.hlc < $1.hlc }.map(\.videoID)
+        let watchedIDs = watchedMarks(library).sorted { $0.hlc < $1.hlc }.map(\.videoID)
         var journal = DownloadJournal.load(from: settings.directory)
         let queue = library.queuedVideoIDs.filter { id in
             guard !retryingLastingFailures, case .failed(let failure, _)? = journal.entries[id] else { return true }
@@ -37,10 +37,11 @@ struct QueueDownloads: Sendable {
     }
 
     private func watchedAt(_ library: Library) -> [String: Date] {
-        var dates: [String: Date] = [:]
-        for mark in library.marks where mark.status == .watched {
-            dates[mark.videoID] = Date(timeIntervalSince1970: Double(mark.hlc.millis) / 1000)
-        }
-        return dates
+        Dictionary(watchedMarks(library).map { ($0.videoID, Date(millisecondsSince1970: $0.hlc.millis)) }) { first, _ in first }
+    }
+
+    /// The marks of videos watched and not queued again since: only their copies may go.
+    private func watchedMarks(_ library: Library) -> [Mark] {
+        library.marks.filter { $0.status == .watched && !library.isQueued($0.videoID) }
     }
 }

@@ -63,4 +63,38 @@ import TestSupport
         let again = try await runProcessOffPool(metube, ["download", "remove", served] + options)
         #expect(again.status == 4 && again.stdout.contains("had no copy"))
     }
+
+    @Test func aWatchedVideoQueuedAgainKeepsItsCopy() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let id = "dlRequeued1"
+        let server = await MediaServer.start(serving: [id])
+        defer { server.stop() }
+        let store = try Store.open(at: directory.url.appendingPathComponent("store"))
+        let video = Video(id: id, channelID: "UCuAXFkgsw1L7xaCfnd5JJOw", title: "title", published: Date(timeIntervalSince1970: 0), duration: 5)
+        // Given a video watched long ago on another device, then queued again here
+        let watched = Mark(videoID: id, status: .watched, hlc: HybridTimestamp(millis: 1_000_000_000_000), deviceID: "other-device")
+        try store.apply(StoreChange(marks: [watched], videos: [video]))
+        try store.transaction { transaction in _ = transaction.addToQueue(id) }
+        let videosDirectory = directory.url.appendingPathComponent("videos")
+        let config = directory.url.appendingPathComponent("config.toml")
+        try """
+            [download]
+            dir = "\(videosDirectory.path)"
+            format = "b"
+            url-template = "\(server.urlTemplate)"
+            keep-watched = 0
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let options = ["--data-dir", store.directory.path, "--config", config.path]
+
+        // When the queue is downloaded twice
+        let first = try await runProcessOffPool(metube, ["download", "run"] + options)
+        let second = try await runProcessOffPool(metube, ["download", "run"] + options)
+
+        // Then the copy is downloaded once and never removed as watched: the video is queued
+        #expect(first.status == 0 && first.stdout.contains("\(id)  downloaded"), "\(first.stdout)\(first.stderr)")
+        #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
+        #expect(!second.stdout.contains("removed") && !second.stdout.contains("\(id)  downloaded"), "\(second.stdout)")
+        #expect(DownloadDirectory(url: videosDirectory).copies()[id] != nil)
+    }
 }
