@@ -62,7 +62,7 @@ public actor Downloader {
                     set(next.videoID, .downloading(nil))
                     group.addTask { [runner, next] in
                         .outcome(next, await runner.download(next.videoID, room: room) { report in
-                            Task { await self.set(next.videoID, .downloading(report)) }
+                            Task { await self.progress(next.videoID, report) }
                         })
                     }
                 }
@@ -123,8 +123,14 @@ public actor Downloader {
         return nil
     }
 
+    /// A progress report of `videoID`'s download. Reports arrive on tasks of their own, possibly
+    /// after the download's outcome was settled, so one counts only while it is still downloading.
+    private func progress(_ videoID: String, _ report: DownloadProgress) {
+        guard case .downloading? = states[videoID] else { return }
+        set(videoID, .downloading(report))
+    }
+
     private func set(_ videoID: String, _ state: DownloadState) {
-        if case .downloading = state, case .downloaded? = states[videoID] { return }
         states[videoID] = state
         onChange(videoID, state)
     }
