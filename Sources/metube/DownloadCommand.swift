@@ -46,7 +46,7 @@ struct DownloadStatusCommand: ParsableCommand {
         if json { return try printJSON(report) }
         print("\(DisplayText.line(report.directory)): \(DownloadQuota.text(report.usedBytes))" + (settings.quotaBytes.map { " of \(DownloadQuota.text($0))" } ?? ""))
         for row in rows {
-            print("\(row.videoId)  \(row.summary)  \(DisplayText.line(row.title ?? "(not in the library)", limit: 80))")
+            print("\(row.videoId)  \(DisplayText.line(row.summary))  \(DisplayText.line(row.title ?? "(not in the library)", limit: 80))")
             if case .failed(let failure, _)? = row.state {
                 for line in failure.lines { print("    \(DisplayText.line(line, limit: 200))") }
             }
