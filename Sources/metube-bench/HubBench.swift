@@ -92,19 +92,21 @@ func serveSyntheticFeeds(_ library: SyntheticLibrary, channels: [MeTubeCore.Chan
     return await BackgroundService.serve(router, label: "bench-feeds")
 }
 
+/// `text` escaped for an XML text node or a double-quoted attribute.
+func xmlEscaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
+}
+
 /// A YouTube-shaped Atom feed of `videos` for `channel`.
 func syntheticAtomFeed(channel: MeTubeCore.Channel, videos: [Video]) -> String {
-    func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
     var xml = """
         <?xml version="1.0" encoding="UTF-8"?>
         <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
          <link rel="self" href="http://www.youtube.com/feeds/videos.xml?channel_id=\(channel.id)"/>
          <id>yt:channel:\(channel.id.dropFirst(2))</id>
          <yt:channelId>\(channel.id.dropFirst(2))</yt:channelId>
-         <title>\(escape(channel.title ?? channel.id))</title>
-         <author><name>\(escape(channel.title ?? channel.id))</name><uri>https://www.youtube.com/channel/\(channel.id)</uri></author>
+         <title>\(xmlEscaped(channel.title ?? channel.id))</title>
+         <author><name>\(xmlEscaped(channel.title ?? channel.id))</name><uri>https://www.youtube.com/channel/\(channel.id)</uri></author>
 
         """
     for video in videos {
@@ -114,15 +116,15 @@ func syntheticAtomFeed(channel: MeTubeCore.Channel, videos: [Video]) -> String {
               <id>yt:video:\(video.id)</id>
               <yt:videoId>\(video.id)</yt:videoId>
               <yt:channelId>\(channel.id)</yt:channelId>
-              <title>\(escape(video.title))</title>
+              <title>\(xmlEscaped(video.title))</title>
               <link rel="alternate" href="https://www.youtube.com/\(video.isShortLink ? "shorts/" : "watch?v=")\(video.id)"/>
-              <author><name>\(escape(channel.title ?? channel.id))</name><uri>https://www.youtube.com/channel/\(channel.id)</uri></author>
+              <author><name>\(xmlEscaped(channel.title ?? channel.id))</name><uri>https://www.youtube.com/channel/\(channel.id)</uri></author>
               <published>\(published)</published>
               <updated>\(published)</updated>
               <media:group>
-               <media:title>\(escape(video.title))</media:title>
+               <media:title>\(xmlEscaped(video.title))</media:title>
                <media:thumbnail url="https://i1.ytimg.com/vi/\(video.id)/hqdefault.jpg" width="480" height="360"/>
-               <media:description>\(escape(video.description ?? ""))</media:description>
+               <media:description>\(xmlEscaped(video.description ?? ""))</media:description>
                <media:community><media:starRating count="12" average="5.00" min="1" max="5"/><media:statistics views="1234"/></media:community>
               </media:group>
              </entry>

@@ -68,7 +68,7 @@ final class PremiereFeed: Sendable {
     /// `releasedAt`.
     static func push(of video: Video, releasedAt: Date) -> String {
         let updated = ISO8601Timestamp.format(releasedAt)
-        let title = video.title.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let title = xmlEscaped(video.title)
         return """
             <?xml version="1.0" encoding="UTF-8"?><feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns="http://www.w3.org/2005/Atom">\
             <link rel="hub" href="https://pubsubhubbub.appspot.com"/>\
