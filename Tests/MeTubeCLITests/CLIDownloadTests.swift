@@ -19,17 +19,11 @@ import TestSupport
         let videos = [served, missing].map { Video(id: $0, channelID: "UCuAXFkgsw1L7xaCfnd5JJOw", title: "title \($0)", published: Date(timeIntervalSince1970: 0), duration: 5) }
         try store.apply(StoreChange(videos: videos))
         try store.transaction { transaction in for id in [served, missing] { _ = transaction.addToQueue(id) } }
-        let videosDirectory = directory.url.appendingPathComponent("videos")
-        let config = directory.url.appendingPathComponent("config.toml")
-        try """
-            [download]
-            dir = "\(videosDirectory.path)"
-            format = "b"
-            url-template = "\(server.urlTemplate)"
+        let (videosDirectory, config) = try Self.downloadConfig(in: directory, server: server, adding: """
             [tui]
             player = "mpv"
             open = "mpv --no-config --vo=null --ao=null --ytdl=no --speed=10 {url}"
-            """.write(to: config, atomically: true, encoding: .utf8)
+            """)
         let options = ["--data-dir", store.directory.path, "--config", config.path]
 
         // When the queue is downloaded: one video is served, the other is not found
@@ -76,15 +70,7 @@ import TestSupport
         let watched = Mark(videoID: id, status: .watched, hlc: HybridTimestamp(millis: 1_000_000_000_000), deviceID: "other-device")
         try store.apply(StoreChange(marks: [watched], videos: [video]))
         try store.transaction { transaction in _ = transaction.addToQueue(id) }
-        let videosDirectory = directory.url.appendingPathComponent("videos")
-        let config = directory.url.appendingPathComponent("config.toml")
-        try """
-            [download]
-            dir = "\(videosDirectory.path)"
-            format = "b"
-            url-template = "\(server.urlTemplate)"
-            keep-watched = 0
-            """.write(to: config, atomically: true, encoding: .utf8)
+        let (videosDirectory, config) = try Self.downloadConfig(in: directory, server: server, adding: "keep-watched = 0")
         let options = ["--data-dir", store.directory.path, "--config", config.path]
 
         // When the queue is downloaded twice
@@ -96,5 +82,20 @@ import TestSupport
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         #expect(!second.stdout.contains("removed") && !second.stdout.contains("\(id)  downloaded"), "\(second.stdout)")
         #expect(DownloadDirectory(url: videosDirectory).copies()[id] != nil)
+    }
+
+    /// A config file in `directory` downloading from `server` into its `videos` folder, with
+    /// `extra` lines after the `[download]` ones; the folder and the file.
+    private static func downloadConfig(in directory: TemporaryDirectory, server: MediaServer, adding extra: String) throws -> (videos: URL, config: URL) {
+        let videos = directory.url.appendingPathComponent("videos")
+        let config = directory.url.appendingPathComponent("config.toml")
+        try """
+            [download]
+            dir = "\(videos.path)"
+            format = "b"
+            url-template = "\(server.urlTemplate)"
+            \(extra)
+            """.write(to: config, atomically: true, encoding: .utf8)
+        return (videos, config)
     }
 }
