@@ -37,7 +37,7 @@ enum MarkSyncFieldsCodec {
             append(":{\"value\":", to: &bytes)
             switch field.value {
             case .string(let value): JSONString.write(value, to: &bytes)
-            case .integer(let value): bytes.append(contentsOf: String(value).utf8)
+            case .integer(let value): JSONNumber.write(value, to: &bytes)
             case .bool(let value): append(value ? "true" : "false", to: &bytes)
             case .null: append("null", to: &bytes)
             case .double, .list, .object: return nil

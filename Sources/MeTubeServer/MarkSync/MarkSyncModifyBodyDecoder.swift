@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeAPI
 import MeTubeJSON
 
@@ -6,22 +7,26 @@ import MeTubeJSON
 /// `recordName`, `recordType`, `recordChangeTag`, `fields` and `deleted`; field values that are
 /// strings, whole numbers within `Int64`, booleans or null, with an optional string `type`.
 ///
-/// Anything else (another key, a key twice, a fraction or exponent, a list or object value, a
-/// surrogate escape, a control character, bytes after the body) makes it decline with `nil`, and
+/// Anything else (another key, a key twice, an escape in a key, a fraction or exponent, a list or
+/// object value, a surrogate escape, a control character, bytes after the body) makes it decline
+/// with `nil`, and
 /// the caller reads the body with `JSONDecoder`, which accepts or names the error exactly as
 /// before. What it accepts it reads as `JSONDecoder` would (`StatusModifyBodyDecoderTests`
 /// compares the two on generated and hostile bodies). Its depth is fixed by the shape, and the
 /// body is bounded by the route's size limit.
+///
+/// It reads the bytes in place and compares keys as bytes, making strings only of field names and
+/// values.
 struct MarkSyncModifyBodyDecoder {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
 
-    private init(_ bytes: [UInt8]) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// The request in `bytes`, or `nil` when `JSONDecoder` must read it.
-    static func decode(_ bytes: [UInt8]) -> MarkSyncRecordsModifyRequest? {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> MarkSyncRecordsModifyRequest? {
         var decoder = MarkSyncModifyBodyDecoder(bytes)
         guard let request = decoder.request() else { return nil }
         decoder.skipSpace()
@@ -33,12 +38,10 @@ struct MarkSyncModifyBodyDecoder {
         var zoneID: MarkSyncZoneID?
         var atomic: Bool?
         let read = object { decoder, key in
-            switch key {
-            case "operations" where operations == nil: operations = decoder.array { $0.operation() }; return operations != nil
-            case "zoneID" where zoneID == nil: zoneID = decoder.zoneID(); return zoneID != nil
-            case "atomic" where atomic == nil: atomic = decoder.bool(); return atomic != nil
-            default: return false
-            }
+            if key.is("operations"), operations == nil { operations = decoder.array { $0.operation() }; return operations != nil }
+            if key.is("zoneID"), zoneID == nil { zoneID = decoder.zoneID(); return zoneID != nil }
+            if key.is("atomic"), atomic == nil { atomic = decoder.bool(); return atomic != nil }
+            return false
         }
         guard read, let operations else { return nil }
         return MarkSyncRecordsModifyRequest(operations: operations, zoneID: zoneID, atomic: atomic)
@@ -48,15 +51,15 @@ struct MarkSyncModifyBodyDecoder {
         var type: MarkSyncRecordsModifyRequest.Operation.OperationType?
         var record: MarkSyncRecord?
         let read = object { decoder, key in
-            switch key {
-            case "operationType" where type == nil:
+            if key.is("operationType"), type == nil {
                 type = decoder.string().flatMap(MarkSyncRecordsModifyRequest.Operation.OperationType.init(rawValue:))
                 return type != nil
-            case "record" where record == nil:
+            }
+            if key.is("record"), record == nil {
                 record = decoder.record()
                 return record != nil
-            default: return false
             }
+            return false
         }
         guard read, let type, let record else { return nil }
         return MarkSyncRecordsModifyRequest.Operation(type, record: record)
@@ -66,11 +69,9 @@ struct MarkSyncModifyBodyDecoder {
         var name: String?
         var owner: String?
         let read = object { decoder, key in
-            switch key {
-            case "zoneName" where name == nil: name = decoder.string(); return name != nil
-            case "ownerRecordName" where owner == nil: owner = decoder.string(); return owner != nil
-            default: return false
-            }
+            if key.is("zoneName"), name == nil { name = decoder.string(); return name != nil }
+            if key.is("ownerRecordName"), owner == nil { owner = decoder.string(); return owner != nil }
+            return false
         }
         guard read else { return nil }
         return MarkSyncZoneID(zoneName: name ?? MarkSyncZoneID.defaultZoneName, ownerRecordName: owner)
@@ -80,7 +81,7 @@ struct MarkSyncModifyBodyDecoder {
         var record = MarkSyncRecord()
         var seen: UInt8 = 0
         let read = object { decoder, key in
-            guard let member = RecordMember(rawValue: key), seen & member.bit == 0 else { return false }
+            guard let member = RecordMember(key), seen & member.bit == 0 else { return false }
             seen |= member.bit
             switch member {
             case .recordName: record.recordName = decoder.string(); return record.recordName != nil
@@ -89,10 +90,10 @@ struct MarkSyncModifyBodyDecoder {
             case .deleted: record.deleted = decoder.bool(); return record.deleted != nil
             case .fields:
                 var fields: [String: MarkSyncField] = [:]
-                let read = decoder.object { decoder, name in
-                    guard fields[name] == nil, let field = decoder.field() else { return false }
-                    fields[name] = field
-                    return true
+                fields.reserveCapacity(8)
+                let read = decoder.object { decoder, key in
+                    guard let name = key.string, let field = decoder.field() else { return false }
+                    return fields.updateValue(field, forKey: name) == nil
                 }
                 record.fields = fields
                 return read
@@ -102,8 +103,25 @@ struct MarkSyncModifyBodyDecoder {
     }
 
     /// The keys a record may have, each at most once.
-    private enum RecordMember: String {
+    private enum RecordMember: CaseIterable {
         case recordName, recordType, recordChangeTag, deleted, fields
+
+        /// The member `key` names, if any.
+        init?(_ key: Key) {
+            guard let member = Self.allCases.first(where: { key.is($0.name) }) else { return nil }
+            self = member
+        }
+
+        /// The member's key.
+        var name: StaticString {
+            switch self {
+            case .recordName: "recordName"
+            case .recordType: "recordType"
+            case .recordChangeTag: "recordChangeTag"
+            case .deleted: "deleted"
+            case .fields: "fields"
+            }
+        }
 
         /// The member's bit in the set of members seen.
         var bit: UInt8 {
@@ -122,11 +140,9 @@ struct MarkSyncModifyBodyDecoder {
         var value: MarkSyncValue?
         var type: String?
         let read = object { decoder, key in
-            switch key {
-            case "value" where value == nil: value = decoder.scalar(); return value != nil
-            case "type" where type == nil: type = decoder.string(); return type != nil
-            default: return false
-            }
+            if key.is("value"), value == nil { value = decoder.scalar(); return value != nil }
+            if key.is("type"), type == nil { type = decoder.string(); return type != nil }
+            return false
         }
         guard read, let value else { return nil }
         return MarkSyncField(value: value, type: type)
@@ -145,14 +161,43 @@ struct MarkSyncModifyBodyDecoder {
 
     /// Reads an object, calling `member` after each key with the index on its value; `member`
     /// reads the value and answers whether it was acceptable.
-    private mutating func object(_ member: (inout MarkSyncModifyBodyDecoder, String) -> Bool) -> Bool {
+    private mutating func object(_ member: (inout MarkSyncModifyBodyDecoder, Key) -> Bool) -> Bool {
         guard consume(UInt8(ascii: "{")) else { return false }
         if consume(UInt8(ascii: "}")) { return true }
         while true {
-            guard let key = string(), consume(UInt8(ascii: ":")), member(&self, key) else { return false }
+            guard let key = key(), consume(UInt8(ascii: ":")), member(&self, key) else { return false }
             if consume(UInt8(ascii: "}")) { return true }
             guard consume(UInt8(ascii: ",")) else { return false }
         }
+    }
+
+    /// An object's key without escapes or control characters, as the bytes between its quotes.
+    private mutating func key() -> Key? {
+        guard consume(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return Key(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]))
+            }
+            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// An object key as it stands in the body.
+    private struct Key {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        /// Whether the key is `word`.
+        func `is`(_ word: StaticString) -> Bool {
+            word.utf8CodeUnitCount == bytes.count && (bytes.isEmpty || memcmp(word.utf8Start, bytes.baseAddress!, bytes.count) == 0)
+        }
+
+        /// The key as a string, or `nil` when it is not valid UTF-8.
+        var string: String? { JSONEscape.text(bytes) }
     }
 
     private mutating func array<Element>(_ element: (inout MarkSyncModifyBodyDecoder) -> Element?) -> [Element]? {
@@ -181,8 +226,8 @@ struct MarkSyncModifyBodyDecoder {
         let digits = index
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
         guard index > digits, index - digits <= 19, bytes[digits] != UInt8(ascii: "0") || index - digits == 1 else { return nil }
-        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
-        guard let value = bytes.withUnsafeBufferPointer({ JSONEscape.integer(UnsafeBufferPointer(rebasing: $0[start..<index])) }) else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") { return nil }
+        guard let value = JSONEscape.integer(UnsafeBufferPointer(rebasing: bytes[start..<index])) else { return nil }
         if value == 0, bytes[start] == UInt8(ascii: "-") { return nil }
         return value
     }
@@ -199,7 +244,7 @@ struct MarkSyncModifyBodyDecoder {
                 let end = index
                 index += 1
                 guard !text.isEmpty else {
-                    return bytes.withUnsafeBufferPointer { JSONEscape.text(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+                    return JSONEscape.text(UnsafeBufferPointer(rebasing: bytes[start..<end]))
                 }
                 text.append(contentsOf: bytes[start..<end])
                 return text.withUnsafeBufferPointer(JSONEscape.text)

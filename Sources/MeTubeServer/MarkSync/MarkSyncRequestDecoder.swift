@@ -9,12 +9,14 @@ import NIOCore
 enum MarkSyncRequestDecoder {
     /// The body decoded as `type`, or a BAD_REQUEST error body.
     static func decode<Body: Decodable>(_ type: Body.Type, from buffer: ByteBuffer) throws(MarkSyncErrorBody) -> Body {
+        // The fast reader's depth is fixed by the shape it accepts; only `JSONDecoder` needs the
+        // depth checked first.
+        if Body.self == MarkSyncRecordsModifyRequest.self,
+           let request = buffer.withUnsafeReadableBytes({ MarkSyncModifyBodyDecoder.decode($0.assumingMemoryBound(to: UInt8.self)) }) as? Body {
+            return request
+        }
         guard !JSONNesting.exceedsLimit(buffer.readableBytesView) else {
             throw MarkSyncErrorBody(.badRequest, "The request body is nested deeper than \(JSONNesting.maxDepth) levels")
-        }
-        if Body.self == MarkSyncRecordsModifyRequest.self,
-           let request = MarkSyncModifyBodyDecoder.decode(Array(buffer.readableBytesView)) as? Body {
-            return request
         }
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))

@@ -61,7 +61,7 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
                 SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
                 WHERE zone_id = ? AND name IN (\(repeatElement("?", count: chunk.count).joined(separator: ",")))
                 """)
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments([zoneID.databaseValue] + chunk.map(\.databaseValue)))
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments([zoneID as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
             while let row = try rows.next() {
                 let name: String = row[0]
                 var stored = StoredMarkSyncRecord(name: name, type: row[1], fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
@@ -81,14 +81,17 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         // that may replace a row, which cost about 40 % of a one-row statement.
         for start in stride(from: 0, to: records.count, by: Self.recordsPerSave) {
             let chunk = records[start..<min(start + Self.recordsPerSave, records.count)]
-            var values: [DatabaseValue] = []
+            var values: [(any DatabaseValueConvertible)?] = []
             values.reserveCapacity(chunk.count * 8)
             for record in chunk {
-                values += [
-                    zoneID.databaseValue, record.name.databaseValue, record.type.databaseValue,
-                    try MarkSyncFieldsCodec.stored(record.fields).databaseValue, record.sequence.databaseValue,
-                    record.createdMillis.databaseValue, record.modifiedMillis.databaseValue, record.isDeleted.databaseValue,
-                ]
+                values.append(zoneID)
+                values.append(record.name)
+                values.append(record.type)
+                values.append(try MarkSyncFieldsCodec.stored(record.fields))
+                values.append(record.sequence)
+                values.append(record.createdMillis)
+                values.append(record.modifiedMillis)
+                values.append(record.isDeleted)
             }
             try db.cachedStatement(sql: """
                 INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
