@@ -107,6 +107,8 @@ import Testing
         #"{"operations":[{"operationType":"create","record":{"created":{"timestamp":1}}}]}"#,
         "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"\u{01}\"}}]}",
         #"{"operations":[{"operationType":"create","record":{"recordName":null}}]}"#,
+        #"{"operations":[{"operationType":"create","record":{"recordN\u0061me":"a"}}]}"#,
+        #"{"operations":[{"operationType":"create","record":{"fields":{"\u00e9":{"value":1}}}}]}"#,
     ])
     func anythingUnusualIsLeftToJSONDecoder(text: String) {
         // Given a body outside its envelope, then it declines, so JSONDecoder answers as before
