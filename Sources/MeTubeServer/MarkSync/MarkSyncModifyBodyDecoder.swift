@@ -7,16 +7,15 @@ import MeTubeJSON
 /// `recordName`, `recordType`, `recordChangeTag`, `fields` and `deleted`; field values that are
 /// strings, whole numbers within `Int64`, booleans or null, with an optional string `type`.
 ///
-/// Anything else (another key, a key twice, an escape in a key, a fraction or exponent, a list or
-/// object value, a surrogate escape, a control character, bytes after the body) makes it decline
-/// with `nil`, and
+/// Anything else (another key, a key twice, a fraction or exponent, a list or object value, a
+/// surrogate escape, a control character, bytes after the body) makes it decline with `nil`, and
 /// the caller reads the body with `JSONDecoder`, which accepts or names the error exactly as
 /// before. What it accepts it reads as `JSONDecoder` would (`StatusModifyBodyDecoderTests`
 /// compares the two on generated and hostile bodies). Its depth is fixed by the shape, and the
 /// body is bounded by the route's size limit.
 ///
-/// It reads the bytes in place and compares keys as bytes, making strings only of field names and
-/// values.
+/// It reads the bytes in place and compares keys without escapes as bytes, making strings only of
+/// field names, values and keys written with escapes.
 struct MarkSyncModifyBodyDecoder {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -171,7 +170,8 @@ struct MarkSyncModifyBodyDecoder {
         }
     }
 
-    /// An object's key without escapes or control characters, as the bytes between its quotes.
+    /// An object's key: the bytes between its quotes, or the string they stand for when they hold
+    /// an escape.
     private mutating func key() -> Key? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
@@ -179,25 +179,41 @@ struct MarkSyncModifyBodyDecoder {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return Key(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]))
+                return .plain(UnsafeBufferPointer(rebasing: bytes[start..<index - 1]))
             }
-            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+            if byte == UInt8(ascii: "\\") {
+                index = start - 1
+                return string().map(Key.unescaped)
+            }
+            guard byte >= 0x20 else { return nil }
             index += 1
         }
         return nil
     }
 
     /// An object key as it stands in the body.
-    private struct Key {
-        let bytes: UnsafeBufferPointer<UInt8>
+    private enum Key {
+        /// A key without escapes: its bytes.
+        case plain(UnsafeBufferPointer<UInt8>)
+        /// A key with escapes: the string it stands for.
+        case unescaped(String)
 
         /// Whether the key is `word`.
         func `is`(_ word: StaticString) -> Bool {
-            word.utf8CodeUnitCount == bytes.count && (bytes.isEmpty || memcmp(word.utf8Start, bytes.baseAddress!, bytes.count) == 0)
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            switch self {
+            case .plain(let bytes): return bytes.count == expected.count && (bytes.isEmpty || memcmp(expected.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            case .unescaped(let text): return text.utf8.elementsEqual(expected)
+            }
         }
 
         /// The key as a string, or `nil` when it is not valid UTF-8.
-        var string: String? { JSONEscape.text(bytes) }
+        var string: String? {
+            switch self {
+            case .plain(let bytes): JSONEscape.text(bytes)
+            case .unescaped(let text): text
+            }
+        }
     }
 
     private mutating func array<Element>(_ element: (inout MarkSyncModifyBodyDecoder) -> Element?) -> [Element]? {
