@@ -10,10 +10,12 @@ import Synchronization
 /// throughput divided by it survives a change of machine, which absolute requests per second do
 /// not.
 struct SQLiteReference {
-    /// Requests a second and the 99th percentile of one request's time, in milliseconds.
+    /// Requests a second, the 99th percentile of one request's time and the process's CPU time a
+    /// request, in milliseconds.
     struct Rate {
         var perSecond: Double
         var p99Millis: Double
+        var cpuMillisPerOperation: Double
     }
 
     private let pool: DatabasePool
@@ -65,8 +67,10 @@ struct SQLiteReference {
     }
 
     /// Runs `operation` from `clients` concurrent clients, each on a thread of its own, for
-    /// `seconds`, and returns the rate and p99 over all of them.
+    /// `seconds`, and returns the rate, p99 and CPU time over all of them (the process's CPU time:
+    /// nothing else in it runs meanwhile).
     static func rate(clients: Int, seconds: Double, _ operation: @escaping @Sendable (_ client: Int, _ round: Int) throws -> Void) throws -> Rate {
+        let cpuBefore = processCPUSeconds()
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let results = Mutex<(samples: [Double], failure: (any Error)?)>(([], nil))
         let done = DispatchGroup()
@@ -88,8 +92,18 @@ struct SQLiteReference {
             }.start()
         }
         done.wait()
+        let cpuSeconds = processCPUSeconds() - cpuBefore
         let (samples, failure) = results.withLock { ($0.samples, $0.failure) }
         if let failure { throw failure }
-        return Rate(perSecond: Double(samples.count) / seconds, p99Millis: Measure.percentile(samples, 99))
+        return Rate(
+            perSecond: Double(samples.count) / seconds, p99Millis: Measure.percentile(samples, 99),
+            cpuMillisPerOperation: cpuSeconds * 1000 / Double(max(samples.count, 1)))
+    }
+
+    /// The CPU time this process has used, in seconds.
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -77,7 +77,7 @@ func serverFigures() async throws -> [Figure] {
         }
     }
     let modify = try modifyBody(round: 0)
-    let modifyResult = try load.run(tokens.map { .init(path: statusPath + "records/modify" + query, body: modify, token: $0) }, connections: users)
+    let modifyResult = try load.run(tokens.map { .init(path: statusPath + "records/modify" + query, body: modify, token: $0) }, connections: users, measuringCPUOf: server)
     let changes = String(decoding: try encoder.encode(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, resultsLimit: 200)])), as: UTF8.self)
     let changesResult = try load.run(tokens.map { .init(path: statusPath + "changes/zone" + query, body: changes, token: $0) }, connections: users)
     let detail = "\(users) users on \(users) wrk connections, 5 s, SQLite file"
@@ -93,6 +93,12 @@ func serverFigures() async throws -> [Figure] {
         Figure(name: "status.server.modify200.to-reference", value: ratio(modifyResult.requestsPerSecond, referenceWrites.perSecond), unit: "x", goal: ">= 0.77",
                detail: "records/modify req/s ÷ the reference's transactions/s, same run (the former goal, 500 req/s, over this machine's reference at synchronous=FULL, 646 tx/s)"),
         Figure(name: "status.server.modify200.p99", value: modifyResult.p99Millis, unit: "ms", goal: "<= 200", detail: "p50 \(String(format: "%.2f", modifyResult.p50Millis)) ms"),
+        Figure(name: "status.server.modify200.cpu-per-request", value: modifyResult.serverCPUMillisPerRequest ?? .nan, unit: "ms",
+               detail: "the server process's CPU time (user + system, /proc) over the measured run ÷ its requests"),
+        Figure(name: "status.reference.write200.cpu-per-transaction", value: referenceWrites.cpuMillisPerOperation, unit: "ms",
+               detail: "the bench process's CPU time over the reference's run ÷ its transactions"),
+        Figure(name: "status.server.modify200.cpu-to-reference", value: (modifyResult.serverCPUMillisPerRequest ?? .nan) / referenceWrites.cpuMillisPerOperation, unit: "x",
+               detail: "CPU a request ÷ CPU a reference transaction, same run: steadier than the throughput ratio, which moves with how the host shares its cores (0.63–0.71 in runs of one build on one day)"),
         Figure(name: "status.server.changes200.throughput", value: changesResult.requestsPerSecond, unit: "req/s", detail: detail + ", 200-record pages, \(changesResult.errors) errors"),
         Figure(name: "status.reference.read200.throughput", value: referenceReads.perSecond, unit: "reads/s",
                detail: "the same 200-record pages read by \(referenceDetail); p99 \(String(format: "%.2f", referenceReads.p99Millis)) ms"),
@@ -177,31 +183,42 @@ private struct WrkLoad {
 
     /// What wrk measured.
     struct Result {
+        var requests: Int
         var requestsPerSecond: Double
         var p50Millis: Double
         var p99Millis: Double
         var errors: Int
+        /// The CPU seconds the measured server used in the measured run, when one was named.
+        var serverCPUSeconds: Double?
+
+        /// The server's CPU time a request, in milliseconds, when it was measured.
+        var serverCPUMillisPerRequest: Double? {
+            serverCPUSeconds.map { $0 * 1000 / Double(max(requests, 1)) }
+        }
     }
 
     let wrk: String
     let folder: URL
     let baseURL: String
 
-    /// Sends `requests` in rotation from `connections` connections and returns the measured run.
-    func run(_ requests: [Request], connections: Int) throws -> Result {
+    /// Sends `requests` in rotation from `connections` connections and returns the measured run,
+    /// with the CPU time `server` used in it when given.
+    func run(_ requests: [Request], connections: Int, measuringCPUOf server: ServerChild? = nil) throws -> Result {
         let script = folder.appendingPathComponent("load-\(UUID().uuidString).lua")
         try luaScript(requests).write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         _ = try runWrk(script: script, connections: connections, seconds: 1)
+        let cpuBefore = server?.cpuSeconds()
         let output = try runWrk(script: script, connections: connections, seconds: 5)
+        let cpuAfter = server?.cpuSeconds()
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
             throw BenchFailure("wrk printed \(output)")
         }
         let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard values.count == 5, values[1] > 0 else { throw BenchFailure("wrk printed \(line)") }
         return Result(
-            requestsPerSecond: values[0] / (values[1] / 1_000_000), p50Millis: values[2] / 1000, p99Millis: values[3] / 1000,
-            errors: Int(values[4]))
+            requests: Int(values[0]), requestsPerSecond: values[0] / (values[1] / 1_000_000), p50Millis: values[2] / 1000, p99Millis: values[3] / 1000,
+            errors: Int(values[4]), serverCPUSeconds: cpuAfter.flatMap { after in cpuBefore.map { after - $0 } })
     }
 
     private func runWrk(script: URL, connections: Int, seconds: Int) throws -> String {

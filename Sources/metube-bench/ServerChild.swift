@@ -72,6 +72,17 @@ final class ServerChild: Sendable {
         return kib / 1024
     }
 
+    /// The CPU time the server has used so far (user and system, all threads), in seconds.
+    func cpuSeconds() -> Double {
+        // Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis
+        // (the name may hold spaces).
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Kills the server and waits for it.
     func stop() {
         guard process.isRunning else { return }
