@@ -34,10 +34,10 @@ extension MarkSyncService {
             switch plan.outcomes[index] {
             case .failure(let error):
                 return .failure(error)
-            case .success(let record) where plan.isRejected:
-                return .failure(MarkSyncRecordError(recordName: record.name, .atomicError, "Not applied: another operation of this atomic request failed"))
-            case .success(let record):
-                return .success(recordDictionary(record, zone: plan.zone, caller: caller, desiredKeys: request.operations[index].desiredKeys ?? request.desiredKeys))
+            case .record(let written) where plan.isRejected:
+                return .failure(MarkSyncRecordError(recordName: plan.records[written].name, .atomicError, "Not applied: another operation of this atomic request failed"))
+            case .record(let written):
+                return .success(recordDictionary(plan.records[written], zone: plan.zone, caller: caller, desiredKeys: request.operations[index].desiredKeys ?? request.desiredKeys))
             }
         }
         return MarkSyncRecordsResponse(records: results)
@@ -70,23 +70,27 @@ extension MarkSyncService {
             indexByName[stored.name].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
         }
         var sequence = zone.lastSequence
-        var outcomes: [Result<StoredMarkSyncRecord, MarkSyncRecordError>] = []
+        var records: [StoredMarkSyncRecord] = []
+        var outcomes: [RecordsModifyPlan.Outcome] = []
+        records.reserveCapacity(operations.count)
         outcomes.reserveCapacity(operations.count)
         for index in operations.indices {
-            var outcome = apply(operations[index], existing: operations[index].record.recordName.flatMap { existing[$0] }, zone: zone, caller: caller, now: now)
-            if case .success(var record) = outcome {
+            switch apply(operations[index], existing: operations[index].record.recordName.flatMap { existing[$0] }, zone: zone, caller: caller, now: now) {
+            case .failure(let error):
+                outcomes.append(.failure(error))
+            case .success(var record):
                 if measuresSize, let error = sizeError(of: record) {
-                    outcome = .failure(error)
+                    outcomes.append(.failure(error))
                 } else {
                     sequence += 1
                     record.sequence = sequence
-                    outcome = .success(record)
+                    outcomes.append(.record(records.count))
+                    records.append(record)
                 }
             }
-            outcomes.append(outcome)
         }
-        let isRejected = (request.atomic ?? true) && outcomes.contains { if case .failure = $0 { true } else { false } }
-        return RecordsModifyPlan(zone: zone, outcomes: outcomes, isRejected: isRejected, lastSequence: sequence)
+        let isRejected = (request.atomic ?? true) && records.count < outcomes.count
+        return RecordsModifyPlan(zone: zone, records: records, outcomes: outcomes, isRejected: isRejected, lastSequence: sequence)
     }
 
     /// `records/lookup`: the requested records, or NOT_FOUND for each missing one.
@@ -232,10 +236,21 @@ extension MarkSyncService {
 
 /// The outcome of a `records/modify` request worked out from one state of its zone.
 private struct RecordsModifyPlan: Sendable {
+    /// What one operation comes to.
+    enum Outcome: Sendable {
+        /// The record it leaves behind: its index in ``RecordsModifyPlan/records``.
+        case record(Int)
+        /// Why it fails.
+        case failure(MarkSyncRecordError)
+    }
+
     /// The zone as the plan found it.
     let zone: StoredMarkSyncZone
-    /// Per operation: the record it leaves behind, sequence assigned, or its error.
-    let outcomes: [Result<StoredMarkSyncRecord, MarkSyncRecordError>]
+    /// The records the operations leave behind, sequences assigned, in the order of their
+    /// operations: what is written, as it is, without copying each out of a per-operation result.
+    let records: [StoredMarkSyncRecord]
+    /// Per operation: its record or its error.
+    let outcomes: [Outcome]
     /// Whether an atomic request failed as a whole, so nothing is written.
     let isRejected: Bool
     /// The zone's sequence once the records are written.
@@ -244,7 +259,7 @@ private struct RecordsModifyPlan: Sendable {
     /// Writes the records and the zone's new sequence, unless the request was rejected.
     func write(to transaction: any MarkSyncTransaction) throws {
         guard !isRejected else { return }
-        try transaction.saveRecords(outcomes.compactMap { try? $0.get() }, in: zone.key)
+        try transaction.saveRecords(records, in: zone.key)
         var written = zone
         written.lastSequence = lastSequence
         try transaction.saveZone(written)
