@@ -102,23 +102,23 @@ struct MarkSyncModifyBodyDecoder {
     }
 
     /// The keys a record may have, each at most once.
-    private enum RecordMember: CaseIterable {
+    private enum RecordMember {
         case recordName, recordType, recordChangeTag, deleted, fields
 
         /// The member `key` names, if any.
         init?(_ key: Key) {
-            guard let member = Self.allCases.first(where: { key.is($0.name) }) else { return nil }
-            self = member
-        }
-
-        /// The member's key.
-        var name: StaticString {
-            switch self {
-            case .recordName: "recordName"
-            case .recordType: "recordType"
-            case .recordChangeTag: "recordChangeTag"
-            case .deleted: "deleted"
-            case .fields: "fields"
+            if key.is("recordName") {
+                self = .recordName
+            } else if key.is("recordType") {
+                self = .recordType
+            } else if key.is("recordChangeTag") {
+                self = .recordChangeTag
+            } else if key.is("deleted") {
+                self = .deleted
+            } else if key.is("fields") {
+                self = .fields
+            } else {
+                return nil
             }
         }
 
