@@ -226,9 +226,9 @@ public struct MarkSync: Sendable {
                 token = nil
                 restarted = true
             case .failure(let error)?:
-                throw MarkSyncRequestFailure.server(MarkSyncErrorBody(error.serverErrorCode, error.reason, retryAfter: error.retryAfter), httpStatus: 200)
+                throw MarkSyncRequestFailure.zone(error)
             case nil:
-                throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone answered no zone")
+                throw MarkSyncRequestFailure.noZoneInChanges
             }
         }
     }

@@ -5,7 +5,7 @@ extension MarkSyncClient {
     func ensureZone(_ zoneID: MarkSyncZoneID) async throws {
         let response = try await modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]))
         if case .failure(let error) = response.zones.first {
-            throw MarkSyncRequestFailure.server(MarkSyncErrorBody(error.serverErrorCode, error.reason, retryAfter: error.retryAfter), httpStatus: 200)
+            throw MarkSyncRequestFailure.zone(error)
         }
     }
 

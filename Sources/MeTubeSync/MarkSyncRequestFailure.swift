@@ -12,6 +12,14 @@ public enum MarkSyncRequestFailure: RetryableFailure, Sendable, Equatable, Custo
     /// about the server.
     case cancelled
 
+    /// A zone's error inside a successful (HTTP 200) answer, as the failure of the request.
+    static func zone(_ error: MarkSyncZoneError) -> MarkSyncRequestFailure {
+        .server(MarkSyncErrorBody(error.serverErrorCode, error.reason, retryAfter: error.retryAfter), httpStatus: 200)
+    }
+
+    /// A `changes/zone` answer that holds no result for the zone asked about.
+    static let noZoneInChanges = MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone answered no zone")
+
     /// Whether trying again later may succeed.
     public var isRetryable: Bool {
         switch self {
