@@ -42,7 +42,7 @@ release: build-deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test --skip-build --no-parallel
+	@scripts/run-tests $(SWIFT)
 
 ## run: build, start a local metube-server with demo data, open the TUI against it.
 run: release
