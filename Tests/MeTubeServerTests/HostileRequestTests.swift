@@ -63,6 +63,36 @@ import Testing
         }
     }
 
+    @Test("a name holding a NUL is refused per operation on every storage, the rest of the request written", arguments: StatusStorage.allCases)
+    func namesHoldingNULAreRefused(_ storage: StatusStorage) async throws {
+        let fixture = try await StatusFixture(storage: storage)
+        try await fixture.withClient { client in
+            try await client.createZone(token: client.alice)
+            // When a record name, a record type and a field name hold a NUL (SQLite would keep the
+            // bytes before it, PostgreSQL refuses the whole statement), beside a good record
+            var named = watched("v1")
+            named.recordName = "a\u{0}b"
+            var typed = watched("v2")
+            typed.recordType = "Watched\u{0}Status"
+            var field = watched("v3")
+            field.fields?["status\u{0}"] = MarkSyncField(value: .string("x"))
+            let results = try await client.modify(
+                [.init(.forceReplace, record: named), .init(.forceReplace, record: typed), .init(.forceReplace, record: field), .init(.forceReplace, record: watched("v4"))],
+                token: client.alice)
+            let lookup = try await client.post(
+                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "a\u{0}b"), .init(recordName: "v4")], zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)),
+                token: client.alice)
+            let zone = try await client.post("zones/modify", MarkSyncZonesModifyRequest(operations: [.init(.create, zone: MarkSyncZoneID(zoneName: "z\u{0}"))]), token: client.alice)
+            // Then each is a BAD_REQUEST naming the NUL, and the good record is written and found
+            #expect(results.map(\.errorCode) == [.badRequest, .badRequest, .badRequest, nil])
+            #expect(results.first?.reason == "recordName holds a NUL character")
+            let found = try decode(MarkSyncRecordsResponse.self, lookup).records
+            #expect(found.map(\.errorCode) == [.badRequest, nil])
+            #expect(found.last?.record?.recordName == "v4")
+            #expect(try decode(MarkSyncZonesResponse.self, zone).zones.first?.errorCode == .badRequest)
+        }
+    }
+
     @Test func changesForTheSameZoneNamedTwoHundredTimesAreAnsweredOnceWithin200Records() async throws {
         // Given alice's zone with 300 records
         let fixture = try await StatusFixture()

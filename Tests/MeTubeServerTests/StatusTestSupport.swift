@@ -123,6 +123,11 @@ extension MarkSyncRecordResult {
     var errorCode: MarkSyncErrorCode? {
         if case .failure(let error) = self { error.serverErrorCode } else { nil }
     }
+
+    /// The reason of a failure.
+    var reason: String? {
+        if case .failure(let error) = self { error.reason } else { nil }
+    }
 }
 
 extension MarkSyncZoneResult {

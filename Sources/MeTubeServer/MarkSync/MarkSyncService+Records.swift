@@ -9,7 +9,8 @@ extension MarkSyncService {
     /// limit only when the body could hold one over it.
     public func modifyRecords(_ request: MarkSyncRecordsModifyRequest, bodyBytes: Int, caller: MarkSyncCaller) async throws -> MarkSyncRecordsResponse {
         try checkCount(request.operations.count, of: "operations")
-        let names = request.operations.compactMap(\.record.recordName)
+        // The names looked up: a name the operation will refuse is not sent to the storage.
+        let names = request.operations.compactMap { $0.record.recordName.flatMap { Self.isAcceptedName($0) ? $0 : nil } }
         let indexByName = try Self.indexByName(request.operations, count: names.count)
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
         let measuresSize = bodyBytes > configuration.maxRecordBytes
@@ -101,7 +102,7 @@ extension MarkSyncService {
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
         let results = try await readingTransaction { transaction in
             let zone = try requireZone(zoneID, caller: caller, in: transaction)
-            let found = try transaction.records(named: request.records.map(\.recordName), in: zone.key)
+            let found = try transaction.records(named: request.records.map(\.recordName).filter(Self.isAcceptedName), in: zone.key)
             return request.records.map { lookup -> MarkSyncRecordResult in
                 guard !lookup.recordName.isEmpty else {
                     return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))

@@ -137,9 +137,17 @@ public struct MarkSyncService: Sendable {
     /// The longest zone name, record name, record type or field name, in UTF-8 bytes.
     public static let maxNameBytes = 255
 
-    /// Why `name` cannot be a `what`, or nil when it can.
+    /// Why `name` cannot be a `what`, or nil when it can: it is too long, or it holds a NUL
+    /// character (which SQLite would cut the name at and PostgreSQL refuses in text).
     static func nameError(_ name: String, of what: String) -> String? {
-        name.utf8.count > maxNameBytes ? "\(what) is longer than \(maxNameBytes) bytes" : nil
+        if name.utf8.count > maxNameBytes { return "\(what) is longer than \(maxNameBytes) bytes" }
+        if name.utf8.contains(0) { return "\(what) holds a NUL character" }
+        return nil
+    }
+
+    /// Whether `name` can be a zone name, record name, record type or field name.
+    static func isAcceptedName(_ name: String) -> Bool {
+        nameError(name, of: "name") == nil
     }
 
     /// The current time for record stamps.
