@@ -11,6 +11,22 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
     private static let namesPerLookup = 250
     /// The most records one statement writes (8 parameters each).
     private static let recordsPerSave = 100
+    /// The lookup of a chunk of names, by its size.
+    private static let lookupSQL = RepeatedSQL(upTo: namesPerLookup) { count in
+        """
+        SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+        WHERE zone_id = ? AND name IN (\(repeatElement("?", count: count).joined(separator: ",")))
+        """
+    }
+    /// The upsert of a chunk of records, by its size.
+    private static let saveSQL = RepeatedSQL(upTo: recordsPerSave) { count in
+        """
+        INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
+        VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", "))
+        ON CONFLICT (zone_id, name) DO UPDATE SET type = excluded.type, fields = excluded.fields, sequence = excluded.sequence,
+            created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
+        """
+    }
 
     init(db: Database, isReadOnly: Bool) {
         self.db = db
@@ -57,11 +73,10 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         // their statements are prepared once.
         for start in stride(from: 0, to: names.count, by: Self.namesPerLookup) {
             let chunk = names[start..<min(start + Self.namesPerLookup, names.count)]
-            let statement = try db.cachedStatement(sql: """
-                SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
-                WHERE zone_id = ? AND name IN (\(repeatElement("?", count: chunk.count).joined(separator: ",")))
-                """)
-            let rows = try Row.fetchCursor(statement, arguments: StatementArguments([zoneID as (any DatabaseValueConvertible)?] + chunk.map { $0 }))
+            var bindings = SQLiteBindings(try db.cachedStatement(sql: Self.lookupSQL[chunk.count]))
+            try bindings.bind(zoneID)
+            for name in chunk { try bindings.bind(name) }
+            let rows = try bindings.rows()
             while let row = try rows.next() {
                 let name: String = row[0]
                 var stored = StoredMarkSyncRecord(name: name, type: row[1], fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
@@ -81,24 +96,18 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         // that may replace a row, which cost about 40 % of a one-row statement.
         for start in stride(from: 0, to: records.count, by: Self.recordsPerSave) {
             let chunk = records[start..<min(start + Self.recordsPerSave, records.count)]
-            var values: [(any DatabaseValueConvertible)?] = []
-            values.reserveCapacity(chunk.count * 8)
+            var bindings = SQLiteBindings(try db.cachedStatement(sql: Self.saveSQL[chunk.count]))
             for record in chunk {
-                values.append(zoneID)
-                values.append(record.name)
-                values.append(record.type)
-                values.append(try MarkSyncFieldsCodec.stored(record.fields))
-                values.append(record.sequence)
-                values.append(record.createdMillis)
-                values.append(record.modifiedMillis)
-                values.append(record.isDeleted)
+                try bindings.bind(zoneID)
+                try bindings.bind(record.name)
+                try bindings.bind(record.type)
+                try bindings.bind(MarkSyncFieldsCodec.stored(record.fields))
+                try bindings.bind(record.sequence)
+                try bindings.bind(record.createdMillis)
+                try bindings.bind(record.modifiedMillis)
+                try bindings.bind(record.isDeleted)
             }
-            try db.cachedStatement(sql: """
-                INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
-                VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "))
-                ON CONFLICT (zone_id, name) DO UPDATE SET type = excluded.type, fields = excluded.fields, sequence = excluded.sequence,
-                    created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
-                """).execute(arguments: StatementArguments(values))
+            try bindings.execute()
         }
     }
 
