@@ -54,14 +54,14 @@ struct DemoThumbnailsEndToEndTests {
         try "[tui]\nthumbnail-cache = 1\n".write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
         let tmux = try EndToEndTests.start(storeURL, in: directory, width: 130, height: 30, extraEnvironment: ["XDG_CACHE_HOME": directory.path("cache")])
         defer { tmux.close() }
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("metube ·") }
+        try await tmux.waitFor { $0.contains("metube ·") }
         try tmux.send("Tab")
 
         // Then the picture is drawn in colour, and the cache fills as pages go by, within its 1 MiB
-        try await DetailsPaneEndToEndTests.waitFor(tmux, escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
+        try await tmux.waitFor(escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
         let cacheDirectory = directory.url.appendingPathComponent("cache/metube/thumbnails")
         for _ in 0..<3 { try tmux.send("NPage") }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + TmuxSession.screenTimeout
         while ContinuousClock.now < deadline, DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory).files < 20 { try await Task.sleep(for: .milliseconds(50)) }
         let cached = DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory)
         #expect(cached.files >= 20)

@@ -59,19 +59,6 @@ struct DetailsPaneEndToEndTests {
         screen.contains("[38;5;") || screen.contains("[48;5;") || screen.contains("[38;2;") || screen.contains("[48;2;")
     }
 
-    /// Polls `tmux`'s screen until `condition` holds, sleeping between looks rather than blocking
-    /// a thread: the loopback image server's handlers need the cooperative threads.
-    static func waitFor(_ tmux: TmuxSession, escapes: Bool = false, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        var screen = ""
-        while ContinuousClock.now < deadline {
-            screen = try escapes ? tmux.captureWithEscapes() : tmux.capture()
-            if condition(screen) { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TmuxError.screenTimedOut(screen: screen)
-    }
-
     @Test("pictures show as coloured block cells; the cache fills and stays within its bound")
     func cacheFillsWithinItsBound() async throws {
         let pictures = try (0..<6).map { try Self.noisyJPEG(seed: UInt32($0 + 1)) }
@@ -90,15 +77,15 @@ struct DetailsPaneEndToEndTests {
         let cacheDirectory = directory.url.appendingPathComponent("cache/metube/thumbnails")
         let tmux = try EndToEndTests.start(storeURL, in: directory, width: 130, height: 30, extraEnvironment: ["XDG_CACHE_HOME": directory.path("cache")])
         defer { tmux.close() }
-        try await Self.waitFor(tmux) { $0.contains("hub: not configured") }
+        try await tmux.waitFor { $0.contains("hub: not configured") }
 
         try tmux.send("Tab")
-        try await Self.waitFor(tmux, escapes: true, Self.hasColouredCells)
+        try await tmux.waitFor(escapes: true, Self.hasColouredCells)
         for _ in 0..<4 {
             try tmux.send("PPage")
             try tmux.send("NPage", "NPage")
         }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + TmuxSession.screenTimeout
         while ContinuousClock.now < deadline, Self.cachedBytes(in: cacheDirectory).files < 2 { try await Task.sleep(for: .milliseconds(50)) }
         let cached = Self.cachedBytes(in: cacheDirectory)
         #expect(cached.files >= 2)
@@ -116,11 +103,11 @@ struct DetailsPaneEndToEndTests {
         try await cache.store(CachedThumbnail(bytes: try Self.noisyJPEG(seed: 9)), for: first.id)
         let tmux = try EndToEndTests.start(storeURL, in: directory, width: 130, height: 30, extraEnvironment: ["XDG_CACHE_HOME": directory.path("cache")])
         defer { tmux.close() }
-        try await Self.waitFor(tmux) { $0.contains("hub: not configured") }
+        try await tmux.waitFor { $0.contains("hub: not configured") }
         try tmux.send("Tab")
-        try await Self.waitFor(tmux, escapes: true, Self.hasColouredCells)
+        try await tmux.waitFor(escapes: true, Self.hasColouredCells)
         try tmux.send("j")
-        try await Self.waitFor(tmux) { $0.contains("unreachable") }
+        try await tmux.waitFor { $0.contains("unreachable") }
         try tmux.send("q")
     }
 }

@@ -31,20 +31,20 @@ struct DownloadsEndToEndTests {
         defer { tmux.close() }
         let title = String(video.title.prefix(12))
         // When the TUI runs with the video queued: its row gets the copy's glyph
-        let screen = try tmux.waitFor(timeout: .seconds(60)) { screen in
+        let screen = try await tmux.waitFor(timeout: .seconds(120)) { screen in
             let row = EndToEndTests.line(1, of: screen)
             return row.contains(title) && row.dropFirst().hasPrefix("⤓")
         }
         #expect(DownloadDirectory(url: directory.url.appendingPathComponent("videos")).copy(of: video.id) != nil, "\(screen)")
         // And D shows it downloaded, with its size, in the downloads view
         try tmux.send("D")
-        try tmux.waitFor { $0.contains("downloads (1 video)") && EndToEndTests.line(1, of: $0).contains("downloaded ") }
+        try await tmux.waitFor { $0.contains("downloads (1 video)") && EndToEndTests.line(1, of: $0).contains("downloaded ") }
         // When the server is gone and Enter plays it there: mpv plays the file (it could not play the page)
         server.stop()
         try tmux.send("Enter")
-        try tmux.waitFor(timeout: .seconds(30)) { $0.contains("marked watched") }
+        try await tmux.waitFor { $0.contains("marked watched") }
         try tmux.send("q")
-        try tmux.waitFor { _ in (try? tmux.exitStatus()) != nil }
+        #expect(try await tmux.waitForExit() == 0)
         #expect(try Store.open(at: storeURL).library().marks[video.id]?.status == .watched)
     }
 }

@@ -93,7 +93,7 @@ struct EndToEndTests {
         #expect(reopened.library().marks[library.video(0).id]?.status == .skipped)
     }
 
-    @Test("a mark made by another process appears within a second")
+    @Test("a mark made by another process appears without a key press")
     func externalMark() throws {
         // Given the TUI open on a store with no marks
         let directory = TemporaryDirectory("metube-tui-e2e")
@@ -110,8 +110,8 @@ struct EndToEndTests {
         let other = try Store.open(at: storeURL)
         _ = try other.mark(library.video(0).id, as: .watched)
 
-        // Then the TUI shows it within a second
-        try tmux.waitFor(timeout: .seconds(1)) { Self.line(1, of: $0).hasPrefix("↻ ○") }
+        // Then the TUI shows it by itself (how soon is a figure for metube-bench, not a test)
+        try tmux.waitFor { Self.line(1, of: $0).hasPrefix("↻ ○") }
         try tmux.send("q")
         #expect(try Self.waitForExit(tmux) == 0)
     }
@@ -136,8 +136,10 @@ struct EndToEndTests {
         return number < lines.count ? String(lines[number]) : ""
     }
 
+    /// The program's exit status once it has ended; `nil` when it still runs after
+    /// ``TmuxSession/screenTimeout``.
     static func waitForExit(_ tmux: TmuxSession) throws -> Int32? {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + TmuxSession.screenTimeout
         while ContinuousClock.now < deadline {
             if let status = try tmux.exitStatus() { return status }
             usleep(10_000)

@@ -45,13 +45,13 @@ struct LargeStoreStartTests {
             #expect(status.contains("of the newest") && status.contains("loading \(grouped(200_000))"), "\(status)")
         }
         // And once everything is loaded the status line counts the whole library
-        try tmux.waitFor(timeout: .seconds(60)) { $0.contains("\(grouped(unwatched.count)) of \(grouped(200_000))") }
+        try tmux.waitFor(timeout: .seconds(180)) { $0.contains("\(grouped(unwatched.count)) of \(grouped(200_000))") }
         // And every video is there under the `all` filter, the newest (marked) one first
         try tmux.send("f")
-        try tmux.waitFor(timeout: .seconds(10)) { $0.contains("\(grouped(200_000)) of \(grouped(200_000))") }
+        try tmux.waitFor { $0.contains("\(grouped(200_000)) of \(grouped(200_000))") }
         try tmux.send("g")
         let newestTitle = Self.titleStart(full.videos[0].title)
-        let all = try tmux.waitFor(timeout: .seconds(10)) { EndToEndTests.line(1, of: $0).contains(newestTitle) }
+        let all = try tmux.waitFor { EndToEndTests.line(1, of: $0).contains(newestTitle) }
         let newest = FeedQuery(filter: .all).rows(in: full, statusesKnown: true, limit: listRows)
         for (line, row) in newest.enumerated() {
             #expect(EndToEndTests.line(line + 1, of: all).contains(Self.titleStart(row.video.title)), "row \(line + 1): \(all)")

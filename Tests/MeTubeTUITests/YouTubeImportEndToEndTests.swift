@@ -17,7 +17,7 @@ struct YouTubeImportEndToEndTests {
     /// Opens the channels view and presses `I`.
     static func importFromChannelsView(_ tmux: TmuxSession) async throws {
         try tmux.send("c")
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.split(separator: "\n").first?.contains("channels") == true }
+        try await tmux.waitFor { $0.split(separator: "\n").first?.contains("channels") == true }
         try tmux.send("I")
     }
 
@@ -32,38 +32,38 @@ struct YouTubeImportEndToEndTests {
 
         // When I is pressed without an OAuth client, Then the status line says what to set
         let unconfigured = try EndToEndTests.start(storeURL, in: directory, extraEnvironment: Self.environment(directory, stub, client: false))
-        try await DetailsPaneEndToEndTests.waitFor(unconfigured) { $0.contains("hub: not configured") }
+        try await unconfigured.waitFor { $0.contains("hub: not configured") }
         try await Self.importFromChannelsView(unconfigured)
-        try await DetailsPaneEndToEndTests.waitFor(unconfigured) { $0.contains("youtube: ") && $0.contains("client-id") }
+        try await unconfigured.waitFor { $0.contains("youtube: ") && $0.contains("client-id") }
         try unconfigured.send("q")
-        #expect(try EndToEndTests.waitForExit(unconfigured) == 0)
+        #expect(try await unconfigured.waitForExit() == 0)
         unconfigured.close()
 
         // When I is pressed with a client but no sign-in, Then it says to sign in first
         let tmux = try EndToEndTests.start(storeURL, in: directory, extraEnvironment: Self.environment(directory, stub, client: true))
         defer { tmux.close() }
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("hub: not configured") }
+        try await tmux.waitFor { $0.contains("hub: not configured") }
         try await Self.importFromChannelsView(tmux)
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("youtube: not signed in; run metube youtube login first") }
+        try await tmux.waitFor { $0.contains("youtube: not signed in; run metube youtube login first") }
 
         // When the saved sign-in was revoked, Then it says to sign in again and nothing is imported
         let tokenFile = directory.url.appendingPathComponent("config/metube/youtube-token")
         try FileManager.default.createDirectory(at: tokenFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{\"refreshToken\":\"revoked\"}".utf8).write(to: tokenFile)
         try tmux.send("I")
-        try await DetailsPaneEndToEndTests.waitFor(tmux) { $0.contains("youtube: the sign-in was revoked or has expired; run metube youtube login again") }
+        try await tmux.waitFor { $0.contains("youtube: the sign-in was revoked or has expired; run metube youtube login again") }
 
         // When the user has signed in again and presses I
         try Data("{\"refreshToken\":\"refresh-1\"}".utf8).write(to: tokenFile)
         try tmux.send("I")
 
         // Then the status line reports the import and the channels view lists the new channels
-        try await DetailsPaneEndToEndTests.waitFor(tmux) {
+        try await tmux.waitFor {
             $0.contains("youtube: 120 added, 0 already followed, 4 no longer subscribed") && $0.contains("124 channels") && $0.contains("Subscribed ")
         }
         #expect(stub.requests.filter { $0.path.hasSuffix("/subscriptions") }.count == 3)
         try tmux.send("q")
-        #expect(try EndToEndTests.waitForExit(tmux) == 0)
+        #expect(try await tmux.waitForExit() == 0)
 
         // And the store follows them with their titles, pending for the status sync; nothing was unfollowed
         let store = try Store.open(at: storeURL)

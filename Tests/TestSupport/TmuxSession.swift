@@ -42,10 +42,14 @@ public final class TmuxSession: Sendable {
         try run(["capture-pane", "-p", "-e", "-t", Self.target])
     }
 
+    /// How long a wait for the screen lasts at most unless told: long enough for a cold start of a
+    /// debug build on a loaded machine. Only a failing test waits that long.
+    public static let screenTimeout = Duration.seconds(60)
+
     /// Polls the screen until `condition` holds and returns that screen; throws when `timeout`
     /// passes first, with the last screen in the error.
     @discardableResult
-    public func waitFor(timeout: Duration = .seconds(10), _ condition: (String) -> Bool) throws -> String {
+    public func waitFor(timeout: Duration = screenTimeout, _ condition: (String) -> Bool) throws -> String {
         let deadline = ContinuousClock.now + timeout
         var screen = ""
         while ContinuousClock.now < deadline {
@@ -54,6 +58,32 @@ public final class TmuxSession: Sendable {
             usleep(5_000)
         }
         throw TmuxError.screenTimedOut(screen: screen)
+    }
+
+    /// ``waitFor(timeout:_:)`` for async tests: sleeps between looks rather than blocking a
+    /// thread, since a loopback server in the test process needs the cooperative threads (two on
+    /// a two-core machine). With `escapes`, the screen is captured with its colours.
+    @discardableResult
+    public func waitFor(timeout: Duration = screenTimeout, escapes: Bool = false, _ condition: (String) -> Bool) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var screen = ""
+        while ContinuousClock.now < deadline {
+            screen = try escapes ? captureWithEscapes() : capture()
+            if condition(screen) { return screen }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TmuxError.screenTimedOut(screen: screen)
+    }
+
+    /// Waits for the program to end, sleeping between looks, and returns its exit status; `nil`
+    /// when it still runs after `timeout`.
+    public func waitForExit(timeout: Duration = screenTimeout) async throws -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = try exitStatus() { return status }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
     }
 
     /// Appends every byte the program writes to its terminal to the file at `path`, from now on
