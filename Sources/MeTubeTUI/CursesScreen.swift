@@ -24,9 +24,15 @@ final class CursesScreen {
     private var isOpen = true
     /// How long a waiting key read waits, in ms.
     private let timeoutMillis: Int32
+    /// The terminal's answer to the start's probe, when it did not come in time.
+    private var lateAnswer: LateProbeAnswer
+    /// Keys read while looking for ``lateAnswer`` that were not part of it, to return next.
+    private var readAhead: [TerminalInput] = []
 
     /// Starts curses on the process's terminal; `inputTimeout` is how long a key read waits.
-    init(useColors: Bool, inputTimeout: Duration) throws(TUIError) {
+    /// With `probeAnswerOwed`, the terminal's answer to ``TerminalProbe`` may still come, and is
+    /// dropped rather than read as keys.
+    init(useColors: Bool, inputTimeout: Duration, probeAnswerOwed: Bool = false) throws(TUIError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw .terminalUnavailable("standard input and output must be a terminal")
         }
@@ -40,6 +46,7 @@ final class CursesScreen {
         }
         self.screen = screen
         self.window = window
+        lateAnswer = LateProbeAnswer(isOwed: probeAnswerOwed)
         cbreak()
         noecho()
         nonl()
@@ -68,15 +75,62 @@ final class CursesScreen {
     /// typed); `nil` when none came, ``TerminalInput/hangup`` when the terminal is gone (reads
     /// then fail at once, which would otherwise spin the loop).
     func read(waiting: Bool = true) -> TerminalInput? {
-        if !waiting { wtimeout(window, 0) }
-        defer { if !waiting { wtimeout(window, timeoutMillis) } }
+        if !readAhead.isEmpty { return readAhead.removeFirst() }
+        let input = readCode(waitingMillis: waiting ? timeoutMillis : 0)
+        guard case .character(let code) = input else { return input?.terminalInput }
+        guard lateAnswer.isOwed, code == 0x1B else { return input?.terminalInput }
+        return inputSkippingLateAnswer()
+    }
+
+    /// One read from curses: a character's code, or input that is no character.
+    private enum ReadCode {
+        case character(UInt32)
+        case other(TerminalInput?)
+
+        var terminalInput: TerminalInput? {
+            switch self {
+            case .character(let code): CursesScreen.characterKey(code).map(TerminalInput.key)
+            case .other(let input): input
+            }
+        }
+    }
+
+    /// Reads one character or special key, waiting up to `waitingMillis`; `nil` when none came.
+    private func readCode(waitingMillis: Int32) -> ReadCode? {
+        if waitingMillis != timeoutMillis { wtimeout(window, waitingMillis) }
+        defer { if waitingMillis != timeoutMillis { wtimeout(window, timeoutMillis) } }
         var character: wint_t = 0
         let result = wget_wch(window, &character)
-        if result == ERR { return Self.terminalIsGone() ? .hangup : nil }
-        if result == cnc_key_code_yes() {
-            return Self.specialKey(Int32(character))
+        if result == ERR { return Self.terminalIsGone() ? .other(.hangup) : nil }
+        if result == cnc_key_code_yes() { return .other(Self.specialKey(Int32(character))) }
+        return .character(UInt32(character))
+    }
+
+    /// After an Escape while the probe's answer is owed: reads what was typed with it (an
+    /// answer's characters come together) and drops an answer; anything else is returned as the
+    /// keys it is, the first now and the rest from ``readAhead``.
+    private func inputSkippingLateAnswer() -> TerminalInput? {
+        var codes: [UInt32] = [0x1B]
+        var after: TerminalInput?
+        reading: while true {
+            switch lateAnswer.judge(codes) {
+            case .answer:
+                return nil
+            case .keys:
+                break reading
+            case .partial:
+                // A lone Escape is not held back; once an answer has begun, its rest may take a read.
+                switch readCode(waitingMillis: codes.count == 1 ? 0 : timeoutMillis) {
+                case .character(let code): codes.append(code)
+                case .other(let input):
+                    after = input
+                    break reading
+                case nil: break reading
+                }
+            }
         }
-        return Self.characterKey(UInt32(character)).map(TerminalInput.key)
+        readAhead += codes.dropFirst().compactMap { Self.characterKey($0).map(TerminalInput.key) } + [after].compactMap { $0 }
+        return .key(.escape)
     }
 
     /// Whether standard input, the terminal curses reads, has hung up or become invalid.

@@ -15,11 +15,14 @@ public func runTUI(store: some LibrarySource, config: TUIConfig, options: TUIOpt
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     let signals = TerminalGuard()
     var config = config
-    // Asked before curses takes the terminal; pictures without colour are symbols anyway.
+    // Asked before curses takes the terminal; pictures without colour are symbols anyway. An
+    // answer that comes too late is dropped by the screen rather than read as keys.
+    var probe: TerminalProbe?
     config.thumbnails = config.thumbnails.resolved(environment: environment) {
-        noColor ? nil : TerminalProbe.ask(within: .milliseconds(150))
+        probe = noColor ? nil : TerminalProbe.ask(within: .milliseconds(150))
+        return probe
     }
-    let terminal = try CursesScreen(useColors: !noColor, inputTimeout: .milliseconds(50))
+    let terminal = try CursesScreen(useColors: !noColor, inputTimeout: .milliseconds(50), probeAnswerOwed: probe.map { !$0.answered } ?? false)
     var timing: [String] = []
     let status: Int32
     do {

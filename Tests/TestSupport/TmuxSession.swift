@@ -106,6 +106,18 @@ public final class TmuxSession: Sendable {
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// The tmux server's process id.
+    public func serverProcessID() throws -> pid_t {
+        let text = try run(["display-message", "-p", "-t", Self.target, "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = pid_t(text) else { throw TmuxError.commandFailed(command: "display-message", message: "no process id in \(text.debugDescription)") }
+        return pid
+    }
+
+    /// The path of the terminal the program runs on, e.g. `/dev/pts/3`.
+    public func paneTerminal() throws -> String {
+        try run(["display-message", "-p", "-t", Self.target, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Stops the session and its server.
     public func close() {
         _ = try? run(["kill-server"])
