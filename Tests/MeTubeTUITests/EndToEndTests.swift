@@ -134,7 +134,8 @@ struct EndToEndTests {
     /// The live position, in seconds, that line `number` of `screen` shows while its video plays
     /// (`▶ 5:07`, `▶ 1:02:03`); `nil` when it shows none.
     static func livePosition(line number: Int, of screen: String) -> Int? {
-        guard let clock = line(number, of: screen).components(separatedBy: "▶ ").dropFirst().first?.split(separator: " ").first else { return nil }
+        guard let after = line(number, of: screen).components(separatedBy: "▶ ").dropFirst().first else { return nil }
+        let clock = after.prefix { $0.isASCII && ($0.isNumber || $0 == ":") }
         let parts = clock.split(separator: ":").map { Int($0) }
         guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }) else { return nil }
         return parts.reduce(0) { $0 * 60 + ($1 ?? 0) }
