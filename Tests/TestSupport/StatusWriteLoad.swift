@@ -96,7 +96,10 @@ public final class StatusWriteLoad: Sendable {
         try await waitUntil(within: limit, "no write was answered 503 within \(limit)") { [self] in counts.refused > before }
     }
 
-    /// The names among `names` that `user`'s default zone holds, looked up 200 at a time.
+    /// The names among `names` that `user`'s default zone holds, looked up 200 at a time. A
+    /// lookup answered 503 or 429 (the server still recovering, or throttling the user) is sent
+    /// again, as a client does, for up to 30 s; any other answer but 200 throws, so that a
+    /// refused lookup is never taken for missing records.
     public func storedNames(of user: String, among names: Set<String>) async throws -> Set<String> {
         let token = tokens[user] ?? ""
         var stored: Set<String> = []
@@ -104,7 +107,15 @@ public final class StatusWriteLoad: Sendable {
         for start in stride(from: 0, to: all.count, by: 200) {
             let chunk = all[start..<min(start + 200, all.count)]
             let body = #"{"records":["# + chunk.map { #"{"recordName":"\#($0)"}"# }.joined(separator: ",") + "]}"
-            let answer = try await Self.post("records/lookup", to: base, token: token, body: body)
+            let end = ContinuousClock.now + .seconds(30)
+            var answer = try await Self.post("records/lookup", to: base, token: token, body: body)
+            while answer.status == 503 || answer.status == 429, ContinuousClock.now < end {
+                try await Task.sleep(for: .milliseconds(200))
+                answer = try await Self.post("records/lookup", to: base, token: token, body: body)
+            }
+            guard answer.status == 200 else {
+                throw StatusWriteLoadFailure("records/lookup for \(user) answered \(answer.status): \(answer.body.prefix(300))")
+            }
             let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
             for record in object?["records"] as? [[String: Any]] ?? [] where record["recordChangeTag"] != nil {
                 if let name = record["recordName"] as? String { stored.insert(name) }
