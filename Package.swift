@@ -40,6 +40,14 @@ let package = Package(
             ]
         ),
         .target(name: "MeTubeStore", dependencies: ["MeTubeCore", "MeTubeJSON"]),
+        .target(
+            name: "MeTubeYouTube",
+            dependencies: [
+                "MeTubeCore", "MeTubeJSON",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .target(name: "MeTubeAPI"),
         .target(
             name: "MeTubeSync",
@@ -129,7 +137,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/TestSupport"
+            path: "Tests/TestSupport",
+            exclude: ["YTDLPStandIn"]
         ),
         .testTarget(
             name: "MeTubeCoreTests",
@@ -137,6 +146,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
+        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "TestSupport"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -1,17 +1,25 @@
 /// Splits a child's output into lines without ever holding more than ``maximumLineBytes`` of one:
 /// a longer line is dropped (and counted) up to its newline, so a peer printing 100 MB without
 /// a newline costs nothing but the count.
-struct BoundedLineReader {
-    /// The longest line kept.
-    static let maximumLineBytes = 8_192
+public struct BoundedLineReader: Sendable {
+    /// The longest line kept unless a reader is given another bound.
+    public static let defaultMaximumLineBytes = 8_192
+
+    /// The longest line this reader keeps.
+    public let maximumLineBytes: Int
 
     private var pending: [UInt8] = []
     private var discarding = false
     /// Lines dropped for their length.
-    private(set) var overlongLines = 0
+    public private(set) var overlongLines = 0
+
+    /// A reader keeping lines of at most `maximumLineBytes`.
+    public init(maximumLineBytes: Int = Self.defaultMaximumLineBytes) {
+        self.maximumLineBytes = maximumLineBytes
+    }
 
     /// Takes `bytes` and returns the complete lines in them, without their newlines.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Substring] {
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> [Substring] {
         var lines: [Substring] = []
         for byte in bytes {
             if byte == 0x0A {
@@ -19,7 +27,7 @@ struct BoundedLineReader {
                 pending.removeAll(keepingCapacity: true)
                 discarding = false
             } else if !discarding {
-                if pending.count >= Self.maximumLineBytes {
+                if pending.count >= maximumLineBytes {
                     pending.removeAll(keepingCapacity: true)
                     discarding = true
                     overlongLines += 1
@@ -32,7 +40,7 @@ struct BoundedLineReader {
     }
 
     /// The last line when the output ended without a newline.
-    mutating func finish() -> Substring? {
+    public mutating func finish() -> Substring? {
         defer { pending.removeAll() }
         return discarding || pending.isEmpty ? nil : Substring(String(decoding: pending, as: UTF8.self))
     }

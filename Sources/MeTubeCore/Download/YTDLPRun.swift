@@ -169,7 +169,7 @@ public struct YTDLPRun: Sendable {
     }
 
     /// The program `command` names: a path, or a name found on `PATH`.
-    static func executable(_ command: String, path: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") -> URL? {
+    public static func executable(_ command: String, path: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") -> URL? {
         guard !command.isEmpty else { return nil }
         if command.contains("/") { return access(command, X_OK) == 0 ? URL(fileURLWithPath: command) : nil }
         for directory in path.split(separator: ":") where directory.hasPrefix("/") {

@@ -1,0 +1,48 @@
+import MeTubeCore
+
+/// One video of a channel's catalog as yt-dlp's flat playlist or the Data API's
+/// `playlistItems.list` lists it: a valid id, a sanitized title, a length when the answer gave one.
+public struct CatalogVideo: Sendable, Equatable {
+    /// The longest length accepted, in seconds: 7 days, what the client accepts from a hub.
+    public static let maxDurationSeconds = 7 * 86_400
+    /// The longest title kept, in characters.
+    public static let maxTitleLength = 300
+
+    /// The 11-character video id.
+    public var id: String
+    /// The title as one line, nil when the answer gave none.
+    public var title: String?
+    /// The length in whole seconds (1 s … 7 days), nil when unknown (live, upcoming, not given).
+    public var durationSeconds: Int?
+
+    /// A video; `title` is sanitized to one line.
+    public init(id: String, title: String?, durationSeconds: Int?) {
+        self.id = id
+        let line = title.map { DisplayText.line($0.trimmingCharacters(in: .whitespacesAndNewlines), limit: Self.maxTitleLength) }
+        self.title = line?.isEmpty == false ? line : nil
+        self.durationSeconds = durationSeconds
+    }
+
+    /// `seconds` as a length when it is a finite number of 1 s … 7 days (fractions dropped); nil otherwise.
+    static func duration(_ seconds: Double?) -> Int? {
+        guard let seconds, seconds.isFinite, seconds >= 1, seconds <= Double(maxDurationSeconds) else { return nil }
+        return Int(seconds)
+    }
+}
+
+/// A channel's latest uploads, newest first, as one catalog call returned them.
+public struct ChannelUploads: Sendable, Equatable {
+    /// The channel's `UC…` id.
+    public var channelID: String
+    /// The videos, newest first, each id at most once.
+    public var videos: [CatalogVideo]
+    /// Entries dropped for an invalid id, a duplicate or the count bound.
+    public var rejected: Int
+
+    /// The uploads of `channelID`.
+    public init(channelID: String, videos: [CatalogVideo], rejected: Int = 0) {
+        self.channelID = channelID
+        self.videos = videos
+        self.rejected = rejected
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The stand-in `yt-dlp` (Tests/TestSupport/YTDLPStandIn, see its README) copied into a scratch
+/// directory, with the channels it knows and the fault mode it is in.
+public struct YTDLPStandIn: Sendable {
+    /// How the stand-in behaves.
+    public enum Mode: String, Sendable {
+        case ok, slow, garbage, fail, huge, old
+    }
+
+    /// One upload the stand-in lists.
+    public struct Upload: Sendable, Codable {
+        public var id: String
+        public var title: String?
+        public var duration: Double?
+
+        public init(id: String, title: String?, duration: Double?) {
+            self.id = id
+            self.title = title
+            self.duration = duration
+        }
+    }
+
+    /// The scratch directory.
+    public let directory: URL
+    /// The executable to configure as yt-dlp.
+    public var executable: URL { directory.appendingPathComponent("yt-dlp") }
+
+    /// Copies the stand-in into a new scratch directory.
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ytdlp-standin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("channels"), withIntermediateDirectories: true)
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("YTDLPStandIn/yt-dlp")
+        try FileManager.default.copyItem(at: source, to: executable)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: executable.path)
+    }
+
+    /// Makes `channelID` list `uploads`, newest first.
+    public func setUploads(_ uploads: [Upload], for channelID: String) throws {
+        try JSONEncoder().encode(uploads).write(to: directory.appendingPathComponent("channels/\(channelID).json"))
+    }
+
+    /// Puts the stand-in in `mode`.
+    public func setMode(_ mode: Mode) throws {
+        try Data(mode.rawValue.utf8).write(to: directory.appendingPathComponent("mode"))
+    }
+
+    /// The argument lists of the runs so far.
+    public func calls() -> [[String]] {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("calls.log"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// Removes the scratch directory.
+    public func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
