@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "MeTubeServer",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeJSON", "MeTubeThumbnails",
+                "MeTubeCore", "MeTubeAPI", "MeTubeJSON", "MeTubeThumbnails", "MeTubeYouTube",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeServer", "TestSupport",
+                "MeTubeCore", "MeTubeAPI", "MeTubeServer", "MeTubeYouTube", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeSyncTests",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeServer", "TestSupport",
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Logging
+import MeTubeYouTube
 import ServiceLifecycle
 
 /// The parts WebSub push and YouTube Data API enrichment add to the server, built from its
@@ -32,7 +33,7 @@ struct PushServices {
         var ingestionRepository = storage.hub
         if let api = configuration.youTubeAPI {
             let enricher = YouTubeEnricher(
-                api: YouTubeDataAPI(configuration: api), repository: storage.enrichment, signal: WakeSignal(), logger: configuration.logger)
+                api: YouTubeDataAPI(configuration: api), dailyUnits: api.dailyUnits, idleInterval: api.idleInterval, repository: storage.enrichment, signal: WakeSignal(), logger: configuration.logger)
             services.append(enricher)
             let signal = enricher.signal
             ingestionRepository = ObservedHubRepository(base: storage.hub, ingested: { signal.signal() })

@@ -6,6 +6,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import MeTubeServer
+import MeTubeYouTube
 
 /// The `snippet`, `status` and `liveStreamingDetails` members of a `videos.list` item, in the
 /// shapes the Data API documents for premieres and streams.

@@ -4,6 +4,7 @@ import Hummingbird
 import MeTubeAPI
 import MeTubeCore
 @testable import MeTubeServer
+import MeTubeYouTube
 import NIOCore
 import NIOHTTP1
 import Testing

@@ -8,6 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 @testable import MeTubeServer
+import MeTubeYouTube
 
 /// A loopback stand-in for the YouTube Data API v3: `GET /youtube/v3/videos` and
 /// `/youtube/v3/channels` answer in the documented shapes from the data given, or with the
@@ -118,8 +119,8 @@ final class YouTubeAPIStub: Sendable {
 
     /// An enricher over `store` that calls the stub with a daily budget of `dailyUnits`.
     static func enricher(_ store: PushStore, stubURL: String, dailyUnits: Int = 10_000, log: LogCapture = LogCapture()) -> YouTubeEnricher {
-        let api = YouTubeDataAPI(configuration: YouTubeAPIConfiguration(key: YouTubeAPIStub.key, dailyUnits: dailyUnits, baseURL: stubURL + "/youtube/v3"))
-        return YouTubeEnricher(api: api, repository: store.enrichment, signal: WakeSignal(), logger: log.logger)
+        let api = YouTubeDataAPI(key: YouTubeAPIStub.key, baseURL: stubURL + "/youtube/v3")
+        return YouTubeEnricher(api: api, dailyUnits: dailyUnits, repository: store.enrichment, signal: WakeSignal(), logger: log.logger)
     }
 
     @Test(arguments: PushStorage.allCases)

@@ -5,6 +5,7 @@ import MeTubeCore
 @testable import MeTubeServer
 import MeTubeStore
 import MeTubeSync
+import MeTubeYouTube
 import Synchronization
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeYouTube
 
 /// What the YouTube Data API enrichment reads and writes: the videos and channels still to look
 /// up, what was found, and the units spent per UTC day; in the server's SQLite database

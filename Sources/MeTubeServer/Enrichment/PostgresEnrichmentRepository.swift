@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeYouTube
 import PostgresNIO
 
 /// An ``EnrichmentRepository`` in PostgreSQL, shared by every server instance on the database.

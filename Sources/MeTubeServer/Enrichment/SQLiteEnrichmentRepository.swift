@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MeTubeYouTube
 
 /// The ``EnrichmentRepository`` in the server's SQLite database.
 struct SQLiteEnrichmentRepository: EnrichmentRepository {

@@ -1,11 +1,12 @@
 import Foundation
 import MeTubeCore
+import MeTubeYouTube
 
 /// How the server reaches the YouTube Data API to enrich videos (durations, availability) and channels
 /// (thumbnails, titles), and how many quota units it may spend a day.
 public struct YouTubeAPIConfiguration: Sendable, Equatable {
     /// The Data API's base URL.
-    public static let defaultBaseURL = "https://www.googleapis.com/youtube/v3"
+    public static let defaultBaseURL = YouTubeDataAPI.defaultBaseURL
     /// The environment variable read for the key when no option gives one.
     public static let keyEnvironmentVariable = "METUBE_YOUTUBE_API_KEY"
     /// The quota units a Google Cloud project gets a day unless Google granted more.

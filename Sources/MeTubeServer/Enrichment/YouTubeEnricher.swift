@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MeTubeYouTube
 import ServiceLifecycle
 
 /// Fills in what Atom feeds lack through the YouTube Data API: each video's duration and whether
@@ -42,6 +43,10 @@ actor YouTubeEnricher: Service {
     static let maxBackoff: Duration = .seconds(3600)
 
     private let api: YouTubeDataAPI
+    /// The units the enrichment may spend per UTC day.
+    private let dailyUnits: Int
+    /// The longest the enrichment sleeps when no ingestion wakes it.
+    private let idleInterval: Duration
     private let repository: any EnrichmentRepository
     private let logger: Logger
     /// Wakes the loop: ingestion stored new videos.
@@ -54,8 +59,11 @@ actor YouTubeEnricher: Service {
     /// The time that decides what is due (a test's clock moves on by days).
     private let now: @Sendable () -> Date
 
-    init(api: YouTubeDataAPI, repository: any EnrichmentRepository, signal: WakeSignal, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
+    init(api: YouTubeDataAPI, dailyUnits: Int = YouTubeAPIConfiguration.defaultDailyUnits, idleInterval: Duration = .seconds(300),
+         repository: any EnrichmentRepository, signal: WakeSignal, logger: Logger, now: @escaping @Sendable () -> Date = Date.init) {
         self.api = api
+        self.dailyUnits = dailyUnits
+        self.idleInterval = idleInterval
         self.repository = repository
         self.signal = signal
         self.logger = logger
@@ -64,7 +72,7 @@ actor YouTubeEnricher: Service {
 
     /// Enriches until the service group shuts down.
     func run() async throws {
-        logger.info("YouTube Data API enrichment on", metadata: ["dailyUnits": "\(api.configuration.dailyUnits)"])
+        logger.info("YouTube Data API enrichment on", metadata: ["dailyUnits": "\(dailyUnits)"])
         await cancelWhenGracefulShutdown { await self.loop() }
     }
 
@@ -77,7 +85,7 @@ actor YouTubeEnricher: Service {
 
     /// How long to rest: until the backoff ends, the next UTC day when paused, else the idle interval.
     private func nextWait() -> Duration {
-        var wait = api.configuration.idleInterval
+        var wait = idleInterval
         if let retryAt { wait = min(wait, max(.zero, retryAt - .now)) }
         if pausedDay != nil {
             let untilTomorrow = UTCDay.nextStart(after: Date()).timeIntervalSinceNow
@@ -108,7 +116,7 @@ actor YouTubeEnricher: Service {
             let usage = (try? await repository.quotaUsage(day: day))?.used ?? 0
             logger.info("YouTube Data API enrichment", metadata: [
                 "calls": "\(pass.calls)", "durations": "\(pass.durations)", "rejected": "\(pass.rejected)", "availability": "\(pass.availabilityChanges)",
-                "channels": "\(pass.channels)", "unitsToday": "\(usage)", "dailyUnits": "\(api.configuration.dailyUnits)",
+                "channels": "\(pass.channels)", "unitsToday": "\(usage)", "dailyUnits": "\(dailyUnits)",
             ])
         }
         return pass
@@ -137,7 +145,7 @@ actor YouTubeEnricher: Service {
         guard try await spendUnit(&pass) else { return false }
         let answer: [String: YouTubeDataAPI.VideoDetails]
         do {
-            answer = try await api.videoDetails(ids, now: now())
+            answer = try await api.videoDetails(ids)
         } catch {
             try await handle(error, &pass)
             return false
@@ -149,7 +157,7 @@ actor YouTubeEnricher: Service {
                 states[id] = .gone
                 continue
             }
-            states[id] = found.state
+            states[id] = LiveStreamingState(found, now: now())
             guard let text = found.duration else { continue }
             if let seconds = ISO8601Duration.seconds(text) {
                 durations[id] = seconds
@@ -189,8 +197,8 @@ actor YouTubeEnricher: Service {
         let today = Date()
         let day = UTCDay.string(today)
         let forget = UTCDay.string(today.addingTimeInterval(-30 * 86_400))
-        guard try await repository.spend(units: 1, day: day, dailyUnits: api.configuration.dailyUnits, forgetBefore: forget) else {
-            pause(day: day, reason: "the daily budget of \(api.configuration.dailyUnits) units is spent")
+        guard try await repository.spend(units: 1, day: day, dailyUnits: dailyUnits, forgetBefore: forget) else {
+            pause(day: day, reason: "the daily budget of \(dailyUnits) units is spent")
             pass.paused = true
             return false
         }
@@ -204,7 +212,7 @@ actor YouTubeEnricher: Service {
 
     /// Pauses on `quotaExceeded`; records any other failure for the backoff.
     private func handle(_ error: any Error, _ pass: inout Pass) async throws {
-        if case ServerError.quotaExceeded = error {
+        if case YouTubeError.quotaExceeded = error {
             let day = UTCDay.string(Date())
             try await repository.markQuotaExceeded(day: day)
             pause(day: day, reason: "the API answered quotaExceeded")
