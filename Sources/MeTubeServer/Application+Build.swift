@@ -110,6 +110,7 @@ public func buildRouter(hubRepository: any HubRepository, status: MarkSyncRoutes
 private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: MarkSyncRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
     router.add(middleware: ServerErrorMiddleware())
+    router.add(middleware: HTTPCompressionMiddleware(maxInflatedBytes: max(HubAPI.maxBodyBytes, status?.service.configuration.maxBodyBytes ?? 0)))
     router.add(middleware: StorageDeadlineMiddleware())
     HubAPIRoutes(service: hub).add(to: router)
     status?.register(on: router)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import Synchronization
 
 /// A peer's complete answer.
@@ -19,8 +20,11 @@ enum TransferFailure: Error, Sendable, Equatable {
     case runDeadlinePassed
     /// The body arrived slower than the minimum rate.
     case tooSlow(bytes: Int, seconds: Double)
-    /// The body was larger than the cap.
+    /// The body was larger than the cap (inflated, when it came compressed).
     case tooLarge(maxBytes: Int)
+    /// The body's content coding was not asked for, or its compressed stream was corrupt or cut
+    /// short.
+    case badEncoding(String)
     /// The connection failed or broke.
     case connection(String)
     /// The task was cancelled.
@@ -33,6 +37,7 @@ enum TransferFailure: Error, Sendable, Equatable {
         case .runDeadlinePassed: "the sync ran out of its time limit"
         case .tooSlow(let bytes, let seconds): "the answer arrived too slowly (\(bytes) bytes in \(seconds.formatted(.number.precision(.fractionLength(1)))) s)"
         case .tooLarge(let maxBytes): "the answer is larger than \(maxBytes >> 20) MiB"
+        case .badEncoding(let detail): "the answer \(detail)"
         case .connection(let detail): detail
         case .cancelled: "cancelled"
         }
@@ -55,6 +60,7 @@ extension HTTPClient {
                     let remaining = end - ContinuousClock.now
                     let response = try await self.execute(request, deadline: .now() + .nanoseconds(remaining.nanoseconds))
                     progress.headersArrived(at: .now)
+                    try HTTPClient.checkContentCoding(response.headers)
                     var body = ByteBuffer()
                     for try await chunk in response.body {
                         guard body.readableBytes + chunk.readableBytes <= limits.maxBodyBytes else {
@@ -82,12 +88,28 @@ extension HTTPClient {
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw ContinuousClock.now >= requestEnd || limits.runDeadline == nil
                 ? TransferFailure.timedOut(seconds: limits.total.seconds) : TransferFailure.runDeadlinePassed
+        } catch let error as NIOHTTPDecompression.DecompressionError where error == .limit {
+            throw .tooLarge(maxBytes: limits.maxBodyBytes)
+        } catch is NIOHTTPDecompression.DecompressionError {
+            throw .badEncoding("is not a valid compressed stream")
+        } catch is NIOHTTPDecompression.ExtraDecompressionError {
+            throw .badEncoding("has a compressed stream cut short or followed by other bytes")
         } catch let error as HTTPClientError where error == .cancelled {
             throw .cancelled
         } catch is CancellationError {
             throw .cancelled
         } catch {
             throw .connection(HubClient.describe(error))
+        }
+    }
+
+    /// Throws unless the answer's `Content-Encoding` is one ``HTTPClient/sync`` asked for and
+    /// inflates (gzip, deflate) or none.
+    private static func checkContentCoding(_ headers: HTTPHeaders) throws(TransferFailure) {
+        for coding in headers[canonicalForm: "content-encoding"] {
+            guard ["gzip", "x-gzip", "deflate", "identity"].contains(coding.lowercased()) else {
+                throw .badEncoding("is encoded as \(PeerInput.shortText(String(coding)) ?? "?"), which was not asked for")
+            }
         }
     }
 
@@ -145,6 +167,7 @@ extension SyncError {
         case .connection(let detail): self = .connection(detail)
         case .cancelled: self = .cancelled
         case .runDeadlinePassed, .tooSlow, .tooLarge: self = .limitExceeded("\(path): \(failure.message)")
+        case .badEncoding: self = .invalidResponse("\(path): \(failure.message)")
         }
     }
 }

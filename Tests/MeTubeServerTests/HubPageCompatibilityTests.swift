@@ -85,8 +85,8 @@ import Testing
                 // computed and then from its cache
                 let reference = try Self.referencePage(selection, in: database)
                 #expect(answer == reference)
-                #expect(String(buffer: try await service.videoPage(body: try Self.body(selection))) == reference)
-                #expect(String(buffer: try await service.videoPage(body: try Self.body(selection))) == reference)
+                #expect(String(buffer: try await service.videoPage(body: try Self.body(selection)).bytes) == reference)
+                #expect(String(buffer: try await service.videoPage(body: try Self.body(selection)).bytes) == reference)
                 pages += 1
                 if page.videos.isEmpty { break }
                 selection.afterSeq = page.maxSeqReturned
@@ -109,21 +109,21 @@ import Testing
             _ = try await repository.ingest(FeedIngestion(channelID: channel.id, channelTitle: channel.title, videos: byChannel[channel.id] ?? []))
         }
         let selection = HubVideoSelection(channelIDs: channels, afterSeq: 0, limit: 50)
-        let first = String(buffer: try await service.videoPage(body: try Self.body(selection)))
+        let first = String(buffer: try await service.videoPage(body: try Self.body(selection)).bytes)
         #expect(first == (try Self.referencePage(selection, in: database)))
 
         // When a video is renamed through the repository, then the same body gets the new page
         var renamed = library.video(3)
         renamed.title = "renamed while cached"
         _ = try await repository.ingest(FeedIngestion(channelID: renamed.channelID, channelTitle: nil, videos: [renamed]))
-        let afterRename = String(buffer: try await service.videoPage(body: try Self.body(selection)))
+        let afterRename = String(buffer: try await service.videoPage(body: try Self.body(selection)).bytes)
         #expect(afterRename != first)
         #expect(afterRename == (try Self.referencePage(selection, in: database)))
 
         // When another connection (as `metube-server channels remove` from another process)
         // deletes a channel's videos, then the same body gets the page without them
         try await SQLiteAdministration(path: path).removeChannel(id: channels[0])
-        let afterRemoval = String(buffer: try await service.videoPage(body: try Self.body(selection)))
+        let afterRemoval = String(buffer: try await service.videoPage(body: try Self.body(selection)).bytes)
         #expect(afterRemoval != afterRename)
         #expect(!afterRemoval.contains(channels[0]))
         #expect(afterRemoval == (try Self.referencePage(selection, in: database)))

@@ -389,8 +389,8 @@ struct PostgresBackendTests {
         let selection = HubVideoSelection(channelIDs: channels, afterSeq: 190, limit: 50)
         let body = try HubPageCompatibilityTests.body(selection)
         func uncached() async throws -> String { String(buffer: HubJSONWriter.page(try await a.videos(matching: selection))) }
-        let first = String(buffer: try await service.videoPage(body: body))
-        #expect(String(buffer: try await service.videoPage(body: body)) == first)
+        let first = String(buffer: try await service.videoPage(body: body).bytes)
+        #expect(String(buffer: try await service.videoPage(body: body).bytes) == first)
         #expect(first == (try await uncached()))
         let version = try #require(try await a.videosVersion())
 
@@ -403,7 +403,7 @@ struct PostgresBackendTests {
         upload.id = "newUpload01"
         upload.title = "inserted by B"
         _ = try await b.ingest(FeedIngestion(channelID: upload.channelID, channelTitle: nil, videos: [upload]))
-        let afterInsert = String(buffer: try await service.videoPage(body: body))
+        let afterInsert = String(buffer: try await service.videoPage(body: body).bytes)
         #expect(afterInsert.contains("inserted by B"))
         #expect(afterInsert == (try await uncached()))
 
@@ -411,14 +411,14 @@ struct PostgresBackendTests {
         var renamed = library.video(7)
         renamed.title = "renamed by B"
         _ = try await b.ingest(FeedIngestion(channelID: renamed.channelID, channelTitle: nil, videos: [renamed]))
-        let afterRename = String(buffer: try await service.videoPage(body: body))
+        let afterRename = String(buffer: try await service.videoPage(body: body).bytes)
         #expect(afterRename.contains("renamed by B"))
         #expect(afterRename == (try await uncached()))
 
         // When `metube-server channels remove` deletes a channel's videos, then A's next answer
         // is without them
         try await PostgresAdministration(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).removeChannel(id: upload.channelID)
-        let afterRemoval = String(buffer: try await service.videoPage(body: body))
+        let afterRemoval = String(buffer: try await service.videoPage(body: body).bytes)
         #expect(!afterRemoval.contains(upload.channelID))
         #expect(afterRemoval == (try await uncached()))
         #expect(try await a.videosVersion() ?? 0 > version)

@@ -22,7 +22,7 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
             try HubResponses.json(try await service.channels(body: try await body(of: request)))
         }
         router.post(RouterPath(HubAPI.videoQueryPath)) { request, _ in
-            HubResponses.json(bytes: try await service.videoPage(body: try await body(of: request)))
+            try await service.videoPage(body: try await body(of: request), gzip: GzipCoding.accepts(request.headers)).response
         }
     }
 

@@ -9,11 +9,15 @@ import Synchronization
 /// Clients of one household send the same bodies (the same channel list, the same `afterSeq`
 /// while nothing is new), so most requests are answered with one read of the version. The cache
 /// holds at most `maxEntries` answers and `maxBytes` of bodies and answers, dropping the oldest.
+/// An answer is gzipped at most once: the gzipped form is kept beside it.
 final class HubPageCache: Sendable {
     /// One cached answer.
     struct Entry {
         var version: Int64
         var answer: ByteBuffer
+        var gzipped: ByteBuffer?
+
+        var bytes: Int { answer.readableBytes + (gzipped?.readableBytes ?? 0) }
     }
 
     /// A request body as a dictionary key, hashed over all its bytes once (`Data` hashes only
@@ -55,21 +59,21 @@ final class HubPageCache: Sendable {
         return state.withLock { $0.entries[key] }
     }
 
-    /// Keeps `answer` to `body`, read at `version`, dropping the oldest answers over the bounds.
-    func store(_ answer: ByteBuffer, for body: Data, version: Int64) {
-        let size = body.count + answer.readableBytes
+    /// Keeps `entry` as the answer to `body`, dropping the oldest answers over the bounds.
+    func store(_ entry: Entry, for body: Data) {
+        let size = body.count + entry.bytes
         guard size <= maxBytes else { return }
         let key = Key(body)
         state.withLock { state in
-            if let old = state.entries.updateValue(Entry(version: version, answer: answer), forKey: key) {
-                state.bytes -= body.count + old.answer.readableBytes
+            if let old = state.entries.updateValue(entry, forKey: key) {
+                state.bytes -= body.count + old.bytes
             } else {
                 state.order.append(key)
             }
             state.bytes += size
             while state.order.count > maxEntries || state.bytes > maxBytes {
                 let oldest = state.order.removeFirst()
-                if let dropped = state.entries.removeValue(forKey: oldest) { state.bytes -= oldest.body.count + dropped.answer.readableBytes }
+                if let dropped = state.entries.removeValue(forKey: oldest) { state.bytes -= oldest.body.count + dropped.bytes }
             }
         }
     }

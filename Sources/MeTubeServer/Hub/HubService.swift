@@ -64,15 +64,28 @@ public struct HubService: Sendable {
         return HubChannelList(channels: channels, nextAfterChannelID: channels.last?.channelID)
     }
 
-    /// `videos/query`: the page `body` asks for, as its JSON answer; the same body answered
-    /// before is answered from the ``HubPageCache`` while the stored videos are unchanged.
-    func videoPage(body: Data) async throws -> ByteBuffer {
+    /// `videos/query`: the page `body` asks for, as its JSON answer, gzipped when `gzip`; the
+    /// same body answered before is answered from the ``HubPageCache`` while the stored videos
+    /// are unchanged, and gzipped at most once.
+    func videoPage(body: Data, gzip: Bool = false) async throws -> HubVideoPageAnswer {
         if let cached = pages.entry(for: body), try await repository.videosVersion() == cached.version {
-            return cached.answer
+            guard gzip, cached.gzipped == nil else { return HubVideoPageAnswer(entry: cached, gzip: gzip) }
+            let entry = try Self.gzipped(cached)
+            pages.store(entry, for: body)
+            return HubVideoPageAnswer(entry: entry, gzip: gzip)
         }
         let (page, version) = try await repository.versionedVideos(matching: try HubRequestValidation.videoSelection(body: body))
-        let answer = HubJSONWriter.page(page)
-        if let version { pages.store(answer, for: body, version: version) }
-        return answer
+        var entry = HubPageCache.Entry(version: version ?? 0, answer: HubJSONWriter.page(page))
+        if gzip { entry = try Self.gzipped(entry) }
+        if version != nil { pages.store(entry, for: body) }
+        return HubVideoPageAnswer(entry: entry, gzip: gzip)
+    }
+
+    /// `entry` with its gzipped answer, when the answer is worth gzipping.
+    private static func gzipped(_ entry: HubPageCache.Entry) throws -> HubPageCache.Entry {
+        guard entry.answer.readableBytes >= GzipCoding.minimumBytes else { return entry }
+        var entry = entry
+        entry.gzipped = try GzipCoding.compress(entry.answer)
+        return entry
     }
 }
