@@ -104,7 +104,7 @@ struct Journal {
                     continue
                 }
                 result.notes.merge(notes)
-                if schemaVersion > currentSchemaVersion { result.hasNewerSchema = true }
+                if schemaVersion > journalLineSchemaVersion { result.hasNewerSchema = true }
                 if change.videos.contains(where: { $0.descriptionReference != nil }) { result.descriptionFile = file }
                 result.changes.append(change)
             }

@@ -140,6 +140,11 @@ enum SnapshotDecoding {
                 case "queue": try queueEntries(&scanner, &notes) { change.queue.append($0) }
                 case "subscriptions": change.subscriptions = try subscriptions(&scanner, { data[(data.startIndex + $0.lowerBound)..<(data.startIndex + $0.upperBound)] }, &notes) ?? []
                 case "sync": syncRange = try scanner.skipValueRange()
+                case "syncChange":
+                    let range = try scanner.skipValueRange()
+                    let bytes = data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
+                    change.syncChange = try? StoreCoding.decoder().decode(SyncChange.self, from: bytes)
+                    if change.syncChange == nil { notes.add("a sync change that could not be read was left out") }
                 default: try scanner.skipValue()
                 }
             }

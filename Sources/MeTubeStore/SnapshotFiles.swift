@@ -4,6 +4,10 @@ import MeTubeCore
 /// The schema version this build writes. Older files migrate additively; newer ones open read-only.
 public let currentSchemaVersion = 1
 
+/// The newest version of a journal line this build reads: lines carrying a ``SyncChange`` are
+/// version 2, so an older metube opens such a store read-only instead of dropping the sync changes.
+let journalLineSchemaVersion = 2
+
 /// The parts of the store that have a snapshot file of their own.
 enum StorePart: String, CaseIterable, Sendable {
     case library

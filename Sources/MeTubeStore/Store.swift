@@ -143,7 +143,9 @@ public final class Store: Sendable {
     private static func run<T>(_ body: (inout StoreTransaction) -> T, on state: StoreState) -> (T, StoreChange, HybridLogicalClock) {
         var transaction = StoreTransaction(library: state.library, sync: state.sync, clock: state.clock)
         let result = body(&transaction)
-        if transaction.sync != state.sync { transaction.change.sync = transaction.sync }
+        if transaction.sync != state.sync, transaction.change.sync == nil {
+            transaction.change.syncChange = SyncChange(from: state.sync, to: transaction.sync)
+        }
         return (result, transaction.change, transaction.clock)
     }
 

@@ -14,8 +14,10 @@ public struct StoreChange: Codable, Sendable, Equatable {
     public var channels: [Channel]
     /// Channels to remove, with their videos.
     public var removedChannelIDs: [String]
-    /// The sync state after this change, when it changed.
+    /// The sync state after this change, whole (as lines written before ``syncChange`` did).
     public var sync: SyncSnapshot?
+    /// What this change changes in the sync state (applied after ``sync``); how the store writes it.
+    public var syncChange: SyncChange?
     /// Playback positions to record (a newer one of the same video already known is kept).
     public var positions: [PlaybackPosition]
     /// Subscriptions to record (replacing earlier ones for the same channels).
@@ -39,12 +41,12 @@ public struct StoreChange: Codable, Sendable, Equatable {
 
     /// Whether the change changes nothing.
     public var isEmpty: Bool {
-        marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil && positions.isEmpty
+        marks.isEmpty && removedMarkIDs.isEmpty && videos.isEmpty && channels.isEmpty && removedChannelIDs.isEmpty && sync == nil && syncChange == nil && positions.isEmpty
             && subscriptions.isEmpty && queue.isEmpty
     }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, positions, subscriptions, queue
+        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, syncChange, positions, subscriptions, queue
     }
 
     public init(from decoder: any Decoder) throws {
@@ -55,6 +57,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         channels = try container.decodeIfPresent([Channel].self, forKey: .channels) ?? []
         removedChannelIDs = try container.decodeIfPresent([String].self, forKey: .removedChannelIDs) ?? []
         sync = try container.decodeIfPresent(SyncSnapshot.self, forKey: .sync)
+        syncChange = try container.decodeIfPresent(SyncChange.self, forKey: .syncChange)
         positions = try container.decodeIfPresent([PlaybackPosition].self, forKey: .positions) ?? []
         subscriptions = try container.decodeIfPresent([Subscription].self, forKey: .subscriptions) ?? []
         queue = try container.decodeIfPresent([QueueEntry].self, forKey: .queue) ?? []
@@ -62,13 +65,15 @@ public struct StoreChange: Codable, Sendable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(currentSchemaVersion, forKey: .schemaVersion)
+        // A line with a sync change is one an older metube must not apply as if it had none.
+        try container.encode(syncChange == nil ? currentSchemaVersion : journalLineSchemaVersion, forKey: .schemaVersion)
         if !marks.isEmpty { try container.encode(marks, forKey: .marks) }
         if !removedMarkIDs.isEmpty { try container.encode(removedMarkIDs, forKey: .removedMarkIDs) }
         if !videos.isEmpty { try container.encode(videos, forKey: .videos) }
         if !channels.isEmpty { try container.encode(channels, forKey: .channels) }
         if !removedChannelIDs.isEmpty { try container.encode(removedChannelIDs, forKey: .removedChannelIDs) }
         try container.encodeIfPresent(sync, forKey: .sync)
+        try container.encodeIfPresent(syncChange, forKey: .syncChange)
         if !positions.isEmpty { try container.encode(positions, forKey: .positions) }
         if !subscriptions.isEmpty { try container.encode(subscriptions, forKey: .subscriptions) }
         if !queue.isEmpty { try container.encode(queue, forKey: .queue) }

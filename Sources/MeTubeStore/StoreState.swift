@@ -85,7 +85,10 @@ struct StoreState: Sendable {
                     clock.observe(entry.hlc)
                 }
             }
-            if parts.contains(.sync), let newSync = change.sync { sync = newSync }
+            if parts.contains(.sync) {
+                if let newSync = change.sync { sync = newSync }
+                if let syncChange = change.syncChange { sync = syncChange.applied(to: sync) }
+            }
         }
         library.upsert(pendingVideos)
     }
