@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeAPI
 import MeTubeCore
 
@@ -7,13 +8,18 @@ extension MarkReconciler {
     /// and 9999 (a string, a double, nanoseconds) leaves the local entry as it is. The entry is
     /// dated by `queueHlc` (metube's), else by `lastModified` when only `queuedAt` is there. A
     /// `queuedAt` later than that date (the year 9999, say) is taken as queued at that date, so a
-    /// peer cannot pin a video behind every later addition.
-    public static func queueEntry(of record: MarkSyncRecord) -> QueueEntry? {
+    /// peer cannot pin a video behind every later addition. A `queueHlc` dated before 2005 or
+    /// more than a day after `now` (in milliseconds) is not a date and counts as absent; a
+    /// `queuedAt` before 2005 is unreadable, so no peer can date a video to 1970 and sort it first.
+    public static func queueEntry(of record: MarkSyncRecord, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> QueueEntry? {
         guard let layout = WatchedStatusRecord(record), PeerInput.isRecordName(layout.videoID) else { return nil }
         let sentQueuedAt = record.fields?["queuedAt"].flatMap { $0.value == .null ? nil : $0.value }
-        if let sentQueuedAt, sentQueuedAt.integerValue.flatMap(QueueEntry.checked) == nil { return nil }
-        let queueStamp = layout.queueHLC.flatMap(HybridTimestamp.init).flatMap { PeerInput.millis($0.millis) == nil ? nil : $0 }
-        let stamp = queueStamp ?? (sentQueuedAt == nil ? nil : PeerInput.millis(layout.lastModified).map { HybridTimestamp(millis: $0) })
+        if let sentQueuedAt, sentQueuedAt.integerValue.flatMap(QueueEntry.checked).flatMap({ $0 >= PeerInput.earliestQueueMillis ? $0 : nil }) == nil {
+            return nil
+        }
+        let queueStamp = layout.queueHLC.flatMap(HybridTimestamp.init).flatMap { PeerInput.queueMillis($0.millis, now: now) == nil ? nil : $0 }
+        let sentStamp = PeerInput.queueMillis(layout.lastModified, now: now).map { HybridTimestamp(millis: $0) }
+        let stamp = queueStamp ?? (sentQueuedAt == nil ? nil : sentStamp)
         guard let stamp else { return nil }
         let deviceID = layout.deviceID.flatMap { $0.utf8.count <= PeerInput.maxNameBytes ? $0 : nil } ?? ""
         return QueueEntry(videoID: layout.videoID, queuedAt: layout.queuedAt.map { min($0, stamp.millis) }, hlc: stamp,

@@ -12,7 +12,7 @@ extension MarkSync {
     /// Queue entries to save after a push of records that carried `queue`, as for
     /// ``positionsAfterPush(_:_:_:)``.
     static func queueAfterPush(_ videoIDs: [String], _ queue: [String: QueueEntry], _ results: [MarkSyncRecordResult]) -> [QueueEntry] {
-        afterPush(videoIDs, queue, results, server: MarkReconciler.queueEntry) { $0.syncState = .synced }
+        afterPush(videoIDs, queue, results, server: { MarkReconciler.queueEntry(of: $0) }) { $0.syncState = .synced }
     }
 
     /// What a push of records that carried `sent` leaves of each value: the server took it

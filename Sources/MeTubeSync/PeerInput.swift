@@ -14,6 +14,12 @@ enum PeerInput {
     /// The latest clock reading a peer may send: 9999-12-31T23:59:59.999Z in milliseconds, far
     /// below what the store's reader accepts.
     static let maxMillis: Int64 = 253_402_300_799_999
+    /// The earliest date a peer may say a video was queued: 2005-04-23T00:00:00Z, YouTube's first
+    /// upload, in milliseconds; an earlier `queuedAt` or `queueHlc` is not a date (it would show
+    /// as queued in 1970 and sort first).
+    static let earliestQueueMillis: Int64 = 1_114_214_400_000
+    /// How far ahead of this device's clock a peer's queue date may run: a day of clock skew.
+    static let maxQueueLead: Int64 = 86_400_000
     /// The most characters a video title or channel name keeps.
     static let maxTitleCharacters = 500
     /// The most bytes a status record name, device id or change tag may have.
@@ -52,6 +58,12 @@ enum PeerInput {
     /// Milliseconds since 1970 when they fall between 1970 and the year 9999.
     static func millis(_ millis: Int64) -> Int64? {
         (0...maxMillis).contains(millis) ? millis : nil
+    }
+
+    /// Milliseconds since 1970 when they are a plausible date for queueing a video at `now`:
+    /// from ``earliestQueueMillis`` to ``maxQueueLead`` after `now`.
+    static func queueMillis(_ millis: Int64, now: Int64) -> Int64? {
+        (earliestQueueMillis...max(earliestQueueMillis, now.addingReportingOverflow(maxQueueLead).partialValue)).contains(millis) ? millis : nil
     }
 
     /// Whether `id` is a YouTube video id: 11 characters of `[A-Za-z0-9_-]`.

@@ -41,7 +41,7 @@ public enum ServiceState: Sendable, Equatable {
         case .offline(let offline): "offline since \(Formatting.clock(offline.since, timeZone: timeZone))" + (offline.probing ? ", checking" : "")
         case .failing(let failing, let channels, let last):
             "\(Formatting.count(failing)) of \(Formatting.count(channels, "channel")) failing" + (last.map { ", synced \(Formatting.ago($0, now: now))" } ?? "")
-        case .outage(let outage): outage.message(now: now, timeZone: timeZone)
+        case .outage(let outage): outage.state(now: now, timeZone: timeZone)
         }
     }
 }

@@ -42,7 +42,7 @@ struct DownloadStatusCommand: ParsableCommand {
             DownloadRow(videoId: id, title: library.video(id)?.title, state: copies[id] != nil ? .downloaded : journal.entries[id],
                         bytes: copies[id]?.bytes ?? directory.bytes(of: id))
         }
-        let report = DownloadReport(directory: settings.directory.path, usedBytes: directory.usedBytes(), quotaBytes: settings.quotaBytes, videos: rows)
+        let report = DownloadReport(directory: settings.directory.path, usedBytes: directory.usedBytes(), quotaBytes: settings.quotaBytes, count: rows.count, videos: rows)
         if json { return try printJSON(report) }
         print("\(DisplayText.line(report.directory)): \(DownloadQuota.text(report.usedBytes))" + (settings.quotaBytes.map { " of \(DownloadQuota.text($0))" } ?? ""))
         for row in rows {
@@ -139,6 +139,7 @@ struct DownloadReport: Encodable {
     var directory: String
     var usedBytes: Int64
     var quotaBytes: Int64?
+    var count: Int
     var videos: [DownloadRow]
 }
 

@@ -35,7 +35,7 @@ struct QueueListCommand: ParsableCommand {
             return QueueOutput(videoId: entry.videoID, title: video?.title, channelId: video?.channelID,
                                queuedAt: Date(timeIntervalSince1970: Double(entry.queuedAt ?? 0) / 1000), syncState: entry.syncState)
         }
-        if json { return try printJSON(rows) }
+        if json { return try printJSON(QueueListOutput(count: rows.count, videos: rows)) }
         let format = Date.ISO8601FormatStyle().year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon)
         for row in rows {
             print("\(row.videoId)  \(row.queuedAt.formatted(format))  \(DisplayText.line(row.title ?? "(not in the library)", limit: 100))")
@@ -108,6 +108,12 @@ enum QueueIDs {
             return id
         }
     }
+}
+
+/// `metube queue --json`: the shape of every list command's JSON, a count and the rows.
+struct QueueListOutput: Encodable {
+    var count: Int
+    var videos: [QueueOutput]
 }
 
 /// One row of `metube queue --json`.

@@ -27,7 +27,9 @@ import TestSupport
         let lines = list.stdout.split(separator: "\n")
         #expect(lines.count == 2 && lines[0].hasPrefix(first) && lines[1].hasPrefix(second) && lines[0].contains(videos[4].title))
         let json = try runProcess(metube, ["queue", "--json"] + data)
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["videos"] as? [[String: Any]])
+        #expect(object["count"] as? Int == 2)
         #expect(rows.map { $0["videoId"] as? String } == [first, second])
         #expect(rows.allSatisfy { $0["syncState"] as? String == "pending" && $0["queuedAt"] is String })
 
@@ -38,7 +40,7 @@ import TestSupport
         // Then the queue is empty; removing what is not queued ends with 4
         #expect(removed.status == 0)
         #expect(removedAgain.status == 4 && removedAgain.stdout.contains("was not queued"))
-        #expect(try runProcess(metube, ["queue", "--json"] + data).stdout == "[]\n")
+        #expect(try runProcess(metube, ["queue", "--json"] + data).stdout == "{\"count\":0,\"videos\":[]}\n")
 
         // And bad input is refused with its exit code, changing nothing
         let notAnID = try runProcess(metube, ["queue", "add", "not-a-video\u{1b}[31m"] + data)

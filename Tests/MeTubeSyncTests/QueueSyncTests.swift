@@ -111,7 +111,7 @@ struct QueueSyncTests {
         }
     }
 
-    @Test("a hostile queuedAt (year 9999, not a date, nanoseconds) neither breaks the sync nor pins a video")
+    @Test("a hostile queuedAt or queueHlc (1970, year 9999, not a date, nanoseconds) neither breaks the sync nor pins a video")
     func hostileQueuedAt() async throws {
         let directory = TemporaryDirectory("metube-queue")
         defer { directory.remove() }
@@ -136,6 +136,9 @@ struct QueueSyncTests {
             record("nanosaaaaaa", .timestamp(now * 1_000_000), hlc: "\(now)-0"),
             record("nohlcaaaaaa", .timestamp(beforeLaptops)),
             record("badhlcaaaaa", .timestamp(now), hlc: "yesterday"),
+            record("hlc1970aaaa", .timestamp(now), hlc: "1-0"),
+            record("hlcfaraaaaa", .timestamp(253_402_300_799_999), hlc: "253402300799999-0"),
+            record("queued1970a", .timestamp(5), hlc: "\(now)-0"),
         ], zoneID: zone))
         // When the laptop pulls
         let report = try await sync(server, laptop)
@@ -148,7 +151,12 @@ struct QueueSyncTests {
         #expect(library.queue["notadateaaa"] == nil && library.queue["nanosaaaaaa"] == nil)
         #expect(library.queue["nohlcaaaaaa"]?.queuedAt == beforeLaptops && library.queue["badhlcaaaaa"]?.queuedAt == now)
         #expect(library.queuedVideoIDs.first == "nohlcaaaaaa")
-        #expect(Set(library.queuedVideoIDs) == ["nohlcaaaaaa", "ggggggggggg", "badhlcaaaaa", "far9999aaaa"])
+        #expect(Set(library.queuedVideoIDs) == ["nohlcaaaaaa", "ggggggggggg", "badhlcaaaaa", "far9999aaaa", "hlc1970aaaa", "hlcfaraaaaa"])
+        // And a queueHlc from 1970 or the year 9999 counts as absent (the entry is dated by
+        // lastModified), while a queuedAt from 1970 is unreadable: nothing is queued in 1970
+        #expect(library.queue["hlc1970aaaa"]?.queuedAt == now && library.queue["hlc1970aaaa"]?.hlc.millis == now)
+        #expect(library.queue["hlcfaraaaaa"]?.queuedAt == now && library.queue["hlcfaraaaaa"]?.hlc.millis == now)
+        #expect(library.queue["queued1970a"] == nil)
         #expect(library.marks["notadateaaa"]?.status == .unwatched)
         // And it all reads back from disk
         #expect(try Store.open(at: laptop.directory).library().queue == library.queue)

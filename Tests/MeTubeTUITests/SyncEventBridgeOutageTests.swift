@@ -42,6 +42,17 @@ struct SyncEventBridgeOutageTests {
         calendar.timeZone = zone
         let since = calendar.date(from: DateComponents(year: 2026, month: 11, day: 26, hour: 14, minute: 2))!
         let state = ServiceState.outage(SourceOutage(since: since, reason: "HTTP 404"))
-        #expect(state.text(now: since.addingTimeInterval(60), timeZone: zone) == "youtube: feeds failing for every channel since 14:02 (HTTP 404)")
+        #expect(state.text(now: since.addingTimeInterval(60), timeZone: zone) == "feeds failing for every channel since 14:02 (HTTP 404)")
+    }
+
+    @Test("the status line names the source once before the outage")
+    func statusLineNamesSourceOnce() {
+        var model = Fixture.model()
+        model.videoSourceName = "youtube"
+        _ = model.apply(.resized(TerminalSize(width: 160, height: 12)))
+        _ = model.apply(.sync(.service(.videoSource, .outage(SourceOutage(since: now.addingTimeInterval(-120), reason: "HTTP 404")))))
+        let line = ScreenRenderer.render(model).text(ofRow: 10)
+        #expect(line.contains("│ youtube: feeds failing for every channel since "))
+        #expect(!line.contains("youtube: youtube:"))
     }
 }

@@ -16,7 +16,13 @@ public struct SourceOutage: Sendable, Equatable {
     /// The one line that says so, e.g. `youtube: feeds failing for every channel since 14:02
     /// (HTTP 404)`; the time is local, with the date when it is not `now`'s day.
     public func message(source: String = "youtube", now: Date = Date(), timeZone: TimeZone = .current) -> String {
-        "\(source): feeds failing for every channel since \(Self.clockTime(since, now: now, timeZone: timeZone)) (\(DisplayText.line(reason, limit: 80)))"
+        "\(source): " + state(now: now, timeZone: timeZone)
+    }
+
+    /// The outage without the source's name, for a place that already names the source (the
+    /// TUI's status line): `feeds failing for every channel since 14:02 (HTTP 404)`.
+    public func state(now: Date = Date(), timeZone: TimeZone = .current) -> String {
+        "feeds failing for every channel since \(Self.clockTime(since, now: now, timeZone: timeZone)) (\(DisplayText.line(reason, limit: 80)))"
     }
 
     /// The line that says the feeds answer again.
