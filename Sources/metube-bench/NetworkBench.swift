@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import CompressNIO
 import Foundation
 import HTTPTypes
@@ -61,6 +62,43 @@ func networkFigures() async throws -> [Figure] {
         figures.append(Figure(
             name: "network.direct.216-feeds.\(compressed ? "gzip" : "plain")", value: direct.millis, unit: "ms",
             detail: "216 feeds × 15 entries\(compressed ? " served gzipped" : ""), [hub] rate 1000, through \(fast), \(direct.bytesDown.formatted()) bytes down"))
+    }
+    return figures + (try await gzipThroughputFigures(folder: folder))
+}
+
+/// `videos/query` as `metube sync` sends it (the demo library's 216 channel ids, first page of
+/// 100), accepting gzip, against a `metube-server` child loaded by `wrk`, beside nginx serving
+/// the same gzipped bytes with `gzip_static`, in the same run.
+private func gzipThroughputFigures(folder: URL) async throws -> [Figure] {
+    guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
+        throw BenchFailure("the network suite needs wrk (`make deps` installs it)")
+    }
+    let server = try await ServerChild.start(databasePath: folder.appendingPathComponent("query.sqlite").path)
+    defer { server.stop() }
+    let channelIDs = String(decoding: try JSONEncoder().encode(SyntheticLibrary(markCount: 0).channels().map(\.id)), as: UTF8.self)
+    let firstPage = "{\"channelIds\":\(channelIDs),\"afterSeq\":0,\"limit\":100}"
+    let load = WrkLoad(wrk: wrk, folder: folder, baseURL: server.baseURL)
+    let served = try load.run([.init(path: "/api/videos/query", body: firstPage, acceptsGzip: true)], connections: 100)
+    var request = HTTPClientRequest(url: server.baseURL + "/api/videos/query")
+    request.method = .POST
+    request.headers.add(name: "Accept-Encoding", value: "gzip")
+    request.body = .bytes(ByteBuffer(string: firstPage))
+    // A client of its own: the shared one inflates answers, and the gzipped bytes are wanted.
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let response = try await client.execute(request, timeout: .seconds(30))
+    let gzipped = try await response.body.collect(upTo: 16 << 20)
+    try await client.shutdown()
+    guard response.headers.first(name: "Content-Encoding") == "gzip" else { throw BenchFailure("videos/query did not answer gzipped") }
+    var figures = [Figure(
+        name: "network.query.gzip.throughput", value: served.requestsPerSecond, unit: "req/s",
+        detail: "first page of 216 channelIds, gzipped (\(gzipped.readableBytes) bytes), wrk 100 connections, 5 s, \(served.errors) errors")]
+    var copy = gzipped
+    let page = try copy.decompress(with: .gzip())
+    if let nginx = try await nginxFigure(serving: page, gzipped: gzipped, in: folder, load: load) {
+        figures.append(Figure(name: "network.query.nginx-gzip-static.throughput", value: nginx.requestsPerSecond, unit: "req/s", detail: "the same gzipped bytes from nginx gzip_static"))
+        figures.append(Figure(
+            name: "network.query.gzip.server-to-nginx", value: served.requestsPerSecond / max(nginx.requestsPerSecond, 1), unit: "x", goal: ">= 0.25",
+            detail: "metube-server req/s ÷ nginx req/s for the same gzipped bytes, same run"))
     }
     return figures
 }

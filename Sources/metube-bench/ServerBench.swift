@@ -134,12 +134,14 @@ private func post(_ url: String, body: String, token: String? = nil) async throw
 }
 
 /// Serves `page` as a static file from nginx on a loopback port and loads it like the server;
-/// nil when nginx is not installed.
-private func nginxFigure(serving page: ByteBuffer, in folder: URL, load: WrkLoad) async throws -> WrkLoad.Result? {
+/// with `gzipped`, serves that instead to requests accepting gzip (`gzip_static`) and loads it
+/// with such requests. Nil when nginx is not installed.
+func nginxFigure(serving page: ByteBuffer, gzipped: ByteBuffer? = nil, in folder: URL, load: WrkLoad) async throws -> WrkLoad.Result? {
     guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else { return nil }
     let root = folder.appendingPathComponent("nginx", isDirectory: true)
     try FileManager.default.createDirectory(at: root.appendingPathComponent("logs"), withIntermediateDirectories: true)
     try Data(page.readableBytesView).write(to: root.appendingPathComponent("page.json"))
+    if let gzipped { try Data(gzipped.readableBytesView).write(to: root.appendingPathComponent("page.json.gz")) }
     let port = 20_000 + Int.random(in: 0..<20_000)
     try """
         worker_processes 2;
@@ -152,7 +154,7 @@ private func nginxFigure(serving page: ByteBuffer, in folder: URL, load: WrkLoad
             client_body_temp_path \(root.path)/body; proxy_temp_path \(root.path)/proxy;
             fastcgi_temp_path \(root.path)/fastcgi; uwsgi_temp_path \(root.path)/uwsgi; scgi_temp_path \(root.path)/scgi;
             default_type application/json;
-            server { listen 127.0.0.1:\(port); root \(root.path); keepalive_requests 1000000; }
+            server { listen 127.0.0.1:\(port); root \(root.path); keepalive_requests 1000000; gzip_static \(gzipped == nil ? "off" : "on"); }
         }
         """.write(to: root.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
     let process = Process()
@@ -168,17 +170,18 @@ private func nginxFigure(serving page: ByteBuffer, in folder: URL, load: WrkLoad
         if let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(1)), response.status == .ok { break }
         try await Task.sleep(for: .milliseconds(100))
     }
-    return try WrkLoad(wrk: load.wrk, folder: load.folder, baseURL: "http://127.0.0.1:\(port)").run([.init(path: "/page.json", method: "GET", body: "")], connections: 100)
+    return try WrkLoad(wrk: load.wrk, folder: load.folder, baseURL: "http://127.0.0.1:\(port)").run([.init(path: "/page.json", method: "GET", body: "", acceptsGzip: gzipped != nil)], connections: 100)
 }
 
 /// Runs `wrk` against the server: a 1 s warm-up, then 5 s measured, 2 threads.
-private struct WrkLoad {
+struct WrkLoad {
     /// One request of the rotation.
     struct Request {
         var path: String
         var method = "POST"
         var body: String
         var token: String?
+        var acceptsGzip = false
     }
 
     /// What wrk measured.
@@ -240,6 +243,7 @@ private struct WrkLoad {
         let formatted = requests.map { request in
             var headers = "[\"Content-Type\"] = \"application/json\""
             if let token = request.token { headers += ", [\"Authorization\"] = \"Bearer \(token)\"" }
+            if request.acceptsGzip { headers += ", [\"Accept-Encoding\"] = \"gzip\"" }
             return "wrk.format(\"\(request.method)\", \"\(request.path)\", { \(headers) }, \(request.body.isEmpty ? "nil" : "[==[\(request.body)]==]"))"
         }
         return """
