@@ -34,9 +34,9 @@ public enum FeedFilter: String, Codable, Sendable, CaseIterable {
     }
 
     /// Whether this filter shows `video` by its availability at `now`: ``upcoming`` only what is
-    /// upcoming (and not long overdue) or live, `all` everything; every other view (and any view
-    /// with a query) leaves out what is upcoming or gone. `isAllView` says whether this is the
-    /// `all` view itself.
+    /// upcoming (and not long overdue) or live, `all` everything; every other view leaves out what
+    /// is upcoming or gone. `isAllView` says whether the filter is `all` (with a query or not: a
+    /// query runs within its filter's list).
     public func admits(_ video: Video, now: Date, isAllView: Bool) -> Bool {
         switch self {
         case .upcoming: video.availability == .live || (video.availability == .upcoming && video.isHiddenFromLists(now: now))
@@ -110,14 +110,13 @@ public struct FeedQuery: Sendable, Equatable {
     /// title regexes stopped by their limit are counted in `context`.
     public func rows(in context: inout QueryContext, limit: Int = .max) -> [FeedRow] {
         let (library, statusesKnown) = (context.library, context.statusesKnown)
-        let isAllView = filter == .all && query == nil
-        let hiding = rules.hidesAny && !isAllView
+        let hiding = rules.hidesAny && !(filter == .all && query == nil)
         let needle = search.lowercased()
         let now = Date()
         var rows: [FeedRow] = []
         for video in library.videos {
             if rows.count >= limit, filter != .upcoming { break }
-            guard filter.admits(video, now: now, isAllView: isAllView) else { continue }
+            guard filter.admits(video, now: now, isAllView: filter == .all) else { continue }
             if let channelID, video.channelID != channelID { continue }
             if hideShorts, video.isShort { continue }
             let mark = library.marks[video.id]

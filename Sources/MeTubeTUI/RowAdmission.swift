@@ -6,11 +6,13 @@ import MeTubeCore
 /// the view picker's counts share it, so both leave out the same videos.
 struct RowAdmission {
     let filter: FeedFilter
-    /// Whether this is the `all` view (filter `all`, no query): it shows what is gone or hidden.
+    /// Whether the filter is `all` (with a query or not): it shows what is upcoming or gone, and a
+    /// query only cuts that list.
     let isAllView: Bool
     let hideShorts: Bool
     let channelID: String?
-    /// Whether `hide` rules leave each video out (empty when none does, or in the `all` view).
+    /// Whether `hide` rules leave each video out (empty when none does, or in the `all` view
+    /// without a query).
     let hidden: [Bool]
     let now: Date
 
@@ -18,10 +20,10 @@ struct RowAdmission {
     /// of `query`.
     init(filter: FeedFilter, hasQuery: Bool, query: FeedQuery, hiddenByRules: [Bool], now: Date) {
         self.filter = filter
-        isAllView = filter == .all && !hasQuery
+        isAllView = filter == .all
         hideShorts = query.hideShorts
         channelID = query.channelID
-        hidden = isAllView ? [] : hiddenByRules
+        hidden = isAllView && !hasQuery ? [] : hiddenByRules
         self.now = now
     }
 

@@ -277,6 +277,31 @@ final class LoopbackWebSubHub: Sendable {
     }
 
     @Test(arguments: PushStorage.allCases)
+    func aPushDatedInTheFarFutureCountsAsNowSoTheNextRealPushIsTaken(storage: PushStorage) async throws {
+        try await withSubscribedServer(storage) { client, request, _, _, _, _ in
+            #expect(try await Self.verify(client, request, challenge: "ok", leaseSeconds: 3600).0 == .ok)
+            let sign = { (body: Data) in LoopbackWebSubHub.signature(body, secret: request.secret) }
+            let push = String(decoding: try Self.fixture("gearplug_push_notification_real_2017.xml"), as: UTF8.self)
+            func dated(_ time: String, title: String) -> Data {
+                Data(push.replacingOccurrences(of: "2017-12-15T14:28:16", with: time).replacingOccurrences(of: "<title>vid</title>", with: "<title>\(title)</title>").utf8)
+            }
+            // Given a validly signed push dated 2099
+            let forged = dated("2099-01-01T00:00:00", title: "from 2099")
+            #expect(try await Self.deliver(client, request, forged, signature: sign(forged)).code / 100 == 2)
+            #expect(try await Self.videos(client).map(\.title) == ["from 2099"])
+
+            // When the real push follows, dated two seconds later than now (within the hub's clock skew)
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+            let real = dated(formatter.string(from: Date().addingTimeInterval(2)), title: "real")
+            #expect(try await Self.deliver(client, request, real, signature: sign(real)).code / 100 == 2)
+
+            // Then it is taken: the 2099 date counted as now, not as now plus the skew
+            #expect(try await Self.videos(client).map(\.title) == ["real"])
+        }
+    }
+
+    @Test(arguments: PushStorage.allCases)
     func aShortLeaseIsRenewedBeforeItExpiresWithTheSameSecret(storage: PushStorage) async throws {
         try await withSubscribedServer(storage) { client, request, _, iterator, _, subscriptions in
             // When the hub grants a lease of 5 seconds

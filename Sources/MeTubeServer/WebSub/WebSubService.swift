@@ -121,9 +121,11 @@ struct WebSubService: Sendable {
     /// entry's `updated`, a deletion's `when`) is no older than the last pushed time of that
     /// video, which is then recorded, and those that carry no time. A replayed or overtaken push
     /// is not current: it would roll the video back and hand it a new `seq`. A time in the future
-    /// counts as now (plus a few minutes of clock skew), so one push cannot freeze a video.
+    /// within a few minutes of clock skew is kept; one further ahead counts as now, so one push
+    /// dated years ahead cannot freeze a video.
     private func currentPushes(entries: [AtomEntry], deletions: [String], deletionTimes: [String: Date]) async throws -> Set<String> {
-        let latest = Self.millisecondsNow() + Self.clockSkewMilliseconds
+        let now = Self.millisecondsNow()
+        let pushTime = { (date: Date) in Self.pushTime(date.millisecondsSince1970, now: now) }
         var times: [String: Int64] = [:]
         var untimed: Set<String> = []
         for entry in entries {
@@ -131,16 +133,22 @@ struct WebSubService: Sendable {
                 untimed.insert(entry.videoID)
                 continue
             }
-            times[entry.videoID] = max(times[entry.videoID] ?? .min, min(updated.millisecondsSince1970, latest))
+            times[entry.videoID] = max(times[entry.videoID] ?? .min, pushTime(updated))
         }
         for videoID in deletions {
             guard let when = deletionTimes[videoID] else {
                 untimed.insert(videoID)
                 continue
             }
-            times[videoID] = max(times[videoID] ?? .min, min(when.millisecondsSince1970, latest))
+            times[videoID] = max(times[videoID] ?? .min, pushTime(when))
         }
         return untimed.union(try await subscriptions.claimPushedUpdates(times))
+    }
+
+    /// The time a push dated `millis` is ordered by at `now`: its own, unless it lies more than
+    /// ``clockSkewMilliseconds`` ahead of `now`, when it counts as `now`.
+    static func pushTime(_ millis: Int64, now: Int64) -> Int64 {
+        millis > now + clockSkewMilliseconds ? now : millis
     }
 
     /// Milliseconds since 1970, the unit of the subscription table.
