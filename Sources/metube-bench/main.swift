@@ -18,6 +18,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("downloads", downloadsFigures),
     ("feed-outage", feedOutageFigures),
     ("premiere", premiereFigures),
+    ("backfill", backfillFigures),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

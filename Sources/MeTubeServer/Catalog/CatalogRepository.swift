@@ -5,8 +5,9 @@
 /// Times are milliseconds since 1970.
 protocol CatalogRepository: Sendable {
     /// Up to `limit` channels due a catalog call at `now`, oldest registration first. Only
-    /// channels whose feed was fetched at least once are due (a backfill lands behind the feed's
-    /// videos); a channel that failed waits for its retry time.
+    /// channels holding videos are due — their feed was ingested, and ingestion wakes the service
+    /// after it commits — so a backfill lands behind the feed's videos; a channel that failed
+    /// waits for its retry time.
     func catalogChannelsDue(now: Int64, backfill: Bool, durations: Bool, limit: Int) async throws -> [CatalogDue]
     /// Records a successful call for `channelID`: backfilled when `backfilled`, and its videos up
     /// to `checkedSeq` asked about.

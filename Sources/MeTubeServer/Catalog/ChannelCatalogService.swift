@@ -16,7 +16,7 @@ import ServiceLifecycle
 ///   stored with a fresh `seq` (as the Data API enrichment stores them), so each new video is
 ///   asked about once.
 ///
-/// Calls go one at a time at the feeds' rate (``FeedRateLimiter``). A failed call — yt-dlp
+/// At most ``concurrency`` calls run at once, started at the feeds' rate (``FeedRateLimiter``). A failed call — yt-dlp
 /// missing, too old, slow, printing garbage, or the quota spent — is logged as one line, kept as
 /// the service's ``lastFailure`` for `/health`, and the channel is tried again later (doubling
 /// from a minute up to a day; a spent quota waits for the next UTC day). Nothing is lost: a
@@ -26,6 +26,8 @@ actor ChannelCatalogService: Service {
     static let durationWindow = 30
     /// The most channels one pass handles before it looks again.
     static let channelsPerPass = 50
+    /// The most calls running at once.
+    static let concurrency = 4
 
     private let configuration: CatalogConfiguration
     private let catalog: YTDLPCatalog
@@ -52,6 +54,14 @@ actor ChannelCatalogService: Service {
         var durations = 0
         /// Calls that failed.
         var failed = 0
+
+        /// Adds what another part of the pass did.
+        mutating func add(_ other: Pass) {
+            backfilled += other.backfilled
+            videos += other.videos
+            durations += other.durations
+            failed += other.failed
+        }
     }
 
     /// The service over `hub`, `repository` and `enrichment`, calling the Data API through `api`
@@ -90,9 +100,14 @@ actor ChannelCatalogService: Service {
         do {
             let due = try await repository.catalogChannelsDue(
                 now: Date().millisecondsSince1970, backfill: configuration.backfill > 0, durations: api == nil, limit: Self.channelsPerPass)
-            for channel in due {
-                try await limiter.acquire()
-                try await handle(channel, &pass)
+            for start in stride(from: 0, to: due.count, by: Self.concurrency) {
+                try await withThrowingTaskGroup(of: Pass.self) { group in
+                    for channel in due[start..<min(start + Self.concurrency, due.count)] {
+                        try await limiter.acquire()
+                        group.addTask { try await self.handle(channel) }
+                    }
+                    for try await done in group { pass.add(done) }
+                }
             }
         } catch {
             if !Task.isCancelled { logger.warning("channel catalog pass failed; retrying later", metadata: ["error": "\(error)"]) }
@@ -100,14 +115,16 @@ actor ChannelCatalogService: Service {
         return pass
     }
 
-    private func handle(_ channel: CatalogDue, _ pass: inout Pass) async throws {
+    /// One call for `channel` and what it stores.
+    private func handle(_ channel: CatalogDue) async throws -> Pass {
+        var pass = Pass()
         let uploads: ChannelUploads
         do {
             uploads = try await fetch(channel)
         } catch {
             pass.failed += 1
             try await fail(channel, error)
-            return
+            return pass
         }
         let stored = try await hub.storedVideoIDs(among: uploads.videos.map(\.id))
         if api == nil {
@@ -126,6 +143,7 @@ actor ChannelCatalogService: Service {
         }
         try await repository.recordCatalogSuccess(channelID: channel.channelID, backfilled: channel.needsBackfill, checkedSeq: channel.maxSeq)
         lastFailure = nil
+        return pass
     }
 
     private func fetch(_ channel: CatalogDue) async throws(YouTubeError) -> ChannelUploads {

@@ -11,7 +11,7 @@ struct PostgresCatalogRepository: CatalogRepository {
             SELECT c.channel_id, coalesce(k.backfilled, false), coalesce(k.failures, 0)::bigint,
                 (SELECT coalesce(max(v.seq), 0) FROM hub_videos v WHERE v.channel_id = c.channel_id)::bigint
             FROM hub_channels c LEFT JOIN hub_channel_catalog k ON k.channel_id = c.channel_id
-            WHERE c.last_fetch_millis IS NOT NULL AND coalesce(k.retry_at, 0) <= \(now)
+            WHERE EXISTS (SELECT 1 FROM hub_videos f WHERE f.channel_id = c.channel_id) AND coalesce(k.retry_at, 0) <= \(now)
                 AND ((\(backfill) AND NOT coalesce(k.backfilled, false))
                     OR (\(durations) AND EXISTS (SELECT 1 FROM hub_videos v WHERE v.channel_id = c.channel_id
                         AND v.duration_seconds IS NULL AND v.seq > coalesce(k.checked_seq, 0))))

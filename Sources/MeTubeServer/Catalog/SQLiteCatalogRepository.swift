@@ -10,7 +10,7 @@ struct SQLiteCatalogRepository: CatalogRepository {
                 SELECT c.channel_id, coalesce(k.backfilled, 0) AS backfilled, coalesce(k.failures, 0) AS failures,
                     (SELECT coalesce(max(v.seq), 0) FROM hub_videos v WHERE v.channel_id = c.channel_id) AS max_seq
                 FROM hub_channels c LEFT JOIN hub_channel_catalog k ON k.channel_id = c.channel_id
-                WHERE c.last_fetch_millis IS NOT NULL AND coalesce(k.retry_at, 0) <= ?
+                WHERE EXISTS (SELECT 1 FROM hub_videos f WHERE f.channel_id = c.channel_id) AND coalesce(k.retry_at, 0) <= ?
                     AND ((? AND coalesce(k.backfilled, 0) = 0)
                         OR (? AND EXISTS (SELECT 1 FROM hub_videos v WHERE v.channel_id = c.channel_id
                             AND v.duration_seconds IS NULL AND v.seq > coalesce(k.checked_seq, 0))))
