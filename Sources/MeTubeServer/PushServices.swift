@@ -30,17 +30,26 @@ struct PushServices {
             WebSubPollSchedule(subscriptions: subscriptions, pushedPollInterval: webSub.pushedPollInterval, logger: configuration.logger)
         }
         var services: [any Service] = []
-        var ingestionRepository = storage.hub
+        var signals: [WakeSignal] = []
         if let api = configuration.youTubeAPI {
             let enricher = YouTubeEnricher(
                 api: YouTubeDataAPI(configuration: api), dailyUnits: api.dailyUnits, idleInterval: api.idleInterval, repository: storage.enrichment, signal: WakeSignal(), logger: configuration.logger)
             services.append(enricher)
-            let signal = enricher.signal
-            ingestionRepository = ObservedHubRepository(base: storage.hub, ingested: { signal.signal() })
+            signals.append(enricher.signal)
         } else if configuration.pollInterval != nil || configuration.webSub != nil {
             configuration.logger.info(
-                "no YouTube Data API key (--youtube-api-key): durations and channel thumbnails are off; Shorts are still recognised by their /shorts/ links and the channels' Shorts feeds")
+                "no YouTube Data API key (--youtube-api-key): durations come from yt-dlp's flat playlists (--yt-dlp), channel thumbnails are off")
         }
+        if configuration.pollInterval != nil || configuration.webSub != nil {
+            let catalog = ChannelCatalogService(
+                configuration: configuration.catalog, api: configuration.youTubeAPI.map(YouTubeDataAPI.init(configuration:)),
+                dailyUnits: configuration.youTubeAPI?.dailyUnits ?? YouTubeAPIConfiguration.defaultDailyUnits, hub: storage.hub,
+                repository: storage.catalog, enrichment: storage.enrichment, rate: configuration.feedRate, logger: configuration.logger)
+            services.append(catalog)
+            signals.append(catalog.signal)
+        }
+        let woken = signals
+        let ingestionRepository = woken.isEmpty ? storage.hub : ObservedHubRepository(base: storage.hub, ingested: { for signal in woken { signal.signal() } })
         self.ingestionRepository = ingestionRepository
         if let webSub = configuration.webSub {
             let subscriber = WebSubSubscriber(

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// YouTube Data API enrichment (``YouTubeEnricher``); nil: no durations or channel thumbnails
     /// for real channels.
     public var youTubeAPI: YouTubeAPIConfiguration?
+    /// The backfill of newly followed channels and, without a Data API key, the videos' lengths
+    /// (``ChannelCatalogService``); runs where feeds are polled or pushed.
+    public var catalog = CatalogConfiguration()
 
     /// Creates a configuration; by default an in-memory hub on 127.0.0.1 with an ephemeral port
     /// that polls YouTube every 15 minutes with 8 feeds at once.
@@ -104,5 +107,6 @@ public struct ServerConfiguration: Sendable {
         guard shutdownGrace >= .zero else { throw .invalidConfiguration("the shutdown grace must not be negative") }
         try webSub?.validate()
         try youTubeAPI?.validate()
+        try catalog.validate()
     }
 }

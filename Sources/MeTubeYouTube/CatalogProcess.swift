@@ -1,6 +1,5 @@
 import Foundation
 import MeTubeCore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +36,7 @@ struct CatalogProcess: Sendable {
 
     /// Runs the program with `arguments`; cancelling the task kills it.
     func run(_ arguments: [String]) async throws(YouTubeError) -> Output {
-        let stop = StopFlag()
+        let stop = StopSignal()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Output, YouTubeError>, Never>) in
                 Thread.detachNewThread { continuation.resume(returning: runBlocking(arguments, stop: stop)) }
@@ -48,7 +47,7 @@ struct CatalogProcess: Sendable {
         return try result.get()
     }
 
-    private func runBlocking(_ arguments: [String], stop: StopFlag) -> Result<Output, YouTubeError> {
+    private func runBlocking(_ arguments: [String], stop: StopSignal) -> Result<Output, YouTubeError> {
         let output = Pipe()
         let errors = Pipe()
         let process = Process()
@@ -144,13 +143,4 @@ struct CatalogProcess: Sendable {
             if !text.isEmpty { lastErrorLine = text }
         }
     }
-}
-
-/// Set once to stop a run from another thread.
-private final class StopFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
-
-    func raise() { raised.store(true, ordering: .relaxed) }
-
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

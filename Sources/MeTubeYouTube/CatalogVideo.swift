@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeCore
 
 /// One video of a channel's catalog as yt-dlp's flat playlist or the Data API's
@@ -14,13 +15,18 @@ public struct CatalogVideo: Sendable, Equatable {
     public var title: String?
     /// The length in whole seconds (1 s … 7 days), nil when unknown (live, upcoming, not given).
     public var durationSeconds: Int?
+    /// When it was published, when the answer said (between 2005 and a day from now).
+    public var published: Date?
 
-    /// A video; `title` is sanitized to one line.
-    public init(id: String, title: String?, durationSeconds: Int?) {
+    /// A video; `title` is sanitized to one line, `published` kept only when believable.
+    public init(id: String, title: String?, durationSeconds: Int?, published: Date? = nil) {
         self.id = id
         let line = title.map { DisplayText.line($0.trimmingCharacters(in: .whitespacesAndNewlines), limit: Self.maxTitleLength) }
         self.title = line?.isEmpty == false ? line : nil
         self.durationSeconds = durationSeconds
+        self.published = published.flatMap { date in
+            (Date(timeIntervalSince1970: 1_104_537_600)...Date().addingTimeInterval(86_400)).contains(date) ? date : nil
+        }
     }
 
     /// `seconds` as a length when it is a finite number of 1 s … 7 days (fractions dropped); nil otherwise.

@@ -84,8 +84,22 @@ public struct YTDLPCatalog: Sendable {
                 uploads.rejected += 1
                 continue
             }
-            uploads.videos.append(CatalogVideo(id: id, title: entry["title"]?.string, durationSeconds: CatalogVideo.duration(entry["duration"]?.number)))
+            let published = entry["timestamp"]?.number.map { Date(timeIntervalSince1970: $0) } ?? entry["upload_date"]?.string.flatMap(uploadDate)
+            uploads.videos.append(CatalogVideo(
+                id: id, title: entry["title"]?.string, durationSeconds: CatalogVideo.duration(entry["duration"]?.number), published: published))
         }
         return uploads
+    }
+
+    /// An `upload_date` (`YYYYMMDD`, UTC) as a date.
+    static func uploadDate(_ text: String) -> Date? {
+        guard text.utf8.count == 8, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        var components = DateComponents()
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = TimeZone(identifier: "UTC")
+        components.year = Int(text.prefix(4))
+        components.month = Int(text.dropFirst(4).prefix(2))
+        components.day = Int(text.suffix(2))
+        return components.isValidDate ? components.date : nil
     }
 }

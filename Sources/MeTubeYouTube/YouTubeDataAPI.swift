@@ -118,7 +118,8 @@ public struct YouTubeDataAPI: Sendable {
                     uploads.rejected += 1
                     continue
                 }
-                uploads.videos.append(CatalogVideo(id: id, title: item.snippet?.title, durationSeconds: nil))
+                let published = (item.contentDetails?.videoPublishedAt ?? item.snippet?.publishedAt).flatMap { try? Date($0, strategy: .iso8601) }
+                uploads.videos.append(CatalogVideo(id: id, title: item.snippet?.title, durationSeconds: nil, published: published))
             }
             token = page.nextPageToken
             guard uploads.videos.count < count, let next = token else { break }
@@ -213,9 +214,13 @@ public struct YouTubeDataAPI: Sendable {
         struct ResourceID: Decodable, Sendable { var videoId: String? }
         struct Snippet: Decodable, Sendable {
             var title: String?
+            var publishedAt: String?
             var resourceId: ResourceID?
         }
-        struct ContentDetails: Decodable, Sendable { var videoId: String? }
+        struct ContentDetails: Decodable, Sendable {
+            var videoId: String?
+            var videoPublishedAt: String?
+        }
         var snippet: Snippet?
         var contentDetails: ContentDetails?
     }

@@ -19,6 +19,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("feed-outage", feedOutageFigures),
     ("premiere", premiereFigures),
     ("network", networkFigures),
+    ("backfill", backfillFigures),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -118,6 +118,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("youtube-api-url"), help: ArgumentHelp("The YouTube Data API base URL (for testing against a stub).", visibility: .hidden))
     var youtubeAPIURL = YouTubeAPIConfiguration.defaultBaseURL
 
+    @Option(name: .customLong("yt-dlp"), help: "The yt-dlp program (a path, or a name on PATH) asked for a channel's flat playlist: the backfill of new channels without a key, and video durations without a key.")
+    var ytDLP = "yt-dlp"
+
+    @Option(help: "How many of its last uploads a newly followed channel brings, once for every client (0: only the feed's 15).")
+    var backfill = CatalogConfiguration.defaultBackfill
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0…65535") }
@@ -178,6 +184,7 @@ struct Serve: AsyncParsableCommand {
             }
         )
         configuration.feedRate = feedRate
+        configuration.catalog = CatalogConfiguration(ytDLP: ytDLP, backfill: backfill)
         configuration.legacyStatusDatabasePath = sqlitePath == nil ? nil : statusDb
         if case .postgres(let url)? = location {
             guard statusDb == nil else { throw ValidationError("--status-db belongs to an SQLite --database, not to PostgreSQL") }

@@ -17,7 +17,8 @@ enum PushStorage: String, CaseIterable, Sendable {
             let database = try ServerDatabase(path: HubTestSupport.temporaryDatabasePath())
             return PushStore(
                 hub: try SQLiteHubRepository(database: database), subscriptions: SQLiteWebSubRepository(database: database),
-                enrichment: SQLiteEnrichmentRepository(database: database), target: .sqlite(database))
+                enrichment: SQLiteEnrichmentRepository(database: database), catalog: SQLiteCatalogRepository(database: database),
+                target: .sqlite(database))
         case .postgres:
             let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
             return try await PushStore.postgres(url: url)
@@ -37,6 +38,7 @@ struct PushStore: Sendable {
     let hub: any HubRepository
     let subscriptions: any WebSubRepository
     let enrichment: any EnrichmentRepository
+    let catalog: any CatalogRepository
     let target: Target
 
     /// The PostgreSQL database at `url` as one more instance sees it (its own pool and claims).
@@ -45,7 +47,8 @@ struct PushStore: Sendable {
         return PushStore(
             hub: PostgresHubRepository(database: database),
             subscriptions: PostgresWebSubRepository(database: database, claimDuration: .seconds(60)),
-            enrichment: PostgresEnrichmentRepository(database: database), target: .postgres(url))
+            enrichment: PostgresEnrichmentRepository(database: database), catalog: PostgresCatalogRepository(database: database),
+            target: .postgres(url))
     }
 
     /// Runs `body` against the whole server over this store, live on 127.0.0.1, as

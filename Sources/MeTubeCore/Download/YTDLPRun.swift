@@ -180,11 +180,16 @@ public struct YTDLPRun: Sendable {
     }
 }
 
-/// Set once to stop a run from another thread.
-private final class StopSignal: Sendable {
+/// Set once to stop a child process's run from another thread (a download, a catalog call).
+public final class StopSignal: Sendable {
     private let raised = Atomic<Bool>(false)
 
-    func raise() { raised.store(true, ordering: .relaxed) }
+    /// A signal not yet raised.
+    public init() {}
 
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
+    /// Asks the run to stop.
+    public func raise() { raised.store(true, ordering: .relaxed) }
+
+    /// Whether the run was asked to stop.
+    public var isRaised: Bool { raised.load(ordering: .relaxed) }
 }

@@ -214,6 +214,15 @@ enum PostgresMigrations {
             "CREATE TABLE IF NOT EXISTS youtube_availability_rechecks (video_id TEXT COLLATE \"C\" PRIMARY KEY, due_at BIGINT, checks BIGINT NOT NULL)",
             "CREATE INDEX IF NOT EXISTS youtube_availability_rechecks_by_due ON youtube_availability_rechecks (due_at) WHERE due_at IS NOT NULL",
         ]),
+        // What the catalog service did per channel: backfilled, lengths asked up to a seq, failures (SQLite's hub-005).
+        Step(name: "postgres-hub-007-channel-catalog", statements: [
+            """
+            CREATE TABLE IF NOT EXISTS hub_channel_catalog (
+                channel_id TEXT COLLATE "C" PRIMARY KEY, backfilled BOOLEAN NOT NULL, checked_seq BIGINT NOT NULL,
+                failures BIGINT NOT NULL, retry_at BIGINT NOT NULL, last_error TEXT
+            )
+            """,
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

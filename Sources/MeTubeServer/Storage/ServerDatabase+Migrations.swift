@@ -212,6 +212,18 @@ extension ServerDatabase {
                 CREATE INDEX youtube_availability_rechecks_by_due ON youtube_availability_rechecks (due_at) WHERE due_at IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("sqlite-hub-005-channel-catalog") { db in
+            // Per channel, what the catalog service (yt-dlp's flat playlist or playlistItems.list)
+            // did: whether its last uploads were backfilled (once for every client), the highest
+            // seq of its videos asked about for lengths, and the failures in a row with when to
+            // try again (ms since 1970) and the last reason.
+            try db.execute(sql: """
+                CREATE TABLE hub_channel_catalog (
+                    channel_id TEXT PRIMARY KEY, backfilled INTEGER NOT NULL, checked_seq INTEGER NOT NULL,
+                    failures INTEGER NOT NULL, retry_at INTEGER NOT NULL, last_error TEXT
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 

@@ -16,6 +16,8 @@ struct ServerStorage: Sendable {
     let webSub: any WebSubRepository
     /// The YouTube Data API lookups and their daily budget.
     let enrichment: any EnrichmentRepository
+    /// What the catalog service did per channel (backfills, lengths asked).
+    let catalog: any CatalogRepository
     /// Shares polling rounds with the other instances on the database; nil where no other
     /// instance can share it (SQLite), or without polling.
     let feedLeases: (any FeedPollLeases)?
@@ -48,6 +50,7 @@ struct ServerStorage: Sendable {
         status = SQLiteMarkSyncRepository(database: database)
         webSub = SQLiteWebSubRepository(database: database)
         enrichment = SQLiteEnrichmentRepository(database: database)
+        catalog = SQLiteCatalogRepository(database: database)
         feedLeases = nil
         counts = {
             try await database.read { db in
@@ -69,6 +72,7 @@ struct ServerStorage: Sendable {
         status = PostgresMarkSyncRepository(database: database)
         webSub = PostgresWebSubRepository(database: database, holder: holder, claimDuration: claimDuration)
         enrichment = PostgresEnrichmentRepository(database: database, holder: holder)
+        catalog = PostgresCatalogRepository(database: database)
         feedLeases = configuration.pollInterval.map { interval in
             PostgresFeedLeases(database: database, pollInterval: interval, pushedPollInterval: configuration.webSub?.pushedPollInterval, holder: holder)
         }
