@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails",
+                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -10,7 +10,7 @@ import MeTubeJSON
 /// id validated and every title sanitized.
 public struct YTDLPCatalog: Sendable {
     /// The options metube passes to yt-dlp for catalog calls (checked against the real `--help` in tests).
-    public static let optionsUsed = ["--dump-single-json", "--flat-playlist", "--playlist-items", "--no-warnings", "--ignore-config", "--"]
+    public static let optionsUsed = ["--dump-single-json", "--flat-playlist", "--playlist-items", "--no-warnings", "--ignore-config", "--print", "--"]
     /// The most uploads one call asks for.
     public static let maxUploads = 500
     /// The deepest nesting of an answer read: a flat playlist nests 5.

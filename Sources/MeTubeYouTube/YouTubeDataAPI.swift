@@ -138,7 +138,7 @@ public struct YouTubeDataAPI: Sendable {
         return true
     }
 
-    private func list<Item: Decodable & Sendable>(_ type: Item.Type, resource: String, query: [String: String], ids: Int) async throws(YouTubeError) -> ListAnswer<Item> {
+    func list<Item: Decodable & Sendable>(_ type: Item.Type, resource: String, query: [String: String], ids: Int) async throws(YouTubeError) -> ListAnswer<Item> {
         precondition(ids <= Self.maxIDsPerCall, "the Data API takes at most 50 ids a call")
         var components = URLComponents()
         components.queryItems = (query.merging(["key": key, "maxResults": String(Self.maxIDsPerCall)]) { first, _ in first })
@@ -176,7 +176,7 @@ public struct YouTubeDataAPI: Sendable {
         text.replacingOccurrences(of: key, with: "<redacted>")
     }
 
-    private struct ListAnswer<Item: Decodable & Sendable>: Decodable, Sendable {
+    struct ListAnswer<Item: Decodable & Sendable>: Decodable, Sendable {
         var items: [Item]?
         var nextPageToken: String?
     }

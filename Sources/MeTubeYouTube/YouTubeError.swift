@@ -17,6 +17,10 @@ public enum YouTubeError: Error, Sendable, Equatable, CustomStringConvertible {
     case quotaExceeded(String)
     /// The Data API could not be reached or answered an error other than a spent quota.
     case upstream(String)
+    /// The handle, name or video a link names does not exist (as YouTube answered).
+    case notFound(String)
+    /// Neither a Data API key nor yt-dlp is set, so a link cannot be resolved; the two ways to set one, as the caller names them.
+    case noResolver(key: String, ytDLP: String)
 
     public var description: String {
         switch self {
@@ -28,6 +32,8 @@ public enum YouTubeError: Error, Sendable, Equatable, CustomStringConvertible {
         case .failed(let status, let lastLine): "yt-dlp exited with status \(status): \(lastLine.isEmpty ? "no message" : lastLine)"
         case .quotaExceeded(let detail): "YouTube Data API quota spent: \(detail); retrying after the next UTC day"
         case .upstream(let detail): "YouTube Data API failed: \(detail)"
+        case .notFound(let link): "\(link) does not exist on YouTube"
+        case .noResolver(let key, let ytDLP): "cannot resolve handles, names or videos to channels: set a YouTube Data API key (\(key)) or yt-dlp (\(ytDLP))"
         }
     }
 

@@ -55,31 +55,55 @@ struct ChannelsCommand: ParsableCommand {
     }
 
     /// `metube channels add`.
-    struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Follow channels by id or channel URL.")
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Follow channels by id, channel, @handle, /c/, /user/ or video link.",
+            discussion: """
+                Takes what you copy from a browser or a share sheet: UC… ids, @handles, and channel, handle, /c/, \
+                /user/ or video links (a video's channel is followed) of youtube.com, m., music., youtu.be and \
+                youtube-nocookie.com, with any parameters. Handles, names and videos are resolved with a YouTube \
+                Data API key when one is set, else with the yt-dlp of [download] command. A link that is not one \
+                of these adds nothing (exit 65); links that cannot be resolved are reported and the rest added (exit 2).
+                """)
 
         @OptionGroup var store: StoreAccess
 
-        @Argument(help: ArgumentHelp("Channel ids (UC…) or /channel/UC… URLs.", valueName: "channel"))
+        @Argument(help: ArgumentHelp("Channel ids (UC…), @handles, or channel, handle, /c/, /user/ or video links.", valueName: "link"))
         var channels: [String]
 
-        func run() throws {
+        func run() async throws {
             var ids: [String] = []
+            var links: [ChannelLink] = []
             for text in channels {
-                guard let id = ChannelID.extract(from: text) else {
-                    throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was added", code: ExitStatus.badInput)
+                switch ChannelReference.parse(text) {
+                case let .channel(id): ids.append(id)
+                case let .link(link): links.append(link)
+                case let .unusable(reason):
+                    throw fail("\(DisplayText.line(text, limit: 60)): \(reason); nothing was added", code: ExitStatus.badInput)
                 }
-                ids.append(id)
+            }
+            let resolved = await LinkResolution(settings: try store.settings()).resolve(links)
+            var failed = 0
+            for link in links {
+                switch resolved[link] {
+                case let .success(id)?: ids.append(id)
+                case let .failure(error)?:
+                    failed += 1
+                    printError("\(DisplayText.line(link.description, limit: 60)): \(DisplayText.line(error.description, limit: 300))")
+                case nil: break
+                }
             }
             let opened = try store.openStore()
+            let distinct = ids.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             let added = try withStoreErrors { () throws(StoreError) in
                 try opened.transaction { transaction in
-                    let new = ids.filter { transaction.library.channels[$0] == nil }
+                    let new = distinct.filter { transaction.library.channels[$0] == nil }
                     for id in new { transaction.follow(Channel(id: id)) }
                     return new.count
                 }
             }
-            print("added \(added) channel(s), \(ids.count - added) already followed")
+            print("added \(added) channel(s), \(distinct.count - added) already followed\(failed > 0 ? ", \(failed) not resolved" : "")")
+            if failed > 0 { throw ExitCode(ExitStatus.partial) }
         }
     }
 
@@ -93,13 +117,7 @@ struct ChannelsCommand: ParsableCommand {
         var channels: [String]
 
         func run() throws {
-            var ids: [String] = []
-            for text in channels {
-                guard let id = ChannelID.extract(from: text) else {
-                    throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was removed", code: ExitStatus.badInput)
-                }
-                ids.append(id)
-            }
+            let ids = try channels.map { try followedChannelID($0, nothing: "removed") }
             let opened = try store.openStore()
             let unknown = ids.filter { opened.library().channels[$0] == nil }
             guard unknown.isEmpty else {
@@ -152,9 +170,7 @@ struct ChannelsCommand: ParsableCommand {
 /// Sets the tags of `text`'s channel to what `combine` makes of its tags and the `given` ones,
 /// and prints the result; a bad id or tag, or a channel not followed, exits with a message.
 private func retag(_ store: StoreAccess, _ text: String, _ given: [String], verb: String, _ combine: ([String], [String]) -> [String]) throws {
-    guard let id = ChannelID.extract(from: text) else {
-        throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was changed", code: ExitStatus.badInput)
-    }
+    let id = try followedChannelID(text, nothing: "changed")
     if let bad = given.first(where: { ChannelTags.checked($0) == nil }) {
         throw fail("\(DisplayText.line(bad, limit: 60)) is not a tag (1 to \(ChannelTags.maxCharacters) characters, no control characters); nothing was changed", code: ExitStatus.badInput)
     }
@@ -169,6 +185,15 @@ private func retag(_ store: StoreAccess, _ text: String, _ given: [String], verb
     }
     guard let tags else { throw fail("not followed: \(id); nothing was changed", code: ExitStatus.notFound) }
     print("\(verb) \(id): \(tags.isEmpty ? "no tags" : DisplayText.line(tags.joined(separator: ", "), limit: 300))")
+}
+
+/// The channel id `text` names offline (an id, or a /channel/ or feed URL: a followed channel is
+/// known by its id); anything else exits with a message saying nothing was `nothing` (removed, changed).
+private func followedChannelID(_ text: String, nothing: String) throws -> String {
+    guard case let .channel(id) = ChannelReference.parse(text) else {
+        throw fail("\(DisplayText.line(text, limit: 60)) is not a channel id (UC followed by 22 characters) or a /channel/ URL; nothing was \(nothing)", code: ExitStatus.badInput)
+    }
+    return id
 }
 
 /// `metube channels list --json`.

@@ -12,9 +12,11 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Detects the format from the content: Google Takeout subscriptions.csv, YouTube or newsboat OPML, \
             NewPipe subscriptions.json, FreeTube profiles.db, a newsboat urls file, or a plain list of channel \
-            ids or /channel/ URLs. Folders (OPML outlines, FreeTube profiles, newsboat tags) become the channels' \
+            ids, @handles, or channel, handle, /c/, /user/ or video links (handles, names and videos are resolved as \
+            `metube channels add` resolves them, with progress on stderr). Folders (OPML outlines, FreeTube profiles, newsboat tags) become the channels' \
             tags, added to the tags of channels already followed. Entries that cannot be used are reported with their line or field and a \
-            reason; the good ones are imported. Exits 65 when the file matches no format or yields no channel. \
+            reason; the good ones are imported. Exits 65 when the file matches no format or yields no channel, and 2 when \
+            some links could not be resolved (the rest are imported). \
             With --youtube, reads the subscriptions of the account signed in with `metube youtube login` \
             and reports channels followed here but no longer subscribed there (--prune unfollows them); \
             a failure part way keeps what was read (exit 2).
@@ -55,12 +57,13 @@ struct ImportCommand: AsyncParsableCommand {
             }
             data = contents
         }
-        let result: SubscriptionImport
+        var result: SubscriptionImport
         do {
             result = try SubscriptionImporter.read(data, fileName: file == "-" ? nil : (file as NSString).lastPathComponent)
         } catch {
             throw fail("\(file): \(error.description)", code: ExitStatus.badInput)
         }
+        let unresolved = await resolveLinks(of: &result)
         let opened = try store.openStore()
         let added = try withStoreErrors { () throws(StoreError) in
             try opened.transaction { transaction in
@@ -84,7 +87,35 @@ struct ImportCommand: AsyncParsableCommand {
             print("\(result.format.displayName): \(dryRun ? "would add" : "added") \(added), already present \(report.alreadyPresent), rejected \(result.rejected.count)")
             for entry in result.rejected { printError("rejected \(DisplayText.line(entry.description, limit: 300))") }
         }
-        if result.channels.isEmpty { throw ExitCode(ExitStatus.badInput) }
+        if result.channels.isEmpty { throw ExitCode(unresolved > 0 ? ExitStatus.partial : ExitStatus.badInput) }
+        if unresolved > 0 { throw ExitCode(ExitStatus.partial) }
+    }
+
+    /// Resolves the handles, names and videos of `result` (``LinkResolution``) into channels
+    /// after its own, a channel already listed counting as a duplicate; a link that cannot be
+    /// resolved joins the rejected entries with why. Returns how many could not be resolved.
+    private func resolveLinks(of result: inout SubscriptionImport) async -> Int {
+        guard !result.links.isEmpty, let settings = try? store.settings() else { return 0 }
+        let resolved = await LinkResolution(settings: settings).resolve(result.links.map(\.link))
+        var unresolved = 0
+        var known = Set(result.channels.map(\.id))
+        let importedAt = result.channels.first?.addedAt ?? Date()
+        for entry in result.links {
+            switch resolved[entry.link] {
+            case let .success(id)?:
+                guard known.insert(id).inserted else {
+                    result.rejected.append(RejectedEntry(location: entry.location, text: entry.text, reason: "duplicate: \(entry.link) is \(id)"))
+                    continue
+                }
+                result.channels.append(Channel(id: id, title: entry.title, addedAt: importedAt, tags: entry.tags.isEmpty ? nil : entry.tags))
+            case let .failure(error)?:
+                unresolved += 1
+                result.rejected.append(RejectedEntry(location: entry.location, text: entry.text, reason: "not resolved: \(error.description)"))
+            case nil:
+                break
+            }
+        }
+        return unresolved
     }
 }
 

@@ -173,16 +173,16 @@ import Testing
             """
         // When it is read
         let result = try ImportFixtures.read(text: json)
-        // Then the good item is a channel and each other one is rejected at its path
+        // Then the good item is a channel and each other one but the /user/ URL is rejected at its path
         #expect(result.ids == [luke])
         #expect(result.rejected == [
             RejectedEntry(location: "subscriptions[0]", text: "42", reason: "a number where an object is expected"),
             RejectedEntry(location: "subscriptions[1].url", text: #"{"name":"no url","service_id":0}"#, reason: "no channel URL"),
             RejectedEntry(location: "subscriptions[2].service_id", text: "https://soundcloud.com/someone",
                           reason: "service 1 (SoundCloud), not YouTube"),
-            RejectedEntry(location: "subscriptions[3].url", text: "https://www.youtube.com/user/someone",
-                          reason: "a /user/ URL cannot be resolved to a channel id offline"),
         ])
+        // And the /user/ URL waits for the network, with its title
+        #expect(result.links == [LinkEntry(location: "subscriptions[3].url", text: "https://www.youtube.com/user/someone", link: .user("someone"), title: "Old")])
     }
 
     @Test func freeTubeTornLastLineAndTombstonesAreHandledLikeNeDB() throws {
@@ -317,14 +317,15 @@ import Testing
         #expect(result.format == .plainList)
         #expect(result.ids == [luke, linus, kurzgesagt])
         #expect(result.channels.allSatisfy { $0.title == nil })
-        #expect(result.rejected.map(\.location) == ["line 3", "line 5", "line 7", "line 9", "line 10"])
+        #expect(result.rejected.map(\.location) == ["line 3", "line 9", "line 10"])
         #expect(result.rejected.map(\.reason) == [
             "\"UCshort\" is not a valid channel id (UC followed by 22 letters, digits, - or _)",
-            "an @handle cannot be resolved to a channel id offline",
-            "legacy ?user= feed: a user name cannot be resolved to a channel id offline",
             "duplicate of line 2",
-            "a playlist feed, not a channel",
+            "a playlist, not a channel",
         ])
+        // And the handle and the legacy user feed wait for the network, with their lines
+        #expect(result.links.map(\.location) == ["line 5", "line 7"])
+        #expect(result.links.map(\.link) == [.handle("veritasium"), .user("google")])
     }
 
     @Test func newsboatLinesWithTagsTitlesAndCommentsAreTokenizedLikeNewsboat() throws {
@@ -338,16 +339,17 @@ import Testing
             """
         // When it is read
         let result = try ImportFixtures.read(text: urls)
-        // Then titles come from the ~ tags and the other lines are rejected with reasons
+        // Then titles come from the ~ tags and the foreign feed is rejected with its reason
         #expect(result.format == .newsboatURLs)
         #expect(result.ids == [luke, linus])
         #expect(result.title(of: luke) == #"Luke "LS" Smith"#)
         #expect(result.title(of: linus) == "LTT")
         #expect(result.rejected == [
-            RejectedEntry(location: "line 4", text: "https://www.youtube.com/feeds/videos.xml?user=NASAtelevision",
-                          reason: "legacy ?user= feed: a user name cannot be resolved to a channel id offline"),
             RejectedEntry(location: "line 5", text: "https://example.org/rss.xml", reason: "not a YouTube URL (host example.org)"),
         ])
+        // And the legacy user feed waits for the network, keeping its title
+        #expect(result.links.map(\.link) == [.user("NASAtelevision")])
+        #expect(result.links.map(\.title) == ["NASA"])
     }
 
     @Test func utf16ListWithByteOrderMarkIsRead() throws {

@@ -181,7 +181,7 @@ import Testing
         let chausse = try ImportFixtures.read("newsboat/newsboat_urls_chaussebenjamin.txt")
         // Then each of those lines is rejected with its line number, text and reason
         #expect(davide.rejected.count == 15)
-        #expect(davide.rejected.first == RejectedEntry(location: "line 1", text: "---YOUTUBE---", reason: "not a channel id or YouTube URL"))
+        #expect(davide.rejected.first == RejectedEntry(location: "line 1", text: "---YOUTUBE---", reason: "not a channel id, @handle or YouTube URL"))
         #expect(davide.rejected[2].location == "line 40")
         #expect(davide.rejected[2].reason == "not a YouTube URL (host raw.githubusercontent.com)")
         #expect(chausse.rejected.count == 18)

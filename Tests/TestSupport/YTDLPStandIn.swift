@@ -40,6 +40,11 @@ public struct YTDLPStandIn: Sendable {
         try JSONEncoder().encode(uploads).write(to: directory.appendingPathComponent("channels/\(channelID).json"))
     }
 
+    /// Makes each link URL (``ChannelLink/url``) name its channel id; other links do not exist.
+    public func setLinks(_ links: [String: String]) throws {
+        try JSONEncoder().encode(links).write(to: directory.appendingPathComponent("links.json"))
+    }
+
     /// Puts the stand-in in `mode`.
     public func setMode(_ mode: Mode) throws {
         try Data(mode.rawValue.utf8).write(to: directory.appendingPathComponent("mode"))

@@ -1,50 +1,88 @@
 import Foundation
 
-/// What an entry of a subscription file points at: a channel id, or the reason it names none.
-enum ChannelReference: Equatable {
+/// What a pasted link or an entry of a subscription file points at, read offline: a channel id,
+/// a link only the network can turn into one, or the reason it names no channel.
+public enum ChannelReference: Hashable, Sendable {
     /// A valid channel id.
     case channel(String)
-    /// No channel can be had from the entry offline, for the reason given.
+    /// A handle, custom name, legacy user or video: the channel id needs the network.
+    case link(ChannelLink)
+    /// No channel can be had from the entry, for the reason given.
     case unusable(reason: String)
 
-    /// Resolves a bare id, a `/channel/UC…` URL, a channel feed URL or an uploads-playlist feed URL.
-    static func resolve(_ text: some StringProtocol) -> ChannelReference {
+    /// The longest entry read, in UTF-8 bytes; a longer one is unusable.
+    public static let maximumLength = 2_048
+
+    /// Reads `text`: a bare id or `@handle`, a channel, handle, `/c/`, `/user/` or video URL of any
+    /// YouTube host (with or without scheme, any query parameters, percent-encoded or not), or a
+    /// channel or uploads-playlist feed URL.
+    public static func parse(_ text: some StringProtocol) -> ChannelReference {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return .unusable(reason: "empty entry") }
+        guard trimmed.utf8.count <= maximumLength else { return .unusable(reason: "longer than \(maximumLength) bytes") }
         if let id = ChannelID.extract(from: trimmed) { return .channel(id) }
-        if let components = URLComponents(string: trimmed), let host = components.host?.lowercased() {
-            guard isYouTube(host) else { return .unusable(reason: "not a YouTube URL (host \(host))") }
-            return resolveYouTube(components)
+        if let url = YouTubeURL(trimmed) {
+            guard url.isYouTube else { return .unusable(reason: "not a YouTube URL (host \(DisplayText.line(url.host, limit: 60)))") }
+            return parseYouTube(url)
         }
-        if trimmed.hasPrefix("@") { return .unusable(reason: handleReason) }
+        if trimmed.hasPrefix("@") { return handle(trimmed.dropFirst().removingPercentEncoding ?? "") }
         if trimmed.hasPrefix("UC") { return .unusable(reason: invalidIDReason(trimmed)) }
-        return .unusable(reason: "not a channel id or YouTube URL")
+        return .unusable(reason: "not a channel id, @handle or YouTube URL")
     }
 
-    /// Whether `host` is one of YouTube's web hosts.
-    private static func isYouTube(_ host: String) -> Bool {
-        host == "youtube.com" || host.hasSuffix(".youtube.com") || host == "youtu.be"
+    /// The channel id, when known offline.
+    public var channelID: String? {
+        if case let .channel(id) = self { id } else { nil }
     }
 
-    /// Resolves a YouTube URL that `ChannelID.extract` found no valid id in.
-    private static func resolveYouTube(_ components: URLComponents) -> ChannelReference {
-        let query = components.queryItems ?? []
-        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
-        if let id = value("channel_id") { return .unusable(reason: invalidIDReason(id)) }
-        if value("user") != nil {
-            return .unusable(reason: "legacy ?user= feed: a user name cannot be resolved to a channel id offline")
-        }
-        if let playlist = value("playlist_id") {
+    /// Reads a URL of a YouTube host that `ChannelID.extract` found no valid id in.
+    private static func parseYouTube(_ url: YouTubeURL) -> ChannelReference {
+        guard let path = url.pathSegments else { return .unusable(reason: "a YouTube URL with broken percent-encoding") }
+        if url.isShortLink { return video(path.first ?? "") }
+        if let id = url.query("channel_id") { return .unusable(reason: invalidIDReason(id)) }
+        if let user = url.query("user") { return name(user, as: ChannelLink.user) }
+        if let playlist = url.query("playlist_id") ?? url.query("list") {
             return uploadsChannel(ofPlaylist: playlist).map(ChannelReference.channel)
-                ?? .unusable(reason: "a playlist feed, not a channel")
+                ?? .unusable(reason: "a playlist, not a channel")
         }
-        let path = components.path.split(separator: "/")
         switch path.first {
+        case "watch": return video(url.query("v") ?? "")
+        case "shorts", "live", "embed", "v", "e": return video(path.dropFirst().first ?? "")
         case "channel": return .unusable(reason: invalidIDReason(path.dropFirst().first ?? ""))
-        case "user", "c": return .unusable(reason: "a /\(path[0])/ URL cannot be resolved to a channel id offline")
-        case let first? where first.hasPrefix("@"): return .unusable(reason: handleReason)
-        default: return .unusable(reason: "a YouTube URL that names no channel")
+        case "c": return name(path.dropFirst().first ?? "", as: ChannelLink.customName)
+        case "user": return name(path.dropFirst().first ?? "", as: ChannelLink.user)
+        case let first? where first.hasPrefix("@"): return handle(first.dropFirst())
+        default: return .unusable(reason: "a YouTube URL that names no channel or video")
         }
+    }
+
+    /// A handle, checked against YouTube's rules: 3 to 30 letters (of any script), digits, `_`, `-` or `.`.
+    private static func handle(_ name: some StringProtocol) -> ChannelReference {
+        guard (3...30).contains(name.count), name.allSatisfy(isNameCharacter) else {
+            return .unusable(reason: "\"@\(DisplayText.line(name, limit: 40))\" is not a valid handle (3 to 30 letters, digits, _, - or .)")
+        }
+        return .link(.handle(String(name)))
+    }
+
+    /// A custom or legacy user name: 1 to 100 letters, digits, `_`, `-` or `.`.
+    private static func name(_ name: some StringProtocol, as link: (String) -> ChannelLink) -> ChannelReference {
+        guard (1...100).contains(name.count), name.allSatisfy(isNameCharacter) else {
+            return .unusable(reason: "\"\(DisplayText.line(name, limit: 40))\" is not a valid channel name (letters, digits, _, - or .)")
+        }
+        return .link(link(String(name)))
+    }
+
+    /// A video id: 11 characters of `[A-Za-z0-9_-]`.
+    private static func video(_ id: some StringProtocol) -> ChannelReference {
+        guard id.utf8.count == 11, id.utf8.allSatisfy(ChannelID.isIDByte) else {
+            return .unusable(reason: "\"\(DisplayText.line(id, limit: 40))\" is not a valid video id (11 letters, digits, - or _)")
+        }
+        return .link(.video(String(id)))
+    }
+
+    /// Whether `character` may appear in a handle or channel name.
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character == "_" || character == "-" || character == "." || character.isLetter || character.isNumber
     }
 
     /// The channel owning an uploads playlist (`UU…` or `UULF…`, `UUSH…` and kin), whose id shares the channel's tail.
@@ -54,11 +92,8 @@ enum ChannelReference: Equatable {
         return ChannelID.isValid(candidate) ? candidate : nil
     }
 
-    /// Why an @handle cannot be used.
-    private static let handleReason = "an @handle cannot be resolved to a channel id offline"
-
     /// Why `id` is not accepted as a channel id.
     private static func invalidIDReason(_ id: some StringProtocol) -> String {
-        "\"\(id)\" is not a valid channel id (UC followed by 22 letters, digits, - or _)"
+        "\"\(DisplayText.line(id, limit: 40))\" is not a valid channel id (UC followed by 22 letters, digits, - or _)"
     }
 }

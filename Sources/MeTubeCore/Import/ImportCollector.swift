@@ -8,9 +8,11 @@ struct ImportCollector {
     private(set) var channels: [Channel] = []
     /// The rejected entries so far.
     private(set) var rejected: [RejectedEntry] = []
+    /// The entries naming their channel by a link only the network resolves, each link once.
+    private(set) var links: [LinkEntry] = []
     /// The longest thumbnail URL kept, in bytes.
     static let thumbnailURLLimit = 2_048
-    /// Where each accepted channel id was first seen.
+    /// Where each accepted channel id, and each link's ``ChannelLink/key``, was first seen.
     private var firstLocations: [String: String] = [:]
     /// The place of each accepted channel in ``channels``.
     private var places: [String: Int] = [:]
@@ -27,9 +29,18 @@ struct ImportCollector {
     /// ``thumbnailURLLimit`` bytes is dropped. `tags` (a folder, profile or newsboat tags) are
     /// bounded by ``ChannelTags``; none given leaves the channel's tags unsaid.
     mutating func offer(_ reference: some StringProtocol, title: String?, thumbnailURL: String? = nil, tags: [String] = [], at location: String) {
-        switch ChannelReference.resolve(reference) {
+        switch ChannelReference.parse(reference) {
         case let .unusable(reason):
             reject(reference, at: location, reason: reason)
+        case let .link(link):
+            if let first = firstLocations[link.key] {
+                reject(reference, at: location, reason: "duplicate of \(first)")
+                return
+            }
+            firstLocations[link.key] = location
+            let tags = ChannelTags.bounded(tags)
+            links.append(LinkEntry(location: location, text: String(reference), link: link,
+                                   title: title.flatMap { $0.isEmpty ? nil : DisplayText.capped($0) }, tags: tags))
         case let .channel(id):
             if let first = firstLocations[id] {
                 reject(reference, at: location, reason: "duplicate of \(first)")
@@ -47,7 +58,7 @@ struct ImportCollector {
     /// Adds `tag` to the channel `reference` names, when it was accepted already (a FreeTube
     /// profile naming a channel of the full list).
     mutating func tag(_ reference: some StringProtocol, with tag: String) {
-        guard case let .channel(id) = ChannelReference.resolve(reference), let place = places[id] else { return }
+        guard case let .channel(id) = ChannelReference.parse(reference), let place = places[id] else { return }
         channels[place].tags = ChannelTags.bounded((channels[place].tags ?? []) + [tag])
     }
 

@@ -23,6 +23,6 @@ public enum SubscriptionImporter {
         case .freeTube: try FreeTubeReader.read(text, into: &collector)
         case .newsboatURLs, .plainList: FeedListReader.read(text, into: &collector)
         }
-        return SubscriptionImport(format: format, channels: collector.channels, rejected: collector.rejected)
+        return SubscriptionImport(format: format, channels: collector.channels, links: collector.links, rejected: collector.rejected)
     }
 }

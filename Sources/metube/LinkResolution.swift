@@ -1,0 +1,64 @@
+import Foundation
+import MeTubeCore
+import MeTubeSync
+import MeTubeYouTube
+
+/// Turns the handles, names and videos a user gave into channel ids on this machine: the Data API
+/// at `[youtube] api-url` when a key is set, else the yt-dlp of `[download] command`, else an error
+/// naming both; at most `[hub] rate` lookups a second, four at a time, with progress on stderr.
+struct LinkResolution {
+    /// The way links are resolved.
+    let resolver: ChannelResolver
+    /// The most lookups started a second.
+    let rate: Double
+
+    /// The lookups run at once.
+    static let concurrency = 4
+    /// How long one yt-dlp lookup may take.
+    static let ytDLPDeadline: Duration = .seconds(30)
+
+    /// The resolution `settings` configure; `apiKey` is the Data API key, when one is set.
+    init(settings: Settings, apiKey: String? = nil) {
+        let dataAPI = apiKey.map { YouTubeDataAPI(key: $0, baseURL: settings.text(.youTubeAPIURL) ?? YouTubeDataAPI.defaultBaseURL) }
+        let command = settings.text(.downloadCommand) ?? "yt-dlp"
+        resolver = ChannelResolver(
+            dataAPI: dataAPI, ytDLP: command.isEmpty ? nil : YTDLPCatalog(command: command, deadline: Self.ytDLPDeadline),
+            hints: (key: "a YouTube Data API key", ytDLP: "[download] command"))
+        rate = max(SyncConfiguration(settings: settings).directRate, 0.1)
+    }
+
+    /// The channel id of each distinct link of `links`, or why it has none; progress goes to
+    /// stderr when there is more than one link. A spent quota stops the lookups not yet started,
+    /// which fail with it, rather than spending more calls.
+    func resolve(_ links: [ChannelLink]) async -> [ChannelLink: Result<String, YouTubeError>] {
+        let distinct = Array(Set(links)).sorted { $0.key < $1.key }
+        var results: [ChannelLink: Result<String, YouTubeError>] = [:]
+        var quota: YouTubeError?
+        var next = 0
+        let interval = Duration.seconds(1 / rate)
+        await withTaskGroup(of: (ChannelLink, Result<String, YouTubeError>).self) { group in
+            func start() -> Bool {
+                guard next < distinct.count else { return false }
+                let link = distinct[next]
+                next += 1
+                if let quota {
+                    results[link] = .failure(quota)
+                    return true
+                }
+                group.addTask {
+                    do throws(YouTubeError) { return (link, .success(try await resolver.channelID(of: link))) } catch { return (link, .failure(error)) }
+                }
+                return true
+            }
+            for _ in 0..<Self.concurrency where start() {}
+            while let (link, result) = await group.next() {
+                results[link] = result
+                if case let .failure(error) = result, error.isQuota { quota = error }
+                if distinct.count > 1 { printError("resolving links: \(results.count)/\(distinct.count)") }
+                try? await Task.sleep(for: interval)
+                while start(), quota != nil {}
+            }
+        }
+        return results
+    }
+}
