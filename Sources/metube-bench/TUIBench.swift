@@ -164,6 +164,7 @@ private func endToEndFigures() throws -> [Figure] {
         let goal = "<= 50 ms"
         figures.append(Figure(name: "tui.start.first-frame.\(count / 1000)k", value: Measure.median(inProgram), unit: "ms", goal: goal, detail: "median of 5, in-program (--timing), store open included"))
         figures.append(Figure(name: "tui.start.screen-seen.tmux.\(count / 1000)k", value: Measure.median(outside), unit: "ms", goal: goal, detail: "median of 5, tmux new-session to status line on capture-pane"))
+        if count == benchSizes.last { figures.append(try steadyStateFirstFrameFigure(directory: directory, videos: count)) }
         guard count >= 50_000 else { continue }
         let keys: [(String, [String])] = [
             ("move", Array(repeating: "j", count: 200)),
@@ -189,6 +190,21 @@ private func endToEndFigures() throws -> [Figure] {
         }
     }
     return figures
+}
+
+/// The TUI's first frame on the store of `videos` videos in `directory/data` in daily use
+/// (``SteadyStateWrites`` since its last compaction, which kept every channel's fetch state).
+private func steadyStateFirstFrameFigure(directory: URL, videos: Int) throws -> Figure {
+    let data = directory.appendingPathComponent("data")
+    let library = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2)
+    try SteadyStateWrites(syncs: 1, marks: 0).apply(to: data, library: library)
+    try Store.open(at: data).compact()
+    let writes = SteadyStateWrites()
+    let journal = try writes.apply(to: data, library: library, first: 1)
+    let samples = try (0..<5).map { _ in try TimedTUIRun(directory: directory, keys: []).firstFrame }
+    guard journalBytes(in: data) >= journal else { throw BenchFailure("the TUI compacted the steady-state store; its figure would be the post-compaction one") }
+    return Figure(name: "tui.start.first-frame.steady.\(videos / 1000)k", value: Measure.median(samples), unit: "ms", goal: "<= 50 ms",
+                  detail: "median of 5, in-program (--timing), a \(journal / 1024) KiB journal \(writes.summary)")
 }
 
 /// One run of `metube --timing` in tmux: starts it, waits for the first screen, sends `keys`,
