@@ -193,16 +193,21 @@ private func endToEndFigures() throws -> [Figure] {
 }
 
 /// The TUI's first frame on the store of `videos` videos in `directory/data` in daily use
-/// (``SteadyStateWrites`` since its last compaction, which kept every channel's fetch state).
+/// (``SteadyStateWrites`` since its last compaction, which kept every channel's fetch state). The
+/// journal is past the compaction threshold, so each run compacts in the background once its
+/// screen is up: the writes are made again before each run.
 private func steadyStateFirstFrameFigure(directory: URL, videos: Int) throws -> Figure {
     let data = directory.appendingPathComponent("data")
     let library = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2)
     try SteadyStateWrites(syncs: 1, marks: 0).apply(to: data, library: library)
     try Store.open(at: data).compact()
     let writes = SteadyStateWrites()
-    let journal = try writes.apply(to: data, library: library, first: 1)
-    let samples = try (0..<5).map { _ in try TimedTUIRun(directory: directory, keys: []).firstFrame }
-    guard journalBytes(in: data) >= journal else { throw BenchFailure("the TUI compacted the steady-state store; its figure would be the post-compaction one") }
+    var journal = 0
+    var samples: [Double] = []
+    for run in 0..<5 {
+        journal = try writes.apply(to: data, library: library, first: 1 + run * writes.syncs)
+        samples.append(try TimedTUIRun(directory: directory, keys: []).firstFrame)
+    }
     return Figure(name: "tui.start.first-frame.steady.\(videos / 1000)k", value: Measure.median(samples), unit: "ms", goal: "<= 50 ms",
                   detail: "median of 5, in-program (--timing), a \(journal / 1024) KiB journal \(writes.summary)")
 }
