@@ -193,18 +193,18 @@ private func endToEndFigures() throws -> [Figure] {
 }
 
 /// The TUI's first frame on the store of `videos` videos in `directory/data` in daily use
-/// (``SteadyStateWrites`` since its last compaction, which kept every channel's fetch state). The
-/// journal is past the compaction threshold, so each run compacts in the background once its
-/// screen is up: the writes are made again before each run.
+/// (``SteadyStateWrites`` since its last compaction, which kept every channel's fetch state). A
+/// run quits before the background compaction it starts (the journal is past the threshold) can
+/// finish, so each run gets a compaction and the writes anew.
 private func steadyStateFirstFrameFigure(directory: URL, videos: Int) throws -> Figure {
     let data = directory.appendingPathComponent("data")
     let library = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos / 2)
     try SteadyStateWrites(syncs: 1, marks: 0).apply(to: data, library: library)
-    try Store.open(at: data).compact()
     let writes = SteadyStateWrites()
     var journal = 0
     var samples: [Double] = []
     for run in 0..<5 {
+        try Store.open(at: data).compact()
         journal = try writes.apply(to: data, library: library, first: 1 + run * writes.syncs)
         samples.append(try TimedTUIRun(directory: directory, keys: []).firstFrame)
     }
