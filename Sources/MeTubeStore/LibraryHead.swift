@@ -130,9 +130,10 @@ private struct HeadReader {
     }
 
     /// Applies the journals since the head's generation; `nil` when a line cannot be applied to the
-    /// head alone: a video the head does not hold, and that the snapshot may hold (its id filter
-    /// says so), lands inside the head's range (the merge would keep fields of the snapshot's copy),
-    /// or a line is damaged, torn or newer.
+    /// head alone: a video the head does not hold, and that the snapshot may hold (the line does not
+    /// say the library lacked it when written, and the snapshot's id filter says it may be there),
+    /// lands inside the head's range (the merge would keep fields of the snapshot's copy), or a line
+    /// is damaged, torn or newer.
     private func replay(_ head: HeadFile, sync: SyncSnapshot, boundary: Video?) throws(StoreError) -> LibraryHead? {
         var state = StoreState(sync: sync)
         state.library = Library(channels: head.channels, videos: head.videos, marks: head.marks)
@@ -143,7 +144,8 @@ private struct HeadReader {
             guard result.damagedLines.isEmpty, result.notes.isEmpty, result.incompleteTailBytes == 0, !result.hasNewerSchema else { return nil }
             if let boundary {
                 for change in result.changes {
-                    for video in change.videos where state.library.video(video.id) == nil && !Library.feedOrder(boundary, video) {
+                    let added = Set(change.addedVideoIDs)
+                    for video in change.videos where state.library.video(video.id) == nil && !Library.feedOrder(boundary, video) && !added.contains(video.id) {
                         guard let ids = head.videoIDs, !ids.mayContain(video.id) else { return nil }
                     }
                 }

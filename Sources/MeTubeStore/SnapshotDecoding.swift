@@ -136,6 +136,7 @@ enum SnapshotDecoding {
                     }
                 case "removedChannelIDs": change.removedChannelIDs = try stringList(&scanner, "removedChannelIDs", &notes)
                 case "removedMarkIDs": change.removedMarkIDs = try stringList(&scanner, "removedMarkIDs", &notes)
+                case "addedVideoIDs": change.addedVideoIDs = try stringList(&scanner, "addedVideoIDs", &notes)
                 case "positions": try positions(&scanner, &notes) { change.positions.append($0) }
                 case "queue": try queueEntries(&scanner, &notes) { change.queue.append($0) }
                 case "subscriptions": change.subscriptions = try subscriptions(&scanner, { data[(data.startIndex + $0.lowerBound)..<(data.startIndex + $0.upperBound)] }, &notes) ?? []

@@ -143,6 +143,7 @@ public final class Store: Sendable {
     private static func run<T>(_ body: (inout StoreTransaction) -> T, on state: StoreState) -> (T, StoreChange, HybridLogicalClock) {
         var transaction = StoreTransaction(library: state.library, sync: state.sync, clock: state.clock)
         let result = body(&transaction)
+        transaction.change.addedVideoIDs = Array(Set(transaction.change.videos.lazy.map(\.id).filter { state.library.video($0) == nil })).sorted()
         if transaction.sync != state.sync, transaction.change.sync == nil {
             transaction.change.syncChange = SyncChange(from: state.sync, to: transaction.sync)
         }

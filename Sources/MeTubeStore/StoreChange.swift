@@ -10,6 +10,10 @@ public struct StoreChange: Codable, Sendable, Equatable {
     public var removedMarkIDs: [String]
     /// Videos to add or update.
     public var videos: [Video]
+    /// Of ``videos``, those the library did not hold when the change was written (set by the
+    /// store): a reader of the newest rows alone (``LibraryHead``) then knows the snapshot does not
+    /// hold them either, and needs no look into it.
+    public var addedVideoIDs: [String] = []
     /// Channels to add or update.
     public var channels: [Channel]
     /// Channels to remove, with their videos.
@@ -46,7 +50,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, syncChange, positions, subscriptions, queue
+        case schemaVersion = "v", marks, removedMarkIDs, videos, channels, removedChannelIDs, sync, syncChange, positions, subscriptions, queue, addedVideoIDs
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +58,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         marks = try container.decodeIfPresent([Mark].self, forKey: .marks) ?? []
         removedMarkIDs = try container.decodeIfPresent([String].self, forKey: .removedMarkIDs) ?? []
         videos = try container.decodeIfPresent([Video].self, forKey: .videos) ?? []
+        addedVideoIDs = try container.decodeIfPresent([String].self, forKey: .addedVideoIDs) ?? []
         channels = try container.decodeIfPresent([Channel].self, forKey: .channels) ?? []
         removedChannelIDs = try container.decodeIfPresent([String].self, forKey: .removedChannelIDs) ?? []
         sync = try container.decodeIfPresent(SyncSnapshot.self, forKey: .sync)
@@ -70,6 +75,7 @@ public struct StoreChange: Codable, Sendable, Equatable {
         if !marks.isEmpty { try container.encode(marks, forKey: .marks) }
         if !removedMarkIDs.isEmpty { try container.encode(removedMarkIDs, forKey: .removedMarkIDs) }
         if !videos.isEmpty { try container.encode(videos, forKey: .videos) }
+        if !addedVideoIDs.isEmpty { try container.encode(addedVideoIDs, forKey: .addedVideoIDs) }
         if !channels.isEmpty { try container.encode(channels, forKey: .channels) }
         if !removedChannelIDs.isEmpty { try container.encode(removedChannelIDs, forKey: .removedChannelIDs) }
         try container.encodeIfPresent(sync, forKey: .sync)

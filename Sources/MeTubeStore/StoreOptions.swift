@@ -5,13 +5,15 @@ public struct StoreOptions: Sendable {
     /// How long a write waits for another process's lock before failing with
     /// ``StoreError/lockTimeout(path:seconds:)``.
     public var lockTimeout: Duration
-    /// How many journal bytes make ``Store/needsCompaction`` true.
+    /// How many journal bytes make ``Store/needsCompaction`` true: by default 1 MiB, where the
+    /// first screen's replay of the journal over `head.json` still fits its 50 ms (see
+    /// docs/design/store.md, "Choosing the compaction threshold").
     public var compactionThreshold: Int
     /// How many earlier snapshot generations are kept as backups.
     public var backupsKept: Int
 
     /// Creates options; the defaults suit interactive use.
-    public init(lockTimeout: Duration = .seconds(5), compactionThreshold: Int = 2 << 20, backupsKept: Int = 3) {
+    public init(lockTimeout: Duration = .seconds(5), compactionThreshold: Int = 1 << 20, backupsKept: Int = 3) {
         self.lockTimeout = lockTimeout
         self.compactionThreshold = compactionThreshold
         self.backupsKept = backupsKept

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// A release `metube-server` child process (the binary beside this one) on a loopback port,
 /// killed by ``stop()``.
@@ -31,16 +32,7 @@ final class ServerChild: Sendable {
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.standardError
-        let (chunks, sink) = AsyncStream.makeStream(of: String.self)
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                sink.finish()
-            } else {
-                sink.yield(String(decoding: data, as: UTF8.self))
-            }
-        }
+        let chunks = stdout.outputChunks()
         try process.run()
         var printed = ""
         for await chunk in chunks {

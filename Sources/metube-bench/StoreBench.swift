@@ -24,13 +24,7 @@ func storeFigures() async throws -> [Figure] {
         figures.append(Figure(name: "store.open_to_100_rows.\(label)", value: Measure.median(openSamples), unit: "ms",
                               goal: "report", detail: "median of 7, full open; \(videoCount) videos, 216 channels, \(videoCount) marks"))
 
-        let headSamples = (0..<7).map { _ in
-            Measure.millis {
-                let head = Store.readHead(at: directory)
-                precondition(head?.rows(FeedQuery(filter: .all), statusesKnown: true, limit: 100)?.count == 100)
-            }
-        }
-        figures.append(Figure(name: "store.head_to_100_rows.\(label)", value: Measure.median(headSamples), unit: "ms",
+        figures.append(Figure(name: "store.head_to_100_rows.\(label)", value: Measure.median(headSamples(directory)), unit: "ms",
                               goal: "<= 50 ms", detail: "median of 7, head.json + journal, no full open"))
         figures += try listProcessFigures(directory: directory, label: label)
 
@@ -47,13 +41,50 @@ func storeFigures() async throws -> [Figure] {
         }
         figures.append(Figure(name: "store.mark_durable.\(label)", value: Measure.median(markSamples), unit: "ms",
                               goal: "<= 5 ms median", detail: "median of 200 journal append + fsync; p99 \(String(format: "%.2f", Measure.percentile(markSamples, 99))) ms"))
+        if videoCount == benchSizes.last { figures += try steadyStateFigures(directory: directory, videos: videoCount) }
     }
     for videoCount in [50_000, 200_000] { figures += try compactionFigures(videos: videoCount) }
     return figures
 }
 
+/// The start-up figures of the store in `directory` in daily use (``SteadyStateWrites``, no
+/// compaction since), beside the ones just after a compaction; and how the head's replay grows with
+/// the journal, written in steps up to twice those writes (the measurement the compaction
+/// threshold is chosen from).
+private func steadyStateFigures(directory: URL, videos: Int) throws -> [Figure] {
+    let label = "\(videos / 1000)k"
+    let library = SyntheticLibrary(channelCount: 216, videoCount: videos, markCount: videos)
+    // The compaction before them kept every channel's fetch state in sync.json, as a user's has.
+    try SteadyStateWrites(syncs: 1, marks: 0).apply(to: directory, library: library)
+    try Store.open(at: directory).compact()
+    let step = SteadyStateWrites(syncs: 5, marks: 500)
+    var figures: [Figure] = []
+    for round in 1...8 {
+        let journal = try step.apply(to: directory, library: library, first: 1 + (round - 1) * step.syncs)
+        let samples = headSamples(directory)
+        if round == 4 {
+            figures.append(Figure(name: "store.head_to_100_rows.steady.\(label)", value: Measure.median(samples), unit: "ms", goal: "<= 50 ms",
+                                  detail: "median of 7, head.json + a \(journal / 1024) KiB journal \(SteadyStateWrites().summary)"))
+            figures += try listProcessFigures(directory: directory, label: "steady.\(label)", detail: SteadyStateWrites().summary)
+        }
+        figures.append(Figure(name: "store.head_replay.journal-\(journal / 1024)KiB.\(label)", value: Measure.median(samples), unit: "ms", goal: "report",
+                              detail: "median of 7, head.json + the journal after \(round * step.syncs) syncs and \(round * step.marks) marks"))
+    }
+    return figures
+}
+
+/// Seven timings of the newest 100 rows from `head.json` and the journals of the store in `directory`.
+private func headSamples(_ directory: URL) -> [Double] {
+    (0..<7).map { _ in
+        Measure.millis {
+            let head = Store.readHead(at: directory)
+            precondition(head?.rows(FeedQuery(filter: .all), statusesKnown: true, limit: 100)?.count == 100)
+        }
+    }
+}
+
 /// `metube list --limit 100` as a whole process (exec to exit), on the store in `directory`.
-private func listProcessFigures(directory: URL, label: String) throws -> [Figure] {
+private func listProcessFigures(directory: URL, label: String, detail: String = "") throws -> [Figure] {
     guard FileManager.default.isExecutableFile(atPath: metubeBinary.path) else { return [] }
     let samples = try (0..<7).map { _ in
         try Measure.millis {
@@ -68,7 +99,7 @@ private func listProcessFigures(directory: URL, label: String) throws -> [Figure
         }
     }
     return [Figure(name: "cli.list_limit_100.process.\(label)", value: Measure.median(samples), unit: "ms", goal: "<= 50 ms",
-                   detail: "median of 7, `metube list --limit 100 --filter all`, exec to exit")]
+                   detail: "median of 7, `metube list --limit 100 --filter all`, exec to exit" + (detail.isEmpty ? "" : "; " + detail))]
 }
 
 /// Compaction and resident memory at `videos` videos, measured in `metube-bench-probe` so the peak

@@ -25,6 +25,7 @@ func syncScaleFigures() async throws -> [Figure] {
     logger.logLevel = .critical
     let library = SyntheticLibrary(channelCount: scaleChannels, videoCount: scaleChannels * scaleEntries, markCount: 0, newest: Date())
     var figures = try await directScaleFigures(library: library, folder: folder)
+    figures.append(try await noOpDirectSyncFigure(library: library, folder: folder, entries: 15))
     figures += try await hubScaleFigures(library: library, folder: folder, logger: logger)
     return figures
 }
@@ -53,14 +54,19 @@ private func hubScaleFigures(library: SyntheticLibrary, folder: URL, logger: Log
     let (server, hubURL) = try await serveHub(over: database, logger: logger)
     defer { server.stop() }
     var samples: [[Double]] = []
+    var noOp: Figure?
     for run in 0..<3 {
         let store = folder.appendingPathComponent("hub-\(run)", isDirectory: true)
         try Store.open(at: store).apply(StoreChange(channels: library.channels()))
         let output = try await runProbeOnThread(["sync", "hub", store.path, hubURL])
         samples.append(try probeValues(output, store: store, expectedVideos: library.videoCount))
+        if run == 0 {
+            let bytes = try await bytesWritten(to: store) { _ = try await runProbeOnThread(["sync", "hub", store.path, hubURL]) }
+            noOp = noOpFigure(mode: "hub", channels: scaleChannels, bytes: bytes, detail: "second hub sync, the hub holding nothing new")
+        }
         try? FileManager.default.removeItem(at: store)
     }
-    return syncFigures(name: "sync.hub.first.200k", samples: samples, detail: "first hub sync of 2,000 channels / 200,000 videos, 500-video pages")
+    return syncFigures(name: "sync.hub.first.200k", samples: samples, detail: "first hub sync of 2,000 channels / 200,000 videos, 500-video pages") + [noOp].compactMap { $0 }
 }
 
 /// The figures of three child runs (each "millis peakMiB videos diskBytes snapshotBytes compactMillis").
@@ -101,7 +107,7 @@ func storeDiskUse(_ directory: URL) -> (live: Double, snapshots: Double) {
 
 /// Runs ``runProbe(_:)`` on a thread of its own, so waiting for the probe blocks none of the
 /// threads the servers in this process need.
-private func runProbeOnThread(_ arguments: [String]) async throws -> String {
+func runProbeOnThread(_ arguments: [String]) async throws -> String {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try runProbe(arguments) }) }.start()
     }

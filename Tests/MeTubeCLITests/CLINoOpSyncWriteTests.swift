@@ -139,16 +139,7 @@ final class HubServerChild: Sendable {
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        let (output, sink) = AsyncStream.makeStream(of: String.self)
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                sink.finish()
-            } else {
-                sink.yield(String(decoding: data, as: UTF8.self))
-            }
-        }
+        let output = stdout.outputChunks()
         try process.run()
         let reading = Task { () -> String? in
             var printed = ""

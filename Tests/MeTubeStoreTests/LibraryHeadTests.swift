@@ -93,6 +93,31 @@ import TestSupport
         #expect(Store.readHead(at: directory.url) == nil)
     }
 
+    @Test func newUploadsOfManySyncsAreReadFromTheHeadWhateverTheSnapshotsIDFilterSays() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // Given a store whose head holds part of its library
+        let generator = SyntheticLibrary(channelCount: 20, videoCount: Store.headVideoLimit * 2, markCount: 0)
+        let store = try snapshotStore(generator, in: directory)
+        // When syncs bring 1,000 new uploads, newer than all (the snapshot's id filter, about 1 %
+        // false positives, says of some of them that the snapshot may hold them)
+        for sync in 0..<20 {
+            let uploads = (0..<50).map { index in
+                var video = generator.video(generator.videoCount + sync * 50 + index)
+                video.published = generator.newest.addingTimeInterval(Double(sync * 50 + index + 1) * 60)
+                return video
+            }
+            try store.apply(StoreChange(videos: uploads))
+        }
+        // Then the head still answers, with the full open's rows: each line says which of its
+        // videos the library did not hold when it was written
+        let head = try #require(Store.readHead(at: directory.url))
+        let full = try Store.open(at: directory.url).library()
+        let rows = try #require(head.rows(FeedQuery(filter: .all), statusesKnown: true, limit: 100))
+        #expect(rows.map(\.video.id) == FeedQuery(filter: .all).rows(in: full, statusesKnown: true, limit: 100).map(\.video.id))
+        #expect(rows.first?.video.published == generator.newest.addingTimeInterval(1_000 * 60))
+    }
+
     @Test func aDamagedJournalLineSendsTheReaderToTheFullOpen() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

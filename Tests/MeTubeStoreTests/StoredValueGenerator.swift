@@ -163,6 +163,7 @@ struct StoredValueGenerator {
                                  channels: list(3) { $0.channel() }, removedChannelIDs: list(2) { $0.string() }, sync: optional { $0.sync() },
                                  positions: list(3) { $0.position() })
         change.queue = list(3) { $0.queueEntry() }
+        change.addedVideoIDs = change.videos.map(\.id)
         return change
     }
 }

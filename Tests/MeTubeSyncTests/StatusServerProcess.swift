@@ -34,16 +34,7 @@ final class StatusServerProcess: Sendable {
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        let (lines, sink) = AsyncStream.makeStream(of: String.self)
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                sink.finish()
-            } else {
-                sink.yield(String(decoding: data, as: UTF8.self))
-            }
-        }
+        let lines = stdout.outputChunks()
         try process.run()
         self.process = process
         let port = try await Self.port(in: lines, within: .seconds(30))

@@ -73,3 +73,21 @@ private func readToEnd(_ handle: FileHandle) -> Data {
 }
 
 import Synchronization
+
+extension Pipe {
+    /// What a child process writes into this pipe, chunk by chunk as it comes; finishes when the
+    /// writing end closes (the child ended).
+    public func outputChunks() -> AsyncStream<String> {
+        let (chunks, sink) = AsyncStream.makeStream(of: String.self)
+        fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                sink.finish()
+            } else {
+                sink.yield(String(decoding: data, as: UTF8.self))
+            }
+        }
+        return chunks
+    }
+}
