@@ -21,7 +21,7 @@ func connectionFloodFigures() async throws -> [Figure] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-flood-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let server = try await ServerChild.start(databasePath: folder.appendingPathComponent("server.sqlite").path, connectionsPerAddress: nil)
+    let server = try await ServerChild.start(databasePath: folder.appendingPathComponent("server.sqlite").path)
     defer { server.stop() }
     guard let port = server.baseURL.split(separator: ":").last.flatMap({ Int($0) }) else { throw BenchFailure("no port in \(server.baseURL)") }
     let oneAddress = try await floodFigures(server: server, port: port, label: "one-address", sources: ["127.0.0.2"])
