@@ -35,6 +35,7 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
         )
     }
     let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: ForwardedClientMiddleware(trustedProxies: TrustedProxies(configuration.trustedProxies)))
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     let hub = HubService(
         repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
@@ -61,17 +62,16 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     let onListening = configuration.onListening
     let limits = configuration.connectionLimits
     let maxBodyBytes = max(configuration.status.maxBodyBytes, HubAPI.maxBodyBytes, WebSubService.maxNotificationBytes)
-    let connectionsByAddress = ConnectionsByAddress(
-        maxPerAddress: limits.maxConnectionsPerAddress, maxParked: 4 * limits.maxConnections, parkFor: TimeAmount(limits.headerTimeout))
+    let silentConnections = SilentConnections(maxSetAside: 4 * limits.maxConnections)
     return Application(
         responder: HandlerDeadlineResponder(inner: router.buildResponder(), deadline: limits.handlerDeadline, maxBodyBytes: maxBodyBytes),
-        server: GuardedHTTP1Channel.server(limits: limits, connectionsByAddress: connectionsByAddress),
+        server: GuardedHTTP1Channel.server(limits: limits, silentConnections: silentConnections),
         configuration: .init(
             address: .hostname(host, port: configuration.port), serverName: "metube-server",
-            availableConnectionsDelegate: AdmittedConnectionCap(maxConnections: limits.maxConnections, connectionsByAddress: connectionsByAddress)),
+            availableConnectionsDelegate: AdmittedConnectionCap(maxConnections: limits.maxConnections, silentConnections: silentConnections)),
         services: services,
         onServerRunning: { channel in
-            connectionsByAddress.accepting(on: channel)
+            silentConnections.accepting(on: channel)
             let port = channel.localAddress?.port ?? 0
             // The demo's thumbnails point here once the port is known, before the server says it
             // listens, so a client that waits for that sees them.

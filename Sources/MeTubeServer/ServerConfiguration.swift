@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     public var demoInterval: Duration
     /// The new channels one client address may register per hour; nil: no limit.
     public var registrationsPerHour: Int? = HubService.defaultRegistrationsPerHour
+    /// The IP addresses of the reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name
+    /// the client (see ``TrustedProxies``); every other peer is the client itself.
+    public var trustedProxies: [String] = []
     /// How many connections may be open, and how long and how slowly a client may hold one.
     public var connectionLimits = ConnectionLimits()
     /// How long a graceful shutdown may wait for requests in progress before they are cut off.
@@ -89,15 +92,16 @@ public struct ServerConfiguration: Sendable {
         if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
         guard demoInterval >= .seconds(1) else { throw .invalidConfiguration("the demo interval must be at least 1 second") }
         if let registrationsPerHour, registrationsPerHour < 1 { throw .invalidConfiguration("the registration limit must be at least 1 channel an hour") }
+        if let address = trustedProxies.first(where: { TrustedProxies.canonical($0) == nil }) {
+            throw .invalidConfiguration("a trusted proxy must be an IP address, got \(String(address.prefix(64)).debugDescription)")
+        }
         let limits = connectionLimits
         guard limits.maxConnections >= 1 else { throw .invalidConfiguration("the connection cap must be at least 1") }
         guard limits.idleTimeout > .zero, limits.headerTimeout > .zero, limits.requestGrace > .zero, limits.handlerDeadline > .zero,
               limits.minimumBytesPerSecond >= 0 else {
             throw .invalidConfiguration("connection timeouts and deadlines must be positive and the minimum rate not negative")
         }
-        guard limits.maxIdleConnections >= 1, limits.maxIdleConnectionsPerAddress >= 1, limits.maxConnectionsPerAddress >= 1 else {
-            throw .invalidConfiguration("the idle and per-address connection caps must be at least 1")
-        }
+        guard limits.maxIdleConnections >= 1 else { throw .invalidConfiguration("the idle connection cap must be at least 1") }
         guard (1...PostgresServerDatabase.maximumPoolSize).contains(databasePoolSize) else {
             throw .invalidConfiguration("the database pool size must be 1…\(PostgresServerDatabase.maximumPoolSize), got \(databasePoolSize)")
         }

@@ -27,7 +27,7 @@ func postgresFigures() async throws -> [Figure] {
 
 /// The options every child server of this suite gets: an ephemeral port, no throttles.
 private let serveOptions = [
-    "serve", "--port", "0", "--status-rate", "0", "--register-limit", "0", "--max-connections", "1000", "--max-connections-per-address", "1000", "--log-level", "error",
+    "serve", "--port", "0", "--status-rate", "0", "--register-limit", "0", "--max-connections", "1000", "--log-level", "error",
 ]
 
 /// `videos/query` (216 channel ids, `afterSeq` 0, 100-video pages) with 100 connections for 5 s:

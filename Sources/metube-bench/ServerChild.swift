@@ -46,14 +46,12 @@ final class ServerChild: Sendable {
     }
 
     /// Starts the server on the SQLite file `databasePath`, seeded with the demo library, without
-    /// polling, throttling or registration limits. `connectionsPerAddress` is the connections one
-    /// address may hold (1,000 by default: the loads come from one address where real clients
-    /// come from many); nil keeps the server's own default.
-    static func start(databasePath: String, connectionsPerAddress: Int? = 1_000) async throws -> ServerChild {
+    /// polling, throttling or registration limits.
+    static func start(databasePath: String) async throws -> ServerChild {
         try await start([
             "serve", "--database", databasePath, "--port", "0", "--demo", "--demo-interval", "86400", "--poll-interval", "0",
             "--status-rate", "0", "--register-limit", "0", "--max-connections", "1000", "--log-level", "critical",
-        ] + (connectionsPerAddress.map { ["--max-connections-per-address", String($0)] } ?? []))
+        ])
     }
 
     /// The server's peak resident set size so far, in MiB (VmHWM from its /proc status).

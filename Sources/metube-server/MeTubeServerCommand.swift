@@ -70,14 +70,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a new connection may take to send a whole request head (a silent one is closed then).")
     var headerTimeout = 5.0
 
-    @Option(help: "Idle connections counted under --max-connections; beyond it the one idle longest is closed, or set aside until --header-timeout if it has sent nothing yet (default: half of --max-connections).")
+    @Option(help: "Idle connections counted under --max-connections; beyond it the silent one idle longest is set aside until --header-timeout, or, with none, the used one idle longest is closed (default: half of --max-connections).")
     var maxIdleConnections: Int?
 
-    @Option(help: "Idle connections kept open for one client address (default: 100, at most --max-idle-connections).")
-    var maxIdlePerAddress: Int?
-
-    @Option(help: "Connections one client address may hold at once; one more is kept unread for --header-timeout, then reset (default: 100, at most --max-connections).")
-    var maxConnectionsPerAddress: Int?
+    @Option(name: .customLong("trusted-proxy"), help: "The IP address of a reverse proxy whose Forwarded / X-Forwarded-For headers name the client (repeat for several); other peers' headers are ignored.")
+    var trustedProxies: [String] = []
 
     @Option(help: "Seconds a request's handler may take once the request has arrived; past it the client gets 503 with Retry-After.")
     var handlerDeadline = 10.0
@@ -135,10 +132,8 @@ struct Serve: AsyncParsableCommand {
         guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
-        for (name, value) in [("--max-idle-connections", maxIdleConnections), ("--max-idle-per-address", maxIdlePerAddress),
-                              ("--max-connections-per-address", maxConnectionsPerAddress)] {
-            if let value, !(1...1_000_000).contains(value) { throw ValidationError("\(name) must be 1…1000000") }
-        }
+        if let maxIdleConnections, !(1...1_000_000).contains(maxIdleConnections) { throw ValidationError("--max-idle-connections must be 1…1000000") }
+        guard trustedProxies.count <= 64 else { throw ValidationError("at most 64 --trusted-proxy addresses") }
         for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--request-grace", requestGrace),
                               ("--handler-deadline", handlerDeadline), ("--shutdown-grace", shutdownGrace)] {
             guard value.isFinite, value > 0, value <= 86_400 else { throw ValidationError("\(name) must be more than 0 and at most 86400 seconds") }
@@ -196,8 +191,8 @@ struct Serve: AsyncParsableCommand {
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), requestGrace: .milliseconds(Int64(requestGrace * 1000)),
-            maxIdleConnections: maxIdleConnections, maxIdleConnectionsPerAddress: maxIdlePerAddress,
-            maxConnectionsPerAddress: maxConnectionsPerAddress, handlerDeadline: .milliseconds(Int64(handlerDeadline * 1000)))
+            maxIdleConnections: maxIdleConnections, handlerDeadline: .milliseconds(Int64(handlerDeadline * 1000)))
+        configuration.trustedProxies = trustedProxies
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         configuration.webSub = webSubConfiguration
         configuration.metrics = metricsPort.map { port in

@@ -121,7 +121,7 @@ import Testing
         // Given a server capped at 20 connections, and 100 clients of another address (which may
         // hold them all) each holding a half-sent request
         let server = try await RunningServer.start(ConnectionLimits(
-            maxConnections: 20, idleTimeout: .seconds(2), requestGrace: .seconds(1), maxConnectionsPerAddress: 100))
+            maxConnections: 20, idleTimeout: .seconds(2), requestGrace: .seconds(1)))
         defer { server.stop() }
         var holders: [RawConnection] = []
         for _ in 0..<100 {
@@ -162,11 +162,10 @@ import Testing
         #expect(await partial.isClosed(within: .seconds(10)))
     }
 
-    @Test func silentConnectionsBeyondThePerAddressIdleCapAreSetAsideNotClosed() async throws {
-        // Given a server capped at 20 connections that counts at most 10 idle ones of one address
-        // and waits 60 s for a request
-        let server = try await RunningServer.start(ConnectionLimits(
-            maxConnections: 20, headerTimeout: .seconds(60), maxIdleConnectionsPerAddress: 10, maxConnectionsPerAddress: 100))
+    @Test func silentConnectionsBeyondTheIdleCapAreSetAsideNotClosed() async throws {
+        // Given a server capped at 20 connections that counts at most 10 idle ones and waits 60 s
+        // for a request
+        let server = try await RunningServer.start(ConnectionLimits(maxConnections: 20, headerTimeout: .seconds(60), maxIdleConnections: 10))
         defer { server.stop() }
 
         // When 30 clients of one address connect and stay silent
@@ -244,8 +243,8 @@ import Testing
     }
 
     @Test func usedConnectionsBeyondTheIdleCapAreClosed() async throws {
-        // Given a server that counts at most 2 idle connections of one address
-        let server = try await RunningServer.start(ConnectionLimits(maxIdleConnectionsPerAddress: 2))
+        // Given a server that counts at most 2 idle connections
+        let server = try await RunningServer.start(ConnectionLimits(maxIdleConnections: 2))
         defer { server.stop() }
 
         // When 4 clients of one address each get an answer and keep their connection
@@ -283,61 +282,6 @@ import Testing
         defer { flood.cancel() }
 
         // When new clients ask for /health, Then each is answered
-        for _ in 0..<20 { #expect(await Self.healthAnswers(port: server.port, within: 10)) }
-        flood.cancel()
-    }
-
-    @Test func connectionsPastTheAddressCapAreParkedOutsideTheServersCap() async throws {
-        // Given a server capped at 30 connections that lets one address hold 20, keeps idle ones
-        // whatever their number and waits 60 s for a request
-        let server = try await RunningServer.start(ConnectionLimits(
-            maxConnections: 30, headerTimeout: .seconds(60), maxIdleConnections: 1_000, maxIdleConnectionsPerAddress: 1_000,
-            maxConnectionsPerAddress: 20))
-        defer { server.stop() }
-
-        // When one address opens 20 silent connections, then 40 more
-        var held: [RawConnection] = []
-        for _ in 0..<20 { held.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
-        var parked: [RawConnection] = []
-        for _ in 0..<40 { parked.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
-
-        // Then another address is still answered, the 40 taking no place under the cap, and all
-        // 60 stay open (the 40 are not reset at once, which would only have them reopened)
-        for _ in 0..<5 { #expect(await Self.healthAnswers(port: server.port, within: 10)) }
-        #expect(held.allSatisfy { $0.channel.isActive })
-        #expect(parked.allSatisfy { $0.channel.isActive })
-    }
-
-    @Test func aParkedConnectionIsResetAfterTheHeaderTimeout() async throws {
-        // Given a server that lets one address hold 2 connections and gives a request head 1 s
-        let server = try await RunningServer.start(ConnectionLimits(headerTimeout: .seconds(1), maxConnectionsPerAddress: 2))
-        defer { server.stop() }
-
-        // When one address opens 2 silent connections, then 3 more
-        var held: [RawConnection] = []
-        for _ in 0..<2 { held.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
-        var parked: [RawConnection] = []
-        for _ in 0..<3 { parked.append(try await RawConnection.open(port: server.port, from: "127.0.0.2")) }
-
-        // Then the 3 parked ones are closed too, not kept for ever
-        for connection in parked { #expect(await connection.isClosed(within: .seconds(10))) }
-        _ = held
-    }
-
-    @Test func aSilentFloodFromOneAddressCannotFillTheServer() async throws {
-        // Given a server capped at 200 connections that keeps idle ones for 60 s whatever their
-        // number, so only the address cap (50) stands between a flood and the server's cap
-        let server = try await RunningServer.start(ConnectionLimits(
-            maxConnections: 200, headerTimeout: .seconds(60), maxIdleConnections: 1_000, maxIdleConnectionsPerAddress: 1_000,
-            maxConnectionsPerAddress: 50))
-        defer { server.stop() }
-
-        // When one address holds 400 silent connections, reopened as the server closes them
-        let flood = Self.silentFlood(port: server.port, connections: 400, from: ["127.0.0.2"])
-        defer { flood.cancel() }
-
-        // Then new clients from another address are answered, well before the flood's
-        // connections would time out
         for _ in 0..<20 { #expect(await Self.healthAnswers(port: server.port, within: 10)) }
         flood.cancel()
     }

@@ -1,16 +1,16 @@
 import HummingbirdCore
 
-/// Hummingbird's cap on open connections, counting only the admitted ones: connections that
-/// ``ConnectionsByAddress`` parked hold no place, so a flood past its address's cap cannot stop
-/// the server accepting new clients.
+/// Hummingbird's cap on open connections, counting only those that hold a place: silent
+/// connections that ``SilentConnections`` set aside hold none, so a flood of them cannot stop the
+/// server accepting new clients.
 struct AdmittedConnectionCap: AvailableConnectionsDelegate {
     let maxConnections: Int
-    let connectionsByAddress: ConnectionsByAddress
+    let silentConnections: SilentConnections
     private var open = 0
 
-    init(maxConnections: Int, connectionsByAddress: ConnectionsByAddress) {
+    init(maxConnections: Int, silentConnections: SilentConnections) {
         self.maxConnections = maxConnections
-        self.connectionsByAddress = connectionsByAddress
+        self.silentConnections = silentConnections
     }
 
     mutating func connectionOpened() { open += 1 }
@@ -18,6 +18,6 @@ struct AdmittedConnectionCap: AvailableConnectionsDelegate {
     mutating func connectionClosed() { open -= 1 }
 
     func isAcceptingNewConnections() -> Bool {
-        open - connectionsByAddress.parked < maxConnections
+        open - silentConnections.setAside < maxConnections
     }
 }

@@ -5,16 +5,14 @@
 /// connection must send a whole request head within `headerTimeout`, and one that waits between
 /// requests is closed after `idleTimeout`; a request must arrive at `minimumBytesPerSecond` on
 /// average once `requestGrace` has passed since its first byte, or the connection is closed.
-/// One client address may hold `maxConnectionsPerAddress` connections at once; one more is
-/// refused as it is accepted, before anything is set up for it: kept unread for `headerTimeout`,
-/// then reset (see ``ConnectionsByAddress``), and those the address holds are left alone.
-/// Connections without a request in progress are *idle*: beyond `maxIdleConnections` of them, or
-/// `maxIdleConnectionsPerAddress` from one client address, the one idle longest makes room. It is
-/// closed if it has had a request; if it has sent nothing yet it is set aside instead, holding no
-/// place under `maxConnections` until its header timeout closes it (closed at once, a flood's
-/// connections would be reopened as fast as they are closed), up to four times `maxConnections`
-/// parked and set-aside connections. So silent connections never fill the cap and new clients
-/// are still accepted. Only the client's
+/// Connections without a request in progress are *idle*: beyond `maxIdleConnections` of them, the
+/// silent one (that has sent nothing yet) idle longest makes room, from whichever address; only
+/// when none is left, the used one idle longest. A silent one is set aside, holding no place under
+/// `maxConnections` until its header timeout closes it (closed at once, a flood's connections would
+/// be reopened as fast as they are closed), up to four times `maxConnections` set aside; a used one
+/// is closed. So silent connections never fill the cap and new clients are still accepted. No cap
+/// counts connections by address: a household behind one proxy or NAT shares one, and a request is
+/// never refused for its address alone (see ``SilentConnections``). Only the client's
 /// own time counts: once its request has arrived, nothing is charged until the answer is
 /// written, and a handler that runs past `handlerDeadline` is answered 503 (`Retry-After`).
 public struct ConnectionLimits: Sendable, Equatable {
@@ -29,24 +27,19 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var requestGrace: Duration
     /// The slowest average rate a request may arrive at after `requestGrace`.
     public var minimumBytesPerSecond: Int
-    /// The most idle connections counted under `maxConnections`; beyond it the one idle longest
-    /// is closed, or set aside if it has sent nothing yet.
+    /// The most idle connections counted under `maxConnections`; beyond it the silent one idle
+    /// longest is set aside, or, with none, the used one idle longest is closed.
     public var maxIdleConnections: Int
-    /// The most idle connections kept open for one client address.
-    public var maxIdleConnectionsPerAddress: Int
-    /// The most connections one client address may hold at once.
-    public var maxConnectionsPerAddress: Int
     /// How long a request's handler may run once the request has arrived before the client is
     /// answered 503.
     public var handlerDeadline: Duration
 
-    /// Creates limits; the defaults suit a server for a few hundred users. The idle caps default
-    /// to half of `maxConnections`, and at most 100 of them for one address; one address may hold
-    /// 100 connections by default (at most `maxConnections`).
+    /// Creates limits; the defaults suit a server for a few hundred users. The idle cap defaults
+    /// to half of `maxConnections`.
     public init(
         maxConnections: Int = 1_000, idleTimeout: Duration = .seconds(60), headerTimeout: Duration = .seconds(5),
         requestGrace: Duration = .seconds(10), minimumBytesPerSecond: Int = 1_024,
-        maxIdleConnections: Int? = nil, maxIdleConnectionsPerAddress: Int? = nil, maxConnectionsPerAddress: Int? = nil,
+        maxIdleConnections: Int? = nil,
         handlerDeadline: Duration = .seconds(10)
     ) {
         self.maxConnections = maxConnections
@@ -55,8 +48,6 @@ public struct ConnectionLimits: Sendable, Equatable {
         self.requestGrace = requestGrace
         self.minimumBytesPerSecond = minimumBytesPerSecond
         self.maxIdleConnections = maxIdleConnections ?? max(1, maxConnections / 2)
-        self.maxIdleConnectionsPerAddress = maxIdleConnectionsPerAddress ?? max(1, min(100, self.maxIdleConnections))
-        self.maxConnectionsPerAddress = maxConnectionsPerAddress ?? max(1, min(100, maxConnections))
         self.handlerDeadline = handlerDeadline
     }
 }

@@ -1,10 +1,13 @@
 import Synchronization
 
-/// The server's idle connections (those without a request in progress), oldest first, overall and
-/// by client address. When one more would exceed a cap, the connections idle longest are told to
-/// make room (closed, or set aside if they have sent nothing yet; see ``SlowClientGuard``), so
-/// silent connections never fill the server's connection cap: new clients are still accepted, and
-/// a client sends its request right after connecting, so it is never the oldest.
+/// The server's idle connections (those without a request in progress), oldest first, the silent
+/// ones (that have sent nothing yet) apart from the used ones. When one more would exceed the cap,
+/// the silent connection idle longest, from whichever address, is told to make room (set aside;
+/// see ``SlowClientGuard``), and only when none is left the used one idle longest (closed): a
+/// connection that has had an answer is never closed for a silent one. So silent connections never
+/// fill the server's connection cap: new clients are still accepted, and a client sends its
+/// request right after connecting, so it is never among them. Addresses are not counted: a
+/// household behind one proxy shares one.
 final class IdleConnections: Sendable {
     /// A connection's place in the list, handed back when it stops being idle.
     typealias Ticket = UInt64
@@ -13,7 +16,7 @@ final class IdleConnections: Sendable {
     typealias Evict = @Sendable (Ticket) -> Void
 
     private struct Entry {
-        let address: String
+        let silent: Bool
         let evict: Evict
     }
 
@@ -49,57 +52,53 @@ final class IdleConnections: Sendable {
 
     private struct State {
         var entries: [Ticket: Entry] = [:]
-        var all = TicketQueue()
-        var byAddress: [String: TicketQueue] = [:]
+        var silent = TicketQueue()
+        var used = TicketQueue()
         var nextTicket: Ticket = 0
 
         mutating func remove(_ ticket: Ticket) -> Entry? {
             guard let entry = entries.removeValue(forKey: ticket) else { return nil }
-            all.count -= 1
-            all.compact(in: entries)
-            if var queue = byAddress[entry.address] {
-                queue.count -= 1
-                if queue.count == 0 {
-                    byAddress[entry.address] = nil
-                } else {
-                    queue.compact(in: entries)
-                    byAddress[entry.address] = queue
-                }
+            if entry.silent {
+                silent.count -= 1
+                silent.compact(in: entries)
+            } else {
+                used.count -= 1
+                used.compact(in: entries)
             }
             return entry
+        }
+
+        /// The oldest silent connection, else the oldest used one, taken off the list.
+        mutating func removeOldest() -> (Ticket, Entry)? {
+            let oldest = silent.popOldest(in: entries) ?? used.popOldest(in: entries)
+            guard let oldest, let entry = remove(oldest) else { return nil }
+            return (oldest, entry)
         }
     }
 
     private let maxIdle: Int
-    private let maxIdlePerAddress: Int
     private let state = Mutex(State())
 
-    /// A list that keeps at most `maxIdle` idle connections, `maxIdlePerAddress` of one address.
-    init(maxIdle: Int, maxIdlePerAddress: Int) {
+    /// A list that keeps at most `maxIdle` idle connections.
+    init(maxIdle: Int) {
         self.maxIdle = max(1, maxIdle)
-        self.maxIdlePerAddress = max(1, maxIdlePerAddress)
     }
 
     /// The number of idle connections.
     var count: Int { state.withLock { $0.entries.count } }
 
-    /// Adds a connection from `address` that has just become idle, and evicts the oldest ones
-    /// beyond the caps (never this one).
-    func add(address: String, evict: @escaping Evict) -> Ticket {
+    /// Adds a connection that has just become idle, `silent` when it has sent nothing yet, and
+    /// evicts the oldest ones beyond the cap (never this one), silent ones first.
+    func add(silent: Bool, evict: @escaping Evict) -> Ticket {
         let (ticket, evicted) = state.withLock { state -> (Ticket, [(Ticket, Entry)]) in
             state.nextTicket += 1
             let ticket = state.nextTicket
-            state.entries[ticket] = Entry(address: address, evict: evict)
-            state.all.append(ticket)
-            state.byAddress[address, default: TicketQueue()].append(ticket)
             var evicted: [(Ticket, Entry)] = []
-            while let count = state.byAddress[address]?.count, count > maxIdlePerAddress,
-                  let oldest = state.byAddress[address]?.popOldest(in: state.entries), let entry = state.remove(oldest) {
-                evicted.append((oldest, entry))
+            while state.entries.count >= maxIdle, let oldest = state.removeOldest() {
+                evicted.append(oldest)
             }
-            while state.all.count > maxIdle, let oldest = state.all.popOldest(in: state.entries), let entry = state.remove(oldest) {
-                evicted.append((oldest, entry))
-            }
+            state.entries[ticket] = Entry(silent: silent, evict: evict)
+            if silent { state.silent.append(ticket) } else { state.used.append(ticket) }
             return (ticket, evicted)
         }
         for (ticket, entry) in evicted { entry.evict(ticket) }

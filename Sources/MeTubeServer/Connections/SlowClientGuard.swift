@@ -10,7 +10,7 @@ import NIOCore
 /// `headerTimeout`, a used one is closed when idle for `idleTimeout`, and while idle it is listed
 /// in ``IdleConnections`` (a new one after ``firstRequestGrace``), which may take it off to make
 /// room: one idle between requests is closed then, and one that has sent nothing yet is set aside
-/// (``ConnectionsByAddress/setAsideSilent()``) until its header timeout closes it, since closing
+/// (``SilentConnections/setAsideSilent()``) until its header timeout closes it, since closing
 /// it at once would only have a flood reopen it straight away. The first byte starts a request:
 /// its head must arrive within `headerTimeout`, and the bytes must keep up with
 /// `minimumBytesPerSecond × (elapsed − requestGrace)` until the request has arrived. While the
@@ -36,7 +36,7 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: ConnectionLimits
     private let idleConnections: IdleConnections
-    private let connectionsByAddress: ConnectionsByAddress
+    private let silentConnections: SilentConnections
     private let connectedAt = NIODeadline.now()
     private var state: State
     private var timer: Scheduled<Void>?
@@ -50,10 +50,10 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// closes the oldest.
     static let firstRequestGrace = TimeAmount.milliseconds(20)
 
-    init(limits: ConnectionLimits, idleConnections: IdleConnections, connectionsByAddress: ConnectionsByAddress) {
+    init(limits: ConnectionLimits, idleConnections: IdleConnections, silentConnections: SilentConnections) {
         self.limits = limits
         self.idleConnections = idleConnections
-        self.connectionsByAddress = connectionsByAddress
+        self.silentConnections = silentConnections
         state = .idle(since: connectedAt, fresh: true, ticket: nil)
     }
 
@@ -152,10 +152,9 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func list() {
         listing = nil
         guard let context, case .idle(let since, let fresh, nil) = state else { return }
-        let address = context.channel.remoteAddress?.ipAddress ?? "unknown"
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        let ticket = idleConnections.add(address: address) { ticket in
+        let ticket = idleConnections.add(silent: fresh) { ticket in
             eventLoop.execute { loopBound.value.evict(ticket) }
         }
         state = .idle(since: since, fresh: fresh, ticket: ticket)
@@ -167,7 +166,7 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let ticket { idleConnections.remove(ticket) }
         if setAside {
             setAside = false
-            connectionsByAddress.takeBackSilent()
+            silentConnections.takeBack()
         }
     }
 
@@ -177,7 +176,7 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private func evict(_ ticket: IdleConnections.Ticket) {
         guard case .idle(let since, let fresh, let current) = state, current == ticket else { return }
         state = .idle(since: since, fresh: fresh, ticket: nil)
-        if fresh, connectionsByAddress.setAsideSilent() {
+        if fresh, silentConnections.setAsideSilent() {
             setAside = true
         } else {
             close()
