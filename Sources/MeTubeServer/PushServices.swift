@@ -38,7 +38,7 @@ struct PushServices {
             signals.append(enricher.signal)
         } else if configuration.pollInterval != nil || configuration.webSub != nil {
             configuration.logger.info(
-                "no YouTube Data API key (--youtube-api-key): durations come from yt-dlp's flat playlists (--yt-dlp), channel thumbnails are off")
+                "no YouTube Data API key (--youtube-api-key): durations come from yt-dlp's flat playlists (--yt-dlp), channel thumbnails are off; Shorts are still recognised by their /shorts/ links, the channels' Shorts feeds and their lengths")
         }
         if configuration.pollInterval != nil || configuration.webSub != nil {
             let catalog = ChannelCatalogService(

@@ -29,6 +29,7 @@ public enum PostgresImport {
         "hub_feed_leases": "PostgreSQL only: which instance polls a channel now; a new database has none",
         "websub_claims": "PostgreSQL only: which instance renews a subscription now; a new database has none",
         "youtube_claims": "PostgreSQL only: which instance runs a Data API lookup now; a new database has none",
+        "hub_channel_catalog": "backfill and length progress: the new database asks once more for each channel, and the videos it already holds are kept",
     ]
 
     /// Copies the SQLite database at `path` into the PostgreSQL database at `url`.
