@@ -146,17 +146,31 @@ struct HubSyncRun {
     /// one batch merging while the next fills, at most two are held.
     static let batchVideoLimit = 5_000
 
+    /// How long a batch collects pages before it is merged however few videos it holds: on a slow
+    /// link (1 Mbit/s, 5,000 videos take about 16 s) a run cut short loses at most this much of
+    /// what it received, and the next run resumes from the last merged watermark.
+    static let batchTimeLimit = Duration.seconds(5)
+
     /// Pages received but not merged yet: their videos and the watermark they prove.
     private struct Batch {
         var videos: [Video] = []
         var next: Int64?
+        /// When the batch was opened.
+        var opened = ContinuousClock.now
+
+        /// Whether the batch is to be merged now: it holds ``HubSyncRun/batchVideoLimit`` videos,
+        /// or it has collected pages for ``HubSyncRun/batchTimeLimit``.
+        var isDue: Bool {
+            videos.count >= HubSyncRun.batchVideoLimit || (next != nil && ContinuousClock.now - opened >= HubSyncRun.batchTimeLimit)
+        }
     }
 
     /// Pages through `videos/query` from `start` until the hub has nothing more. The next page is
     /// requested while the current one is taken in, and a full batch is merged in the background
     /// while the following pages arrive (one batch at a time, so the network overlaps the store
     /// and at most two batches are held); batches are merged in order, about
-    /// ``batchVideoLimit`` videos each (one transaction each, with the watermark the batch
+    /// ``batchVideoLimit`` videos each, or what arrived in ``batchTimeLimit`` on a slow link
+    /// (one transaction each, with the watermark the batch
     /// proves), and whatever was received is merged before the run stops early (cancelled, or a
     /// page that failed). Each page is checked against `budget`; the watermark advances only to
     /// the largest seq its rows prove, never to what the hub merely claims.
@@ -194,7 +208,7 @@ struct HubSyncRun {
             }
             async let following = fetch(HubVideoQuery(channelIDs: channelIDs, afterSeq: next, limit: pageSize))
             take(answer, upTo: next, local: local, into: &batch, report: report)
-            if batch.videos.count >= Self.batchVideoLimit {
+            if batch.isDue {
                 try await finish(&merging, report: &report)
                 let full = batch
                 batch = Batch()
