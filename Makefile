@@ -2,10 +2,10 @@
 SWIFT ?= swift
 SHELL := /bin/bash
 # What building and running need (ncurses for the TUI, libchafa and libjpeg-turbo for thumbnails,
-# SQLite for the server, pkg-config to find them), and what only the tests and the benchmarks need
+# SQLite for the server, zlib for HTTP compression, pkg-config to find them), and what only the tests and the benchmarks need
 # on top (tmux drives the TUI, mpv plays, man renders the pages, PostgreSQL, wrk and nginx serve the
 # server tests and figures, yt-dlp downloads a video ffmpeg makes).
-BUILD_PACKAGES := libncursesw5-dev libchafa-dev libglib2.0-dev libturbojpeg0-dev libsqlite3-dev pkg-config
+BUILD_PACKAGES := libncursesw5-dev libchafa-dev libglib2.0-dev libturbojpeg0-dev libsqlite3-dev zlib1g-dev pkg-config
 TEST_PACKAGES := tmux man-db groff-base mpv python3 postgresql wrk nginx-light yt-dlp ffmpeg
 APT_PACKAGES := $(BUILD_PACKAGES) $(TEST_PACKAGES)
 RELEASE_BIN := .build/release
