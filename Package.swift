@@ -87,7 +87,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -124,7 +123,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
@@ -153,12 +151,12 @@ let package = Package(
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
         .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "TestSupport"]),
-        .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeJSON", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeServer", "MeTubeYouTube", "TestSupport",
+                "MeTubeCore", "MeTubeAPI", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -177,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeSyncTests",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport",
+                "MeTubeCore", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -97,8 +97,8 @@ public struct StoredMarkSyncRecord: Sendable, Hashable {
 
 /// Storage for the status service: users, zones and records.
 ///
-/// The server's implementation is ``SQLiteMarkSyncRepository`` (a file, or in memory for tests).
-/// Another database can take its place behind this protocol. Repositories return domain values
+/// The server has two implementations: ``SQLiteMarkSyncRepository`` (a file, or in memory for
+/// tests) and ``PostgresMarkSyncRepository``; ``ServerStorage`` opens the one configured. Repositories return domain values
 /// and throw ``ServerError/storage(_:)`` for failures of the storage itself.
 public protocol MarkSyncRepository: Sendable {
     /// Adds a user with the SHA-256 hex digest of their token; nil when the name is taken.
