@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 /// The newest part of a store's library, read without parsing the whole of it: what a first screen
 /// or `metube list --limit 100` needs.

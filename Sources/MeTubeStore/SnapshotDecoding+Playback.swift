@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 extension SnapshotDecoding {
     /// A list of playback positions; an entry that is not understood is left out with a note.

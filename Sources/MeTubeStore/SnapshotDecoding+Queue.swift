@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeJSON
 
 extension SnapshotDecoding {
     /// A list of watch-later queue entries; an entry that is not understood is left out with a note.

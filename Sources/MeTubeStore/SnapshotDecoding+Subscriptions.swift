@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 extension SnapshotDecoding {
     /// A list of subscriptions, each decoded by `JSONDecoder` as ``StoreChange`` encodes it from the

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeJSON
 
 extension SnapshotDecoding {
     /// Decodes the known fields of a sync state one by one, each with its default when it is not

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 /// Fast decoding of the two large snapshots with ``JSONScanner``; the format is the one
 /// `JSONEncoder` writes for ``LibraryFile`` and ``MarksFile``.

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 /// One thing `metube doctor` found.
 public struct DoctorFinding: Codable, Sendable, Equatable {

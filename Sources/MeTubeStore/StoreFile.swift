@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 import Synchronization
 #if canImport(Glibc)
 import Glibc

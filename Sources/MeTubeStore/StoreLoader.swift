@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 
 /// Reads a store directory into a ``StoreState``: snapshots, then the journals they do not include.
 /// It never writes: a snapshot that does not parse is recovered from the newest backup that does,

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 @testable import MeTubeStore
 import Testing
 

@@ -1,10 +1,15 @@
 import Foundation
 import MeTubeJSON
 
-/// A fast pull reader over UTF-8 JSON, for the large snapshot files: it decodes straight into the
-/// store's types without building an intermediate tree, several times faster than `JSONDecoder`.
-/// It accepts any valid JSON (any key order, whitespace, escapes) and skips unknown keys, so files
-/// written by a newer version with added fields still read. Also reads the hub's pages (MeTubeSync).
+/// The one hand-written JSON reader: a fast pull reader over UTF-8 bytes that decodes straight into
+/// the caller's types without building an intermediate tree, several times faster than
+/// `JSONDecoder`. The store's snapshot files, the hub's pages (MeTubeSync) and the status server's
+/// request and record fast paths read through it.
+///
+/// It accepts exactly what `JSONSerialization` accepts (any key order, whitespace, escapes, JSON's
+/// number grammar; valid UTF-8, surrogates only in pairs), which `JSONScannerDifferentialTests`
+/// checks, and lets its caller skip unknown keys, so files written by a newer version with added
+/// fields still read.
 package struct JSONScanner: ~Copyable {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -19,9 +24,16 @@ package struct JSONScanner: ~Copyable {
         package var offset: Int
         package var reason: String
         package var description: String { "\(reason) at byte \(offset)" }
+
+        /// A failure at `offset` for `reason`.
+        package init(offset: Int, reason: String) {
+            self.offset = offset
+            self.reason = reason
+        }
     }
 
-    private func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+    /// A failure at the current offset, for readers that refuse a well-formed value.
+    package func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
     private mutating func skipWhitespace() {
         while index < bytes.count {
@@ -43,6 +55,11 @@ package struct JSONScanner: ~Copyable {
         index += 1
     }
 
+    /// The first byte of the value that comes next, which tells its kind; reads nothing.
+    package mutating func nextByte() throws(Failure) -> UInt8 {
+        try peek()
+    }
+
     /// Whether the next value is `null`; consumes it if so.
     package mutating func consumeNull() throws(Failure) -> Bool {
         guard try peek() == UInt8(ascii: "n") else { return false }
@@ -59,10 +76,16 @@ package struct JSONScanner: ~Copyable {
 
     /// Reads an object, calling `field` with each key; `field` must read or skip the value.
     package mutating func readObject(_ field: (inout JSONScanner, String) throws(Failure) -> Void) throws(Failure) {
+        try readObjectKeys { (scanner: inout JSONScanner, key: JSONKey) throws(Failure) in try field(&scanner, key.string) }
+    }
+
+    /// Reads an object, calling `field` with each key as it stands in the bytes, so a reader that
+    /// knows its keys compares them without making strings; `field` must read or skip the value.
+    package mutating func readObjectKeys(_ field: (inout JSONScanner, JSONKey) throws(Failure) -> Void) throws(Failure) {
         try expect(UInt8(ascii: "{"))
         if try peek() == UInt8(ascii: "}") { index += 1; return }
         while true {
-            let key = try readString()
+            let key = try readKey()
             try expect(UInt8(ascii: ":"))
             try field(&self, key)
             let next = try peek()
@@ -70,6 +93,29 @@ package struct JSONScanner: ~Copyable {
             if next == UInt8(ascii: "}") { return }
             guard next == UInt8(ascii: ",") else { index -= 1; throw fail("expected ',' or '}'") }
         }
+    }
+
+    private mutating func readKey() throws(Failure) -> JSONKey {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard isASCII || String(validating: key, as: UTF8.self) != nil else { throw fail("invalid UTF-8 in string") }
+                index += 1
+                return .plain(key)
+            }
+            if byte == UInt8(ascii: "\\") {
+                index = start - 1
+                return .unescaped(try readString())
+            }
+            if byte < 0x20 { throw fail("control character in string") }
+            if byte >= 0x80 { isASCII = false }
+            index += 1
+        }
+        throw fail("unterminated string")
     }
 
     /// Reads an array, calling `element` for each item; `element` must read the value.
@@ -85,33 +131,47 @@ package struct JSONScanner: ~Copyable {
         }
     }
 
-    /// Reads a string.
+    /// Reads a string: valid UTF-8 without control characters, with JSON's escapes, a `\u`
+    /// surrogate only as half of a pair (as `JSONSerialization` reads them).
     package mutating func readString() throws(Failure) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                defer { index += 1 }
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let literal = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                return try text(literal, isASCII: isASCII)
             }
             if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
             if byte < 0x20 { throw fail("control character in string") }
+            if byte >= 0x80 { isASCII = false }
             index += 1
         }
         throw fail("unterminated string")
     }
 
+    /// The string `utf8` holds; a failure when it is not valid UTF-8.
+    private func text(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) throws(Failure) -> String {
+        if isASCII { return String(decoding: utf8, as: UTF8.self) }
+        guard let text = String(validating: utf8, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+        return text
+    }
+
     /// Checks the string that comes next as ``readString()`` would read it, without building it,
     /// and returns the byte range of its literal, quotes included.
-    mutating func stringRange() throws(Failure) -> Range<Int> {
+    package mutating func stringRange() throws(Failure) -> Range<Int> {
         try expect(UInt8(ascii: "\""))
         let start = index - 1
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             switch byte {
-            case UInt8(ascii: "\""): return start..<index
+            case UInt8(ascii: "\""):
+                if !isASCII { _ = try text(UnsafeBufferPointer(rebasing: bytes[start + 1..<index - 1]), isASCII: false) }
+                return start..<index
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { throw fail("unterminated string") }
                 let escape = bytes[index]
@@ -123,6 +183,7 @@ package struct JSONScanner: ~Copyable {
                 }
             default:
                 if byte < 0x20 { throw fail("control character in string") }
+                if byte >= 0x80 { isASCII = false }
             }
         }
         throw fail("unterminated string")
@@ -138,7 +199,8 @@ package struct JSONScanner: ~Copyable {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: utf8, as: UTF8.self)
+                guard let text = String(validating: utf8, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+                return text
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
@@ -176,21 +238,27 @@ package struct JSONScanner: ~Copyable {
         return value
     }
 
+    /// The UTF-8 of the scalar a `\u` escape stands for (the `\u` already read), reading the
+    /// second escape of a surrogate pair; a lone surrogate fails.
     private mutating func readUnicodeEscape() throws(Failure) -> [UInt8] {
-        var scalar = try readHex4()
-        if (0xD800...0xDBFF).contains(scalar), index + 6 <= bytes.count,
-           bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+        var code = try readHex4()
+        if (0xDC00...0xDFFF).contains(code) { throw fail("lone low surrogate in \\u escape") }
+        if (0xD800...0xDBFF).contains(code) {
+            guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw fail("lone high surrogate in \\u escape")
+            }
             index += 2
             let low = try readHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw fail("bad surrogate pair") }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail("high surrogate without its low half") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         }
-        return Array(String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+        guard let scalar = Unicode.Scalar(code) else { throw fail("bad \\u escape") }
+        return Array(String(Character(scalar)).utf8)
     }
 
     /// Reads a number as a `Double`: any JSON number, rounded to the nearest `Double` as
     /// `JSONDecoder` does.
-    mutating func readDouble() throws(Failure) -> Double {
+    package mutating func readDouble() throws(Failure) -> Double {
         let token = try numberToken()
         if case let .exact(integer) = Self.parseInteger(token) { return Double(integer) }
         guard let value = Double(String(decoding: token, as: UTF8.self)), value.isFinite else {
@@ -212,19 +280,42 @@ package struct JSONScanner: ~Copyable {
         }
     }
 
+    /// Reads a whole number written as one, without a fraction or exponent, in `Int64`'s range and
+    /// not `-0`; anything else fails, for the readers that leave other numbers to `JSONDecoder`.
+    package mutating func readPlainInteger() throws(Failure) -> Int64 {
+        let token = try numberToken()
+        guard case let .exact(integer) = Self.parseInteger(token), integer != 0 || token[0] != UInt8(ascii: "-") else {
+            throw fail("expected a plain whole number")
+        }
+        return integer
+    }
+
+    /// The bytes of a number in JSON's grammar: `-`, then `0` or digits not starting with `0`,
+    /// then an optional fraction and exponent.
     private mutating func numberToken() throws(Failure) -> UnsafeBufferPointer<UInt8> {
         skipWhitespace()
         let start = index
-        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        guard index > start else { throw fail("expected a number") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let integerDigits = skipDigits()
+        guard integerDigits > 0 else { throw fail("expected a number") }
+        if integerDigits > 1, bytes[index - integerDigits] == UInt8(ascii: "0") { throw fail("leading zero in number") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() > 0 else { throw fail("expected digits after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { throw fail("expected digits in exponent") }
+        }
         return UnsafeBufferPointer(rebasing: bytes[start..<index])
     }
 
-    private static func isNumberByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
-        default: false
-        }
+    /// Skips decimal digits and says how many there were.
+    private mutating func skipDigits() -> Int {
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+        return index - start
     }
 
     private enum IntegerParse {
@@ -256,7 +347,7 @@ package struct JSONScanner: ~Copyable {
     }
 
     /// Reads `true` or `false`.
-    mutating func readBool() throws(Failure) -> Bool {
+    package mutating func readBool() throws(Failure) -> Bool {
         if try peek() == UInt8(ascii: "t") { try literal("true"); return true }
         try literal("false")
         return false
@@ -275,7 +366,7 @@ package struct JSONScanner: ~Copyable {
     }
 
     /// Skips any value and returns the byte range it occupied.
-    mutating func skipValueRange() throws(Failure) -> Range<Int> {
+    package mutating func skipValueRange() throws(Failure) -> Range<Int> {
         skipWhitespace()
         let start = index
         try skipValue()
@@ -301,5 +392,31 @@ package struct JSONScanner: ~Copyable {
     package mutating func expectEnd() throws(Failure) {
         skipWhitespace()
         guard index == bytes.count else { throw fail("unexpected data after the end") }
+    }
+}
+
+/// An object's key as ``JSONScanner/readObjectKeys(_:)`` found it: the bytes between its quotes
+/// when they hold no escape (valid only during the call), or the string the escapes stand for.
+package enum JSONKey {
+    /// A key without escapes: its UTF-8 bytes, already checked.
+    case plain(UnsafeBufferPointer<UInt8>)
+    /// A key with escapes: the string it stands for.
+    case unescaped(String)
+
+    /// Whether the key is `word`.
+    package func `is`(_ word: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        switch self {
+        case .plain(let bytes): return bytes.count == expected.count && (bytes.isEmpty || memcmp(expected.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        case .unescaped(let text): return text.utf8.elementsEqual(expected)
+        }
+    }
+
+    /// The key as a string.
+    package var string: String {
+        switch self {
+        case .plain(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .unescaped(let text): text
+        }
     }
 }
