@@ -182,78 +182,12 @@ public struct MarkSync: Sendable {
         try await client.modifyEnsuringZone(request)
     }
 
-    /// Pulls changes since the saved token page by page; each page and its token are saved
-    /// together, so an interrupted pull resumes after the last saved page. The next page is
-    /// fetched while the current one is applied. The pull is bounded: a token longer than
-    /// ``PeerInput/maxSyncTokenBytes``, a page that hands back the token it was asked with, a
-    /// page that only repeats records already pulled, or more than ``maxPullPages`` pages stop
-    /// it with a clear error (what was applied stays). A token the server refuses is forgotten
-    /// (pulling from the beginning) and recorded for `metube doctor`.
+    /// Pulls changes since the saved token (``ZoneChangesPull``), each page saved with its token;
+    /// a refused token is recorded for `metube doctor`.
     private func pull(into report: inout Report) async throws {
-        var token = try store.statusSyncToken()
-        var restarted = false
-        var pages = 0
-        var seen: Set<String> = []
-        var prefetch: Task<MarkSyncZoneChangesResponse, any Error>?
-        defer { prefetch?.cancel() }
-        while true {
-            let response: MarkSyncZoneChangesResponse
-            if let prefetched = prefetch {
-                response = try await prefetched.value
-                prefetch = nil
-            } else {
-                response = try await fetchChanges(after: token)
-            }
-            switch response.zones.first {
-            case .success(let changes)?:
-                pages += 1
-                try Self.checkBounds(changes, after: token, pages: pages, seen: &seen)
-                if changes.moreComing {
-                    let next = changes.syncToken
-                    prefetch = Task { try await fetchChanges(after: next) }
-                }
-                try apply(changes, into: &report)
-                token = changes.syncToken
-                if !changes.moreComing {
-                    recordRejection(restarted ? "the status server refused the saved sync token" : nil)
-                    return
-                }
-            case .failure(let error)? where error.serverErrorCode == .zoneNotFound:
-                try await ensureZone()
-                token = nil
-            case .failure(let error)? where error.serverErrorCode == .badRequest && token != nil && !restarted:
-                logger.notice("status sync token refused (\(error.reason)); pulling from the beginning")
-                token = nil
-                restarted = true
-            case .failure(let error)?:
-                throw MarkSyncRequestFailure.zone(error)
-            case nil:
-                throw MarkSyncRequestFailure.noZoneInChanges
-            }
-        }
-    }
-
-    /// The most pages one pull follows (at 200 records a page, two million records).
-    static let maxPullPages = 10_000
-
-    /// Throws when a page of changes breaks a bound of ``pull(into:)``; `seen` collects the
-    /// versions (record name and change tag) pulled so far. Subscription sync's pull shares it.
-    static func checkBounds(_ changes: MarkSyncZoneChanges, after token: String?, pages: Int, seen: inout Set<String>) throws {
-        guard changes.syncToken.utf8.count <= PeerInput.maxSyncTokenBytes else {
-            throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone sent a sync token of \(changes.syncToken.utf8.count) bytes (at most \(PeerInput.maxSyncTokenBytes))")
-        }
-        guard changes.moreComing else { return }
-        if changes.syncToken == token {
-            throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone page \(pages) says more is coming but hands back the same sync token: its pages repeat")
-        }
-        let versions = changes.records.map { "\($0.recordName ?? "")/\($0.recordChangeTag ?? "")/\($0.deleted == true)" }
-        if !versions.isEmpty, versions.allSatisfy(seen.contains) {
-            throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone page \(pages) repeats \(versions.count) records already pulled: its pages repeat")
-        }
-        seen.formUnion(versions)
-        if pages >= Self.maxPullPages {
-            throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "changes/zone kept saying more is coming after \(pages) pages; stopped (what was pulled is kept)")
-        }
+        let pull = ZoneChangesPull(client: client, zoneID: zoneID, batchSize: batchSize, label: "status", logger: logger)
+        let restarted = try await pull.run(from: try store.statusSyncToken()) { changes in try apply(changes, into: &report) }
+        recordRejection(restarted ? "the status server refused the saved sync token" : nil)
     }
 
     /// Records for `metube doctor` whether the last pull found its sync token refused (only for
@@ -261,11 +195,6 @@ public struct MarkSync: Sendable {
     private func recordRejection(_ reason: String?) {
         guard let files = store as? Store else { return }
         SyncRejections.record(in: files.directory) { $0.statusSyncToken = reason }
-    }
-
-    /// One page of changes after `token`.
-    private func fetchChanges(after token: String?) async throws -> MarkSyncZoneChangesResponse {
-        try await client.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
     }
 
     /// Applies one page of changes (deletions included) and saves its token with it. Records

@@ -2,36 +2,11 @@ import MeTubeAPI
 import MeTubeCore
 
 extension SubscriptionSync {
-    /// Pulls the zone's changes since the saved token page by page, each page saved with its
-    /// token, within the bounds of ``MarkSync/checkBounds(_:after:pages:seen:)``. A token the
-    /// server refuses is forgotten once (pulling from the beginning).
+    /// Pulls the zone's changes since the saved token (``ZoneChangesPull``), each page saved with
+    /// its token.
     func pull(into report: inout MarkSync.Report) async throws {
-        var token = try store.subscriptionsSyncToken()
-        var restarted = false
-        var pages = 0
-        var seen: Set<String> = []
-        while true {
-            let response = try await client.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: token, resultsLimit: batchSize)]))
-            switch response.zones.first {
-            case .success(let changes)?:
-                pages += 1
-                try MarkSync.checkBounds(changes, after: token, pages: pages, seen: &seen)
-                try apply(changes, into: &report)
-                token = changes.syncToken
-                if !changes.moreComing { return }
-            case .failure(let error)? where error.serverErrorCode == .zoneNotFound:
-                try await client.ensureZone(zoneID)
-                token = nil
-            case .failure(let error)? where error.serverErrorCode == .badRequest && token != nil && !restarted:
-                logger.notice("subscriptions sync token refused (\(error.reason)); pulling from the beginning")
-                token = nil
-                restarted = true
-            case .failure(let error)?:
-                throw MarkSyncRequestFailure.zone(error)
-            case nil:
-                throw MarkSyncRequestFailure.noZoneInChanges
-            }
-        }
+        let pull = ZoneChangesPull(client: client, zoneID: zoneID, batchSize: batchSize, label: "subscriptions", logger: logger)
+        _ = try await pull.run(from: try store.subscriptionsSyncToken()) { changes in try apply(changes, into: &report) }
     }
 
     /// Applies one page: each readable version to the local subscription (adopted when the local
