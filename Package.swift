@@ -40,11 +40,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "MeTubeFeeds", dependencies: ["MeTubeCore", "MeTubeJSON"]),
+        .target(name: "MeTubeDownloads", dependencies: ["MeTubeCore"]),
+        .target(name: "MeTubeDemo", dependencies: ["MeTubeCore", "MeTubeFeeds"]),
         .target(name: "MeTubeStore", dependencies: ["MeTubeCore", "MeTubeJSON"]),
         .target(
             name: "MeTubeYouTube",
             dependencies: [
-                "MeTubeCore", "MeTubeJSON",
+                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -53,7 +56,7 @@ let package = Package(
         .target(
             name: "MeTubeSync",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeJSON",
+                "MeTubeCore", "MeTubeFeeds", "MeTubeStore", "MeTubeAPI", "MeTubeJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -71,11 +74,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "MeTubeThumbnails", "CNcursesw"]),
+        .target(name: "MeTubeTUI", dependencies: ["MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "MeTubeSync", "MeTubePlayer", "MeTubeThumbnails", "CNcursesw"]),
         .target(
             name: "MeTubeServer",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeJSON", "MeTubeThumbnails", "MeTubeYouTube",
+                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeThumbnails", "MeTubeYouTube",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -98,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
+                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "metube-bench",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -133,7 +136,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeServer",
+                "MeTubeCore", "MeTubeDemo", "MeTubeStore", "MeTubeAPI", "MeTubeServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -146,17 +149,17 @@ let package = Package(
         ),
         .testTarget(
             name: "MeTubeCoreTests",
-            dependencies: ["MeTubeCore", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
-        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "TestSupport"]),
+        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeDownloads", "MeTubeFeeds", "MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "TestSupport"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeJSON", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -175,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeSyncTests",
             dependencies: [
-                "MeTubeCore", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -187,14 +190,14 @@ let package = Package(
         .testTarget(
             name: "MeTubeTUITests",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "MeTubeCLITests",
-            dependencies: ["MeTubeCore", "MeTubeStore", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")]
         ),
         .testTarget(
             name: "MeTubeThumbnailsTests",

@@ -1,6 +1,7 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import MeTubeCore
+import MeTubeFeeds
 import NIOCore
 import NIOHTTP1
 

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 
 /// What direct mode remembers between runs about the feeds failing: each channel's backoff, the
 /// global request rate toward the feed server, and whether the source as a whole is down. One

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
 
 /// One direct sync: fetch every channel's feed with bounded concurrency and conditional GET, and

@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
 
 /// Videos straight from each channel's Atom feed (YouTube's, or any server with the same URL

@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
 
 /// One hub sync: register the store's channels, fetch the backlog of newly registered ones, then

@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeJSON
 import MeTubeStore
 

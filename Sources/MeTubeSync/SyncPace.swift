@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 import Synchronization
 
 /// How a run spreads its requests: over ``spread`` instead of all at once, until someone asks

@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 
 extension SyncReport: Encodable {
     private enum CodingKeys: String, CodingKey {

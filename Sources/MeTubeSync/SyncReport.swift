@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 
 /// The result of one sync run.
 public struct SyncReport: Sendable, Equatable {

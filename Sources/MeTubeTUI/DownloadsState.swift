@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeDownloads
 
 /// What the background downloads report to the screen.
 public enum DownloadEvent: Sendable, Equatable {

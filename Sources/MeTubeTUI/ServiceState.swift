@@ -1,6 +1,7 @@
 import Foundation
-import MeTubeSync
 import MeTubeCore
+import MeTubeFeeds
+import MeTubeSync
 
 /// Where one background sync stands, as the status line shows it: the engine's
 /// ``ServiceHealth`` while the service is offline, and what the runs report otherwise.

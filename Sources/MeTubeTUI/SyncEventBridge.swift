@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeSync
 
 /// Turns the sync engine's events into what the TUI's status line shows, remembering what it

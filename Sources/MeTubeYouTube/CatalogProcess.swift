@@ -1,7 +1,8 @@
 import Foundation
-import MeTubeCore
 #if canImport(Glibc)
 import Glibc
+import MeTubeCore
+import MeTubeDownloads
 #endif
 
 /// One run of a catalog program (yt-dlp) with an argument list — never through a shell — on a

@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 
 /// Turns links into channel ids the one way that is set: the Data API when there is a key, else
 /// yt-dlp, else an error naming both ways.

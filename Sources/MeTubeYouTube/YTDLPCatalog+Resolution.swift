@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 
 extension YTDLPCatalog {
     /// The channel `link` names, asked of yt-dlp for the channel id only: a video with

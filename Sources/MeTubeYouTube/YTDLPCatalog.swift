@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeDownloads
 import MeTubeJSON
 
 /// Asks yt-dlp — the program configured for downloads, or the server's `--yt-dlp` — for a

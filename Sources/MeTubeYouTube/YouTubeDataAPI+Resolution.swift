@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 
 extension YouTubeDataAPI {
     /// The channel `link` names, through `channels.list?part=id` with `forHandle` (a handle; a

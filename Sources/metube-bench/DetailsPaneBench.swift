@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeDemo
 import MeTubeStore
-import MeTubeThumbnails
 import MeTubeTUI
+import MeTubeThumbnails
 import TestSupport
 
 /// The details pane's figures of issue 22, from the real `metube` in tmux on a 200k library whose

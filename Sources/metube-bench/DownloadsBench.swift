@@ -1,10 +1,11 @@
 import Foundation
-import TestSupport
 import MeTubeCore
-import MeTubeStore
+import MeTubeDownloads
 import MeTubePlayer
+import MeTubeStore
 import MeTubeTUI
 import Synchronization
+import TestSupport
 
 /// Download figures: key → redrawn screen at 200k while two real yt-dlp downloads run (from a
 /// loopback media server sending 4 KB/s, so they stay running), their reports

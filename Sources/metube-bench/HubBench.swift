@@ -1,13 +1,14 @@
-import AsyncHTTPClient
 import Foundation
-import TestSupport
+import AsyncHTTPClient
 import Hummingbird
 import Logging
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync
 import NIOCore
+import TestSupport
 
 /// Hub sync figures: a first hub sync of 216 channels / 10,800 videos into an empty store, an
 /// incremental sync with nothing new, and a direct-mode sync of 216 Atom feeds (50 entries each)

@@ -1,8 +1,9 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import Hummingbird
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
 import MeTubeServer
 import MeTubeSync
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MeTubeCore
+import MeTubeFeeds
 import NIOCore
 import Synchronization
 import TestSupport

@@ -1,6 +1,7 @@
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
 
 /// `metube channels list|add|remove`.

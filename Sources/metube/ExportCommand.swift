@@ -1,6 +1,7 @@
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
 
 /// `metube export --opml [FILE]` and `metube export --backup FILE`.

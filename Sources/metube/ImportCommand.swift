@@ -1,6 +1,7 @@
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
 
 /// `metube import FILE` or `metube import --youtube`: follows the channels in a subscription

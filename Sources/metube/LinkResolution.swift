@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeSync
 import MeTubeYouTube
 

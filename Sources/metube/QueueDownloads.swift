@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeDownloads
 import MeTubeStore
 
 /// One pass over the queue's downloads, as `metube download run` and the TUI make it: the copies

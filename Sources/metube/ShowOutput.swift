@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 
 /// `metube show`'s details of one video, as JSON (the field names) and as text (``text``).
 struct ShowOutput: Encodable {

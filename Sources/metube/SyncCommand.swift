@@ -1,6 +1,7 @@
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeSync
 
 /// `metube sync`: one headless sync of the store's videos from the hub or straight from YouTube.

@@ -1,6 +1,7 @@
-import ArgumentParser
 import Foundation
+import ArgumentParser
 import MeTubeCore
+import MeTubeDownloads
 import MeTubePlayer
 import MeTubeStore
 import MeTubeSync

@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeDownloads
 import MeTubeStore
-import Testing
 import TestSupport
+import Testing
 
 /// `metube download [status|run|remove]` and `metube play` of a copy, with the real yt-dlp and
 /// mpv against a loopback server of an ffmpeg-made video.

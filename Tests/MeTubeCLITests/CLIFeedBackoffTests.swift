@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
-import Testing
 import TestSupport
+import Testing
 
 /// `metube sync --direct` run again and again, as from cron, against a loopback feed server that
 /// fails on command: channels backing off and a source that is down are remembered between the

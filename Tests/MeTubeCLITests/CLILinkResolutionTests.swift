@@ -1,7 +1,8 @@
 import Foundation
 import MeTubeCore
-import Testing
+import MeTubeFeeds
 import TestSupport
+import Testing
 
 /// `metube channels add` and `metube import` with handles and video links, resolved by the yt-dlp
 /// of `[download] command` (the stand-in), and what a user sees when that fails.

@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeDemo
 import MeTubeStore
-import Testing
 import TestSupport
+import Testing
 
 /// `metube list --query` and `--view`, and saved views and rules in the config file.
 @Suite struct CLIQueryTests {

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
-import TestSupport
 @testable import MeTubeCore
+@testable import MeTubeDownloads
+import Synchronization
+import TestSupport
+import Testing
 
 /// Downloads with the real yt-dlp against a loopback server of an ffmpeg-made video, and the
 /// bad behaviour of a `[download] command` that is not a well-behaved yt-dlp (fake scripts are

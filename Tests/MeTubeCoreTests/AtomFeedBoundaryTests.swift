@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import MeTubeCore
+@testable import MeTubeFeeds
+import Testing
 
 /// A feed is outside input: ids are validated and titles capped before anything is stored.
 @Suite struct AtomFeedBoundaryTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import MeTubeCore
+@testable import MeTubeFeeds
+import Testing
 
 /// What a feed entry says beyond its title: `media:description`, `media:starRating`'s count and
 /// `media:statistics`' views, read from real feeds and bounded when a feed is hostile.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import MeTubeCore
+@testable import MeTubeFeeds
+import Testing
 
 /// The fast reader of Atom documents against `XMLParser`: whatever it reads, `XMLParser` reads
 /// the same way; what it does not read, it leaves to `XMLParser`.

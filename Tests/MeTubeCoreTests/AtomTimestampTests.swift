@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import MeTubeCore
+@testable import MeTubeFeeds
+import Testing
 
 @Suite struct AtomTimestampTests {
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// Reading every link form a user pastes: ids, channel, handle, `/c/`, `/user/` and video links of

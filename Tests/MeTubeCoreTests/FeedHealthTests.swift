@@ -1,6 +1,8 @@
-import Clocks
 import Foundation
+import Clocks
 import MeTubeCore
+import MeTubeDemo
+import MeTubeFeeds
 import Testing
 
 @Suite struct FeedHealthTests {

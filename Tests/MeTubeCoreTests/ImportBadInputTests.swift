@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// Hand-written broken, hostile and odd inputs: each gets a clear message and never costs the good entries.

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// Format detection: the content decides, the file name settles what the content leaves open.

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// Reading the real exports saved under `Fixtures/import/` (provenance in /work/shared/fixtures/SOURCES.md).

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// The real subscription exports under `Fixtures/import/`, copied from /work/shared/fixtures.

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// OPML export: the layout other readers expect, escaping, and reading it back.

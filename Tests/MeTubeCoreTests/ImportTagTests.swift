@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import Testing
 
 /// Tags from the folders, profiles and tags of subscription exports.

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import MeTubeCore
+@testable import MeTubeFeeds
+import Testing
 
 /// A channel's Shorts playlist feed (`UUSH…`), read from a fixture in the real playlist feed's
 /// shape (see Fixtures/youtube_atom/SOURCES.md): which uploads it marks as Shorts, and what it

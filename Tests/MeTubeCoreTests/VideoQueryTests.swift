@@ -1,7 +1,8 @@
 import Foundation
 import MeTubeCore
-import Testing
+import MeTubeDemo
 import TestSupport
+import Testing
 
 /// The query language: what each term means, the column of every mistake, bounded regexes, and
 /// agreement with a brute-force filter over random libraries.

@@ -1,10 +1,11 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
 @testable import MeTubeServer
 import MeTubeYouTube
-import Testing
 import TestSupport
+import Testing
 
 /// The hub's backfill of newly followed channels and its lengths without a key, through the
 /// stand-in yt-dlp, on SQLite and PostgreSQL.

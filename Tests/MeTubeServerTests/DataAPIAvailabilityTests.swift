@@ -2,11 +2,13 @@ import Foundation
 import Logging
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
+import MeTubeFeeds
+@testable import MeTubeServer
+import MeTubeYouTube
 import Synchronization
 import TestSupport
 import Testing
-@testable import MeTubeServer
-import MeTubeYouTube
 
 /// The `snippet`, `status` and `liveStreamingDetails` members of a `videos.list` item, in the
 /// shapes the Data API documents for premieres and streams.

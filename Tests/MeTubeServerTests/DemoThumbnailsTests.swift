@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MeTubeCore
+import MeTubeDemo
+@testable import MeTubeServer
 import MeTubeThumbnails
 import Testing
-@testable import MeTubeServer
 
 /// The demo server's own thumbnails: real JPEGs of YouTube's `mqdefault` size, the same bytes for
 /// the same id, and 404 for anything that is not a video id.

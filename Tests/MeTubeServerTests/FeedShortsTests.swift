@@ -1,10 +1,11 @@
-import Clocks
 import Foundation
+import Clocks
 import MeTubeAPI
 import MeTubeCore
-import Testing
-import TestSupport
+import MeTubeFeeds
 @testable import MeTubeServer
+import TestSupport
+import Testing
 
 /// The server's poller asks a channel's Shorts feed (`playlist_id=UUSH…`) about new uploads its
 /// channel feed links as watch pages, against a loopback feed server: the Shorts it lists reach

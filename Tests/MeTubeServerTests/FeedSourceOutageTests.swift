@@ -1,12 +1,13 @@
+import Foundation
 import AsyncHTTPClient
 import Clocks
-import Foundation
 import Logging
 import MeTubeAPI
 import MeTubeCore
-import Testing
-import TestSupport
+import MeTubeFeeds
 @testable import MeTubeServer
+import TestSupport
+import Testing
 
 /// The server's poller against a loopback feed server that fails on command: a whole-source
 /// outage is logged once and probed one channel a round, a failing channel backs off per its

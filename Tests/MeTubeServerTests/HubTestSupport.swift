@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
 @testable import MeTubeServer
 import TestSupport
 

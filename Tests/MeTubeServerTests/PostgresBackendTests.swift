@@ -3,11 +3,12 @@ import Hummingbird
 import Logging
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
+@testable import MeTubeServer
 import PostgresNIO
 import Synchronization
-import Testing
 import TestSupport
-@testable import MeTubeServer
+import Testing
 
 /// What only the PostgreSQL backend has: URL parsing, migrations shared by instances, and
 /// readers that never miss a row while several instances write at once. The behaviour both

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Logging
 import MeTubeCore
-import Testing
-import TestSupport
+import MeTubeDemo
 @testable import MeTubeServer
+import TestSupport
+import Testing
 
 /// `metube-server migrate`'s copy (``PostgresImport``) against the schemas both backends have
 /// now: a new SQLite file and a throw-away PostgreSQL database.

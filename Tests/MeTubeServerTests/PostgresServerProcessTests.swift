@@ -1,14 +1,15 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import Hummingbird
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
 @testable import MeTubeServer
 import MeTubeYouTube
 import NIOCore
 import NIOHTTP1
-import Testing
 import TestSupport
+import Testing
 
 /// `--database`, `--database-pool` and `METUBE_DATABASE_URL` through the real executable.
 @Suite struct PostgresServerProcessTests {

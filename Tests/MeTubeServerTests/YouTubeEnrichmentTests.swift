@@ -4,11 +4,12 @@ import HummingbirdTesting
 import Logging
 import MeTubeAPI
 import MeTubeCore
+import MeTubeDemo
+@testable import MeTubeServer
+import MeTubeYouTube
 import Synchronization
 import TestSupport
 import Testing
-@testable import MeTubeServer
-import MeTubeYouTube
 
 /// A loopback stand-in for the YouTube Data API v3: `GET /youtube/v3/videos` and
 /// `/youtube/v3/channels` answer in the documented shapes from the data given, or with the

@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import MeTubeCore
+import MeTubeDemo
 @testable import MeTubeServer
 import MeTubeStore
 import MeTubeSync
-import Testing
 import TestSupport
+import Testing
 
 /// The demo (`metube-server --demo`, what `make run` serves) through a real hub on 127.0.0.1
 /// into a real client store: its premieres wait under `upcoming`, never in `unwatched`.

@@ -1,10 +1,11 @@
-import Clocks
 import Foundation
+import Clocks
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
-import Testing
-import TestSupport
 @testable import MeTubeSync
+import TestSupport
+import Testing
 
 /// Direct mode against a loopback feed server that fails on command: per-channel backoff with
 /// Retry-After, and a whole-source outage told once, probed one request at a time, and ended

@@ -1,10 +1,11 @@
-import Clocks
 import Foundation
+import Clocks
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
-import Testing
-import TestSupport
 @testable import MeTubeSync
+import TestSupport
+import Testing
 
 /// Direct mode's periodic runs spread their requests over most of the interval, timed on a test
 /// clock and seen from a loopback feed server: the session's first run and the user's sync key

@@ -1,10 +1,11 @@
-import Clocks
 import Foundation
+import Clocks
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
-import Testing
-import TestSupport
 @testable import MeTubeSync
+import TestSupport
+import Testing
 
 /// Direct mode asks a channel's Shorts feed (`playlist_id=UUSH…`) about new uploads its channel
 /// feed links as ordinary videos, against a loopback feed server: the Shorts it lists are marked,

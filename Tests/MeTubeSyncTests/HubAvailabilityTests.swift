@@ -1,7 +1,8 @@
 import Foundation
 import MeTubeCore
-import Testing
+import MeTubeFeeds
 @testable import MeTubeSync
+import Testing
 
 /// The additive `availability` and `scheduledStart` fields of a `videos/query` row, read from a
 /// hostile hub: whatever they say, no row is lost and no video is hidden for good.

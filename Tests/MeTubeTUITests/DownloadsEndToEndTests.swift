@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeDownloads
 import MeTubeStore
-import Testing
 import TestSupport
+import Testing
 
 /// Background downloads in the real `metube` binary in tmux, with the real yt-dlp against a
 /// loopback server of an ffmpeg-made video, and the real mpv playing the copy.

@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
-import Testing
-import TestSupport
+import MeTubeDownloads
 @testable import MeTubeTUI
+import TestSupport
+import Testing
 
 /// The downloads view (`D`) and a failed download in the details pane, from the model's reports
 /// of the background downloads.

@@ -1,9 +1,10 @@
 import Foundation
 import MeTubeCore
+import MeTubeDemo
 import MeTubePlayer
-import Testing
-import TestSupport
 @testable import MeTubeTUI
+import TestSupport
+import Testing
 
 /// The feed's row scan and the view picker's counts read compact columns (statuses,
 /// ``VideoFlags``, `hide` rules computed once per library); they must select exactly what the

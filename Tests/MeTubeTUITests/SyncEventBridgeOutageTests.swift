@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeSync
-import Testing
 @testable import MeTubeTUI
+import Testing
 
 @Suite("A whole feed outage on the status line")
 struct SyncEventBridgeOutageTests {

@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 @testable import MeTubeYouTube
-import Testing
 import TestSupport
+import Testing
 
 /// Resolving handles, names, users and videos to channel ids: through the Data API stub, through
 /// the stand-in yt-dlp, and each way failing with one clear line.

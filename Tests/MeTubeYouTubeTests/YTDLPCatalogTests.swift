@@ -1,9 +1,10 @@
 import Foundation
 import MeTubeCore
+import MeTubeDownloads
 import MeTubeJSON
 @testable import MeTubeYouTube
-import Testing
 import TestSupport
+import Testing
 
 @Suite("yt-dlp catalog through the stand-in")
 struct YTDLPCatalogTests {

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeDemo
 
 /// A random library shaped for query tests: tagged and untagged channels, videos with random
 /// titles, lengths (some unknown), ages and Short links, marks in every status and sync state,

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeDemo
 
 /// Reproducible libraries for tests and benchmarks: the demo catalog's channels and videos, plus
 /// marks on the oldest videos.

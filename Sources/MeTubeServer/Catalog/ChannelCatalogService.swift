@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeYouTube
 import ServiceLifecycle
 

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 
 /// Whether one video can be watched, as the YouTube Data API's `videos.list` says:
 /// `snippet.liveBroadcastContent`, `liveStreamingDetails` (`scheduledStartTime`, `actualStartTime`,

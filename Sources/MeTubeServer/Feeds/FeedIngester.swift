@@ -1,7 +1,8 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import Logging
 import MeTubeCore
+import MeTubeFeeds
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle

@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import MeTubeFeeds
 
 /// The hub's storage: registered channels and their newest videos under a global `seq`.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MeTubeCore
+import MeTubeFeeds
 
 /// The subscriber side of WebSub, independent of HTTP: the hub's verification of intent and its
 /// notifications for the callback of one channel.
