@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(
             name: "metube-bench",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport", "ServerTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -136,7 +136,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeStore", "MeTubeAPI", "MeTubeServer",
+                "MeTubeCore", "MeTubeDemo", "MeTubeStore", "MeTubeAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -146,6 +146,18 @@ let package = Package(
             ],
             path: "Tests/TestSupport",
             exclude: ["YTDLPStandIn"]
+        ),
+        .target(
+            name: "ServerTestSupport",
+            dependencies: [
+                "MeTubeAPI", "MeTubeServer", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/ServerTestSupport"
         ),
         .testTarget(
             name: "MeTubeCoreTests",
@@ -159,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -178,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeSyncTests",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -24,7 +24,7 @@ func backfillFigures() async throws -> [Figure] {
     }
     let (feeds, feedURL) = await serveSyntheticFeeds(library, channels: channels, entries: 15)
     defer { feeds.stop() }
-    let server = try await ServerChild.start([
+    let server = try await ServerProcess.start([
         "serve", "--database", folder.appendingPathComponent("hub.sqlite").path, "--port", "0", "--poll-interval", "3600",
         "--feed-url-template", "\(feedURL)/feeds/{channelId}", "--feed-rate", "0", "--yt-dlp", standIn.executable.path,
         "--status-rate", "0", "--register-limit", "0", "--log-level", "critical",

@@ -23,7 +23,7 @@ func connectionFloodFigures() async throws -> [Figure] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-flood-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    let server = try await ServerChild.start(databasePath: folder.appendingPathComponent("server.sqlite").path)
+    let server = try await ServerProcess.start(databasePath: folder.appendingPathComponent("server.sqlite").path)
     defer { server.stop() }
     guard let port = server.baseURL.split(separator: ":").last.flatMap({ Int($0) }) else { throw BenchFailure("no port in \(server.baseURL)") }
     let oneAddress = try await floodFigures(server: server, port: port, label: "one-address", sources: ["127.0.0.2"])
@@ -36,7 +36,7 @@ func connectionFloodFigures() async throws -> [Figure] {
 /// The probes' figures while `connections` silent connections from `sources` are held against
 /// `server`; the 200 probes are sent by `users` clients at once (all from 127.0.0.1).
 private func floodFigures(
-    server: ServerChild, port: Int, label: String, sources: [String], connections: Int = 2_000, users: Int = 1
+    server: ServerProcess, port: Int, label: String, sources: [String], connections: Int = 2_000, users: Int = 1
 ) async throws -> [Figure] {
     let channelIDs = String(decoding: try JSONEncoder().encode(SyntheticLibrary(markCount: 0).channels().map(\.id)), as: UTF8.self)
     let firstPage = "{\"channelIds\":\(channelIDs),\"afterSeq\":0,\"limit\":100}"

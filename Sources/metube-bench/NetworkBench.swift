@@ -73,7 +73,7 @@ private func gzipThroughputFigures(folder: URL) async throws -> [Figure] {
     guard let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first(where: FileManager.default.isExecutableFile) else {
         throw BenchFailure("the network suite needs wrk (`make deps` installs it)")
     }
-    let server = try await ServerChild.start(databasePath: folder.appendingPathComponent("query.sqlite").path)
+    let server = try await ServerProcess.start(databasePath: folder.appendingPathComponent("query.sqlite").path)
     defer { server.stop() }
     let channelIDs = String(decoding: try JSONEncoder().encode(SyntheticLibrary(markCount: 0).channels().map(\.id)), as: UTF8.self)
     let firstPage = "{\"channelIds\":\(channelIDs),\"afterSeq\":0,\"limit\":100}"

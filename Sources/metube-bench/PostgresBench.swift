@@ -41,17 +41,17 @@ private func queryFigures(folder: URL) async throws -> [Figure] {
     let detail = "216 channelIds, afterSeq 0, 100-video pages, wrk 100 connections, 5 s"
     var figures: [Figure] = []
 
-    let sqlite = try await ServerChild.start(serveOptions + demo + ["--database", folder.appendingPathComponent("query.sqlite").path])
+    let sqlite = try await ServerProcess.start(serveOptions + demo + ["--database", folder.appendingPathComponent("query.sqlite").path])
     let sqliteResult = try await Wrk.run(url: sqlite.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     sqlite.stop()
     figures += sqliteResult.figures("postgres.compare.sqlite.query.sync-216", detail: "\(detail), SQLite file, 1 instance")
 
     let url = try PostgresTestCluster.database()
-    let first = try await ServerChild.start(serveOptions + demo + ["--database", url])
+    let first = try await ServerProcess.start(serveOptions + demo + ["--database", url])
     defer { first.stop() }
     let one = try await Wrk.run(url: first.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     figures += one.figures("postgres.query.sync-216.1-instance", detail: "\(detail), PostgreSQL on loopback")
-    let second = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", url])
+    let second = try await ServerProcess.start(serveOptions + ["--poll-interval", "0", "--database", url])
     defer { second.stop() }
     async let a = Wrk.run(url: first.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
     async let b = Wrk.run(url: second.baseURL + HubAPI.videoQueryPath, script: script, connections: 100)
@@ -65,11 +65,11 @@ private func queryFigures(folder: URL) async throws -> [Figure] {
 private func modifyFigures(folder: URL) async throws -> [Figure] {
     let detail = "200 records per request, 50 users, wrk 50 connections, 5 s"
     let sqlitePath = folder.appendingPathComponent("status.sqlite").path
-    let sqlite = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", sqlitePath])
+    let sqlite = try await ServerProcess.start(serveOptions + ["--poll-interval", "0", "--database", sqlitePath])
     let sqliteResult = try await modifyLoad(server: sqlite, database: ["--database", sqlitePath], folder: folder, name: "sqlite")
     sqlite.stop()
     let url = try PostgresTestCluster.database()
-    let postgres = try await ServerChild.start(serveOptions + ["--poll-interval", "0", "--database", url])
+    let postgres = try await ServerProcess.start(serveOptions + ["--poll-interval", "0", "--database", url])
     defer { postgres.stop() }
     let postgresResult = try await modifyLoad(server: postgres, database: ["--database", url], folder: folder, name: "postgres")
     return sqliteResult.figures("postgres.compare.sqlite.records-modify-200", detail: "\(detail), SQLite file")
@@ -77,11 +77,11 @@ private func modifyFigures(folder: URL) async throws -> [Figure] {
 }
 
 /// Adds 50 users with `metube-server users add`, creates their zone, and loads `records/modify`.
-private func modifyLoad(server: ServerChild, database: [String], folder: URL, name: String) async throws -> Wrk.Result {
+private func modifyLoad(server: ServerProcess, database: [String], folder: URL, name: String) async throws -> Wrk.Result {
     let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
     var tokens: [String] = []
     for index in 0..<50 {
-        let added = try runProcess(ServerChild.binary, ["users", "add", "bench\(index)"] + database)
+        let added = try runProcess(ServerProcess.binary, ["users", "add", "bench\(index)"] + database)
         guard added.status == 0 else { throw BenchFailure("users add failed: \(added.stderr)") }
         let token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let client = MarkSyncClient(endpoint: MarkSyncEndpoint(serverURL: server.baseURL), userToken: token, httpClient: .shared)
@@ -140,9 +140,9 @@ private func ingestionFigures() async throws -> [Figure] {
 
     let started = ContinuousClock.now
     let options = serveOptions + ["--database", url, "--poll-interval", "120"]
-    let first = try await ServerChild.start(options + ["--feed-url-template", feedURL + "/feeds/a/{channelId}"])
+    let first = try await ServerProcess.start(options + ["--feed-url-template", feedURL + "/feeds/a/{channelId}"])
     defer { first.stop() }
-    let second = try await ServerChild.start(options + ["--feed-url-template", feedURL + "/feeds/b/{channelId}"])
+    let second = try await ServerProcess.start(options + ["--feed-url-template", feedURL + "/feeds/b/{channelId}"])
     defer { second.stop() }
     let finished = try await withThrowingTaskGroup(of: Bool.self) { group in
         group.addTask { await counter.allFetched(); return true }

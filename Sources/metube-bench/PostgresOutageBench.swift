@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import TestSupport
 
 /// What a 20-second PostgreSQL outage does to `records/modify`: a real `metube-server` on a
@@ -14,11 +15,11 @@ func postgresOutageFigures() async throws -> [Figure] {
     let url = try cluster.database(named: "metube_outage_bench")
     var tokens: [String: String] = [:]
     for user in ["ann", "ben", "cat", "dan"] {
-        let added = try runProcess(ServerChild.binary, ["users", "add", user, "--database", url])
+        let added = try runProcess(ServerProcess.binary, ["users", "add", user, "--database", url])
         guard added.status == 0 else { throw BenchFailure("users add failed: \(added.stderr)") }
         tokens[user] = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
-    let server = try await ServerChild.start(["serve", "--port", "0", "--poll-interval", "0", "--log-level", "critical", "--database", url])
+    let server = try await ServerProcess.start(["serve", "--port", "0", "--poll-interval", "0", "--log-level", "critical", "--database", url])
     defer { server.stop() }
     let load = StatusWriteLoad(base: server.baseURL, tokens: tokens)
     let writers = Task { await load.run(writersPerUser: 4) }

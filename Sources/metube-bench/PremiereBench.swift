@@ -27,7 +27,7 @@ func premiereFigures() async throws -> [Figure] {
     let hub = WebSubHubStub()
     let (hubService, hubURL) = await BackgroundService.serve(hub.router, label: "bench-websub-hub")
     defer { hubService.stop() }
-    let pushServer = try await ServerChild.start([
+    let pushServer = try await ServerProcess.start([
         "serve", "--database", directory.path("push.sqlite"), "--port", "0", "--feed-url-template", pushFeedURL + "/feeds/{channelId}",
         "--poll-interval", String(Int(defaultInterval)), "--public-url", "http://metube.bench.invalid/hub", "--websub-hub", hubURL + "/subscribe",
         "--register-limit", "0", "--log-level", "critical",
@@ -52,7 +52,7 @@ func premiereFigures() async throws -> [Figure] {
     let pollFeed = PremiereFeed(premieres: premieres)
     let (pollFeedService, pollFeedURL) = await pollFeed.serve()
     defer { pollFeedService.stop() }
-    let pollServer = try await ServerChild.start([
+    let pollServer = try await ServerProcess.start([
         "serve", "--database", directory.path("poll.sqlite"), "--port", "0", "--feed-url-template", pollFeedURL + "/feeds/{channelId}",
         "--poll-interval", String(compressedInterval), "--register-limit", "0", "--log-level", "critical",
     ])

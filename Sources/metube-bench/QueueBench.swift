@@ -1,8 +1,9 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync
+import ServerTestSupport
 import TestSupport
 
 /// Watch-later queue figures: adding 1,000 videos to the queue of a real store (in one write, as

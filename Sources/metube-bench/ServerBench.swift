@@ -27,7 +27,7 @@ func serverFigures() async throws -> [Figure] {
     let databasePath = folder.appendingPathComponent("server.sqlite").path
     let users = 50
     let tokens = try await addUsers(count: users, databasePath: databasePath)
-    let server = try await ServerChild.start(databasePath: databasePath)
+    let server = try await ServerProcess.start(databasePath: databasePath)
     defer { server.stop() }
     let load = WrkLoad(wrk: wrk, folder: folder, baseURL: server.baseURL)
 
@@ -206,7 +206,7 @@ struct WrkLoad {
 
     /// Sends `requests` in rotation from `connections` connections and returns the measured run,
     /// with the CPU time `server` used in it when given.
-    func run(_ requests: [Request], connections: Int, measuringCPUOf server: ServerChild? = nil) throws -> Result {
+    func run(_ requests: [Request], connections: Int, measuringCPUOf server: ServerProcess? = nil) throws -> Result {
         let script = folder.appendingPathComponent("load-\(UUID().uuidString).lua")
         try luaScript(requests).write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }

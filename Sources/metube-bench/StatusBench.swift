@@ -1,11 +1,12 @@
-import AsyncHTTPClient
 import Foundation
-import TestSupport
+import AsyncHTTPClient
 import MeTubeAPI
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync
 import MeTubeTUI
+import ServerTestSupport
+import TestSupport
 
 /// Status figures from a device's view, against a loopback server on an SQLite file: pushing
 /// and pulling 10,000 marks, a key press to the badge showing synced, and pushing and pulling

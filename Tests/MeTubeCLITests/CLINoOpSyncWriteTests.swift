@@ -46,10 +46,11 @@ import TestSupport
         // Given a real metube-server and a store following 2,000 channels, synced once
         let directory = TemporaryDirectory("metube-noop-hub")
         defer { directory.remove() }
-        let server = try await HubServerChild.start(database: directory.path("hub.sqlite"))
+        let server = try await ServerProcess.launch(
+            ["serve", "--port", "0", "--poll-interval", "0", "--register-limit", "0", "--database", directory.path("hub.sqlite")], within: .seconds(30))
         defer { server.stop() }
         try Store.open(at: directory.url).apply(StoreChange(channels: FailingFeedServer.channelIDs(2_000).map { Channel(id: $0) }))
-        let arguments = ["sync", "--hub-url", server.url, "--data-dir", directory.url.path, "--config", directory.path("none.toml")]
+        let arguments = ["sync", "--hub-url", server.baseURL, "--data-dir", directory.url.path, "--config", directory.path("none.toml")]
         let environment = ["XDG_CONFIG_HOME": directory.path("config"), "XDG_STATE_HOME": directory.path("state")]
         let first = try await runProcessOffPool(metube, arguments, environment: environment)
         #expect(first.status == 0, "\(first.stdout) \(first.stderr)")
@@ -117,54 +118,5 @@ struct StoreDirectoryWrites {
                                modified: attributes[.modificationDate] as? Date ?? .distantPast)
         }
         return files
-    }
-}
-
-/// A real `metube-server` hub on 127.0.0.1 with an SQLite database, for the CLI's syncs.
-final class HubServerChild: Sendable {
-    private let process: Process
-    /// The hub's base URL.
-    let url: String
-
-    private init(process: Process, url: String) {
-        self.process = process
-        self.url = url
-    }
-
-    /// Starts the server on `database` and returns once it listens (within 30 s).
-    static func start(database: String) async throws -> HubServerChild {
-        let process = Process()
-        process.executableURL = ProductBinary.url("metube-server")
-        process.arguments = ["serve", "--port", "0", "--poll-interval", "0", "--register-limit", "0", "--database", database]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        let output = stdout.outputChunks()
-        try process.run()
-        let reading = Task { () -> String? in
-            var printed = ""
-            for await chunk in output {
-                printed += chunk
-                guard let range = printed.range(of: "listening on http://"), let end = printed[range.upperBound...].firstIndex(of: "\n") else { continue }
-                return "http://" + (printed[range.upperBound..<end].split(separator: "/").first ?? "")
-            }
-            return nil
-        }
-        // The server closes its output when it ends, so a server that never listens ends the wait.
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(30))
-            process.terminate()
-        }
-        defer { deadline.cancel() }
-        guard let url = await reading.value else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "metube-server did not say where it listens within 30 s"])
-        }
-        return HubServerChild(process: process, url: url)
-    }
-
-    /// Ends the server.
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
     }
 }

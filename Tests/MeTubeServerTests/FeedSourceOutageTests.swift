@@ -82,16 +82,6 @@ import Testing
 
 /// The poller's pacing and the outage as the real `metube-server` shows it.
 @Suite struct FeedPollPacingTests {
-    /// Waits until `condition` holds, failing after `limit` (the fetches it waits for run over
-    /// real loopback HTTP).
-    static func waitUntil(within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     @Test func aScheduledRoundSpreadsItsFetchesOverTheInterval() async throws {
         let server = await FailingFeedServer.start()
         defer { server.stop() }
@@ -101,12 +91,12 @@ import Testing
 
         // 4 channels over 100 s: one fetch starts every 25 s
         await clock.advance(by: .zero)
-        try await Self.waitUntil { server.requests.values.reduce(0, +) >= 1 }
+        try await eventually(every: .milliseconds(10), "fewer than 1 fetches") { server.requests.values.reduce(0, +) >= 1 ? () : nil }
         await clock.advance(by: .seconds(30))
-        try await Self.waitUntil { server.requests.values.reduce(0, +) >= 2 }
+        try await eventually(every: .milliseconds(10), "fewer than 2 fetches") { server.requests.values.reduce(0, +) >= 2 ? () : nil }
         #expect(server.requests.values.reduce(0, +) == 2)
         await clock.advance(by: .seconds(30))
-        try await Self.waitUntil { server.requests.values.reduce(0, +) >= 3 }
+        try await eventually(every: .milliseconds(10), "fewer than 3 fetches") { server.requests.values.reduce(0, +) >= 3 ? () : nil }
         #expect(server.requests.values.reduce(0, +) == 3)
         await clock.advance(by: .seconds(40))
         #expect(await round.value.fetched == 4)

@@ -53,88 +53,6 @@ extension HubShutdownTests {
     }
 }
 
-/// The real `metube-server` executable running as a child process.
-final class ServerProcess: Sendable {
-    private let process: Process
-    private let output: AsyncStream<String>
-    private let termination: AsyncStream<Int32>
-    private let printed = Mutex("")
-
-    /// Starts `metube-server` with `arguments`.
-    init(arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = ProductBinary.url("metube-server")
-        process.arguments = arguments
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        let (output, outputSink) = AsyncStream.makeStream(of: String.self)
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                outputSink.finish()
-            } else {
-                outputSink.yield(String(decoding: data, as: UTF8.self))
-            }
-        }
-        let (termination, terminationSink) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { finished in
-            terminationSink.yield(finished.terminationStatus)
-            terminationSink.finish()
-        }
-        try process.run()
-        self.process = process
-        self.output = output
-        self.termination = termination
-    }
-
-    /// Waits until the server prints that it is listening and returns its port, failing after `limit`.
-    @discardableResult
-    func listening(within limit: Duration) async throws -> Int {
-        try await port(after: "listening on http://", within: limit)
-    }
-
-    /// Waits until the server prints a line with `prefix` followed by `HOST:PORT` and returns the
-    /// port, failing after `limit`; lines printed earlier count too.
-    func port(after prefix: String, within limit: Duration) async throws -> Int {
-        try await withDeadline(limit, "the server did not print \(prefix)") { [self] in
-            if let port = printedPort(after: prefix) { return port }
-            for await chunk in output {
-                printed.withLock { $0 += chunk }
-                if let port = printedPort(after: prefix) { return port }
-            }
-            throw ShutdownTestFailure("the server closed stdout without printing \(prefix)")
-        }
-    }
-
-    private func printedPort(after prefix: String) -> Int? {
-        printed.withLock { text in
-            guard let range = text.range(of: prefix), text[range.upperBound...].contains("\n"),
-                  let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
-            let hostAndPort = line.split(separator: "/").first ?? line
-            return hostAndPort.split(separator: ":").last.flatMap { Int($0) }
-        }
-    }
-
-    /// Sends `signal` to the server.
-    func send(_ signal: Int32) { Glibc.kill(process.processIdentifier, signal) }
-
-    /// Waits for the server to exit and returns its status, failing after `limit`.
-    func exit(within limit: Duration) async throws -> Int32 {
-        let termination = termination
-        return try await withDeadline(limit, "the server did not exit") {
-            for await status in termination { return status }
-            throw ShutdownTestFailure("no exit status")
-        }
-    }
-
-    /// Kills the server if it is still running.
-    func kill() {
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-    }
-}
-
 /// A TCP listener on 127.0.0.1 that accepts connections and never answers, like a hung feed host.
 private final class SilentFeedServer: Sendable {
     /// The port it listens on.
@@ -191,15 +109,3 @@ private struct ShutdownTestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs `operation`, throwing `message` if it has not finished after `limit`.
-func withDeadline<T: Sendable>(_ limit: Duration, _ message: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw ShutdownTestFailure("\(message) within \(limit)")
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
-}

@@ -5,6 +5,7 @@ import MeTubeAPI
 import MeTubeCore
 import MeTubeDemo
 @testable import MeTubeServer
+import ServerTestSupport
 import TestSupport
 
 /// Shared helpers for the hub tests.

@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import MeTubeAPI
 import MeTubeCore
-import Testing
-import TestSupport
 @testable import MeTubeServer
+import ServerTestSupport
+import TestSupport
+import Testing
 
 /// What the hub keeps of a feed entry beyond its title (description, thumbnail, view and rating
 /// counts), in every backend: served as `videos/query`'s additional fields, re-sequenced when the

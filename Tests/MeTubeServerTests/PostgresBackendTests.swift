@@ -6,6 +6,7 @@ import MeTubeCore
 import MeTubeDemo
 @testable import MeTubeServer
 import PostgresNIO
+import ServerTestSupport
 import Synchronization
 import TestSupport
 import Testing

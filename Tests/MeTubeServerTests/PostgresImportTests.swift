@@ -4,6 +4,7 @@ import Logging
 import MeTubeCore
 import MeTubeDemo
 @testable import MeTubeServer
+import ServerTestSupport
 import TestSupport
 import Testing
 

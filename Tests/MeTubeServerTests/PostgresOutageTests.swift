@@ -1,12 +1,13 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import Glibc
 import Logging
 @testable import MeTubeServer
 import NIOCore
 import PostgresNIO
-import Testing
+import ServerTestSupport
 import TestSupport
+import Testing
 
 /// The real server on a PostgreSQL cluster of its own that is stopped, killed and started again
 /// under a write load of several users (issue 23 item 1).
@@ -129,17 +130,12 @@ import TestSupport
 
     /// Polls `/health` until it answers `status`, returning its body.
     private static func waitForHealth(_ base: String, status: UInt) async throws -> String {
-        try await withDeadline(recoveryLimit, "/health never answered \(status)") {
-            while true {
-                try Task.checkCancellation()
-                var request = HTTPClientRequest(url: base + "/health")
-                request.method = .GET
-                if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(5)), response.status.code == status {
-                    let body = try await response.body.collect(upTo: 1 << 16)
-                    return String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        try await eventually(within: recoveryLimit, every: .milliseconds(50), "/health never answered \(status)") {
+            var request = HTTPClientRequest(url: base + "/health")
+            request.method = .GET
+            guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(5)), response.status.code == status else { return nil }
+            let body = try await response.body.collect(upTo: 1 << 16)
+            return String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }

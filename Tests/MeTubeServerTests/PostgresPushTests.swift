@@ -3,10 +3,11 @@ import Hummingbird
 import Logging
 import MeTubeAPI
 import MeTubeCore
-import Synchronization
-import Testing
-import TestSupport
 @testable import MeTubeServer
+import ServerTestSupport
+import Synchronization
+import TestSupport
+import Testing
 
 /// WebSub and the YouTube Data API enrichment with several server instances on one PostgreSQL
 /// database: each piece of background work is done by one instance, and the daily budget is one.

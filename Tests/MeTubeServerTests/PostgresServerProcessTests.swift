@@ -8,6 +8,7 @@ import MeTubeDemo
 import MeTubeYouTube
 import NIOCore
 import NIOHTTP1
+import ServerTestSupport
 import TestSupport
 import Testing
 

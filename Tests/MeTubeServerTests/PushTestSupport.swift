@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import TestSupport
 @testable import MeTubeServer
+import ServerTestSupport
+import TestSupport
 
 /// Where a WebSub or enrichment test keeps its data: each backend those run on.
 enum PushStorage: String, CaseIterable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+import ServerTestSupport
 import TestSupport
+import Testing
 
 /// SQLite's locks have an end too: a write that cannot take the database's lock within the busy
 /// timeout is answered 503 `TRY_AGAIN_LATER` with `retryAfter`, as a PostgreSQL stall is.

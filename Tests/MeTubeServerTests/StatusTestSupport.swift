@@ -4,6 +4,7 @@ import HummingbirdTesting
 import MeTubeAPI
 import MeTubeServer
 import NIOCore
+import ServerTestSupport
 import TestSupport
 
 /// Where a test's status service keeps its data.

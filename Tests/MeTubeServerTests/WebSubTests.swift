@@ -333,7 +333,7 @@ final class LoopbackWebSubHub: Sendable {
             // Given a hub that answered the subscribe request with 500
 
             // Then the failure is recorded with a retry a minute later and logged, and no verification is awaited
-            let failed = try await Self.eventually { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.state == .failing ? $0 : nil } }
+            let failed = try await eventually("the subscription never failed") { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.state == .failing ? $0 : nil } }
             #expect(failed.failures == 1 && failed.requestedAt == nil)
             // (The failure was recorded after the hub received the request: a minute after that is early.)
             let received = Int64(request.receivedAt.timeIntervalSince1970 * 1000)
@@ -367,7 +367,7 @@ final class LoopbackWebSubHub: Sendable {
 
             // Then it is sent again after the verification timeout (as the server records its requests), with the same secret and a warning
             let again = try #require(await iterator.next())
-            let stored = try await Self.eventually { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.failures == 1 ? $0 : nil } }
+            let stored = try await eventually("the failure was never stored") { try await subscriptions.subscription(channelID: Self.channel).flatMap { $0.failures == 1 ? $0 : nil } }
             let requestedAt = try #require(stored.requestedAt)
             #expect(requestedAt - (try #require(first.requestedAt)) >= timeout)
             #expect(again.secret == request.secret)
@@ -378,17 +378,6 @@ final class LoopbackWebSubHub: Sendable {
             // And the repeated request verifies as usual
             #expect(try await Self.verify(client, again, challenge: "at-last", leaseSeconds: 3600).1 == "at-last")
         }
-    }
-
-    /// The first non-nil value `probe` returns, trying until 30 s have passed (a bound for a
-    /// loaded machine; it costs nothing when the value comes at once).
-    static func eventually<Value>(_ probe: () async throws -> Value?) async throws -> Value {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if let value = try await probe() { return value }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try #require(try await probe())
     }
 
     @Test func channelsWithALiveLeaseArePolledOnlyAtTheLongerInterval() async throws {

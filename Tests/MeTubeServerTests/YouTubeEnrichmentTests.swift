@@ -261,7 +261,7 @@ final class YouTubeAPIStub: Sendable {
                 try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
 
                 // Then its videos arrive through the first fetch, without durations
-                let videos = try await WebSubTests.eventually {
+                let videos = try await eventually("the videos never arrived") {
                     let page = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
                         try Support.decode(HubVideoPage.self, $0.body)
                     }
@@ -288,7 +288,7 @@ final class YouTubeAPIStub: Sendable {
                 try await client.execute(uri: HubAPI.registerPath, method: .post, body: try Support.json(HubRegisterRequest(channelIDs: ["UC9PBzalIcEQCsiIkq36PyUA"])))
 
                 // Then its 15 videos come with their durations, and the channel with its thumbnail
-                let (withDurations, channel) = try await WebSubTests.eventually { () -> ([HubVideo], HubChannel?)? in
+                let (withDurations, channel) = try await eventually("the durations never arrived") { () -> ([HubVideo], HubChannel?)? in
                     let videos = try await client.execute(uri: HubAPI.videoQueryPath, method: .post, body: try Support.json(HubVideoQuery(afterSeq: 0, limit: 500))) {
                         try Support.decode(HubVideoPage.self, $0.body)
                     }.videos.filter { $0.durationSeconds == 450 }

@@ -1,11 +1,10 @@
 import Foundation
 import MeTubeAPI
 import MeTubeSync
-import Synchronization
 import TestSupport
 
-/// A real `metube-server` child process on 127.0.0.1 with one status user, on an SQLite file or
-/// a PostgreSQL database, and status syncs of stores through it.
+/// A real `metube-server` (``ServerProcess``) on 127.0.0.1 with one status user, on an SQLite
+/// file or a PostgreSQL database, and status syncs of stores through it.
 final class StatusServerProcess: Sendable {
     /// The storage the server runs on.
     enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -15,9 +14,9 @@ final class StatusServerProcess: Sendable {
         var description: String { rawValue }
     }
 
-    private let process: Process
+    private let server: ServerProcess
     /// The server's base URL.
-    let baseURL: String
+    var baseURL: String { server.baseURL }
     /// The user's token.
     let token: String
 
@@ -28,46 +27,10 @@ final class StatusServerProcess: Sendable {
         case .sqlite: ["--database", directory.path("server.sqlite")]
         case .postgres: ["--database", try PostgresTestCluster.database()]
         }
-        let process = Process()
-        process.executableURL = ProductBinary.url("metube-server")
-        process.arguments = ["serve", "--port", "0", "--poll-interval", "0", "--status-rate", "0"] + database
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        let lines = stdout.outputChunks()
-        try process.run()
-        self.process = process
-        let port = try await Self.port(in: lines, within: .seconds(30))
-        baseURL = "http://127.0.0.1:\(port)"
+        server = try await ServerProcess.launch(["serve", "--port", "0", "--poll-interval", "0", "--status-rate", "0"] + database, within: .seconds(30))
         let added = try runProcess(ProductBinary.url("metube-server"), ["users", "add", "user"] + database)
         guard added.status == 0 else { throw ServerProcessFailure("users add failed: \(added.stderr)") }
         token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    /// The port the server prints in `listening on http://HOST:PORT`, failing after `limit`.
-    private static func port(in output: AsyncStream<String>, within limit: Duration) async throws -> Int {
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            group.addTask {
-                var printed = ""
-                for await chunk in output {
-                    printed += chunk
-                    guard let range = printed.range(of: "listening on http://"), let end = printed[range.upperBound...].firstIndex(of: "\n") else { continue }
-                    let hostAndPort = printed[range.upperBound..<end].split(separator: "/").first ?? ""
-                    if let port = hostAndPort.split(separator: ":").last.flatMap({ Int($0) }) { return port }
-                }
-                throw ServerProcessFailure("the server closed stdout without saying where it listens")
-            }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw ServerProcessFailure("the server did not listen within \(limit)")
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
     }
 
     /// A status client of the user.
@@ -80,10 +43,4 @@ final class StatusServerProcess: Sendable {
     func sync(_ store: any MarkSyncStore) -> MarkSync {
         MarkSync(client: client, store: store)
     }
-}
-
-/// Why the server process could not be used.
-struct ServerProcessFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

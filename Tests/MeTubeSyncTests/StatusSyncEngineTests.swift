@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import MeTubeAPI
 import MeTubeCore
-import TestSupport
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync
+import ServerTestSupport
+import TestSupport
 import Testing
 
 @Suite("Status sync in the SyncEngine")

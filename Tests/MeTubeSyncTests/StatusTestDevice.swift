@@ -2,10 +2,11 @@ import Foundation
 import Hummingbird
 import MeTubeAPI
 import MeTubeCore
-import TestSupport
 import MeTubeServer
 import MeTubeSync
+import ServerTestSupport
 import Synchronization
+import TestSupport
 
 /// One simulated device: its marks, sync token and hybrid logical clock in memory, behind the
 /// same ``MarkSyncStore`` protocol the real store implements.

@@ -10,36 +10,14 @@ import TestSupport
 /// tmux draws them as coloured block cells in the details pane, caching them within its bound.
 @Suite("Demo thumbnails end to end in tmux", .serialized)
 struct DemoThumbnailsEndToEndTests {
-    /// Starts `metube-server --demo` on a free loopback port, its output in `directory`, and
-    /// answers the process and the address it prints, failing after 60 s.
-    static func startDemoServer(in directory: TemporaryDirectory) async throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = ProductBinary.url("metube-server")
-        process.arguments = ["--demo", "--host", "127.0.0.1", "--port", "0", "--poll-interval", "0", "--db", directory.path("hub.sqlite")]
-        let outputPath = directory.path("server.out")
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, process.isRunning {
-            let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                return (process, String(line.dropFirst("listening on ".count)))
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        process.terminate()
-        throw TmuxError.screenTimedOut(screen: "metube-server --demo did not say it listens")
-    }
-
     @Test("the demo server's own thumbnails show as coloured cells in the pane; the cache fills within its bound")
     func demoPicturesShow() async throws {
         // Given the demo server and a store synced from it
         let directory = TemporaryDirectory("metube-demo-thumbnails")
         defer { directory.remove() }
-        let (server, url) = try await Self.startDemoServer(in: directory)
-        defer { server.terminate() }
+        let server = try await ServerProcess.launch(["--demo", "--host", "127.0.0.1", "--port", "0", "--poll-interval", "0", "--db", directory.path("hub.sqlite")])
+        defer { server.stop() }
+        let url = server.baseURL
         let storeURL = directory.url.appendingPathComponent("data", isDirectory: true)
         let store = try Store.open(at: storeURL)
         let report = await SyncEngine(
@@ -61,10 +39,10 @@ struct DemoThumbnailsEndToEndTests {
         try await tmux.waitFor(escapes: true, DetailsPaneEndToEndTests.hasColouredCells)
         let cacheDirectory = directory.url.appendingPathComponent("cache/metube/thumbnails")
         for _ in 0..<3 { try tmux.send("NPage") }
-        let deadline = ContinuousClock.now + TmuxSession.screenTimeout
-        while ContinuousClock.now < deadline, DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory).files < 20 { try await Task.sleep(for: .milliseconds(50)) }
-        let cached = DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory)
-        #expect(cached.files >= 20)
+        let cached = try await eventually(within: TmuxSession.screenTimeout, "fewer than 20 thumbnails were cached") {
+            let cached = DetailsPaneEndToEndTests.cachedBytes(in: cacheDirectory)
+            return cached.files >= 20 ? cached : nil
+        }
         #expect(cached.bytes <= 1 << 20, "the cache holds \(cached.bytes) bytes, more than its 1 MiB bound")
         try tmux.send("q")
     }

@@ -33,13 +33,12 @@ struct PixelPicturesEndToEndTests {
     }
 
     /// Polls the recorded output until `condition` holds, for up to ``TmuxSession/screenTimeout``.
-    static func waitForOutput(_ path: String, _ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + TmuxSession.screenTimeout
-        while ContinuousClock.now < deadline {
-            if condition(recorded(path)) { return }
-            try await Task.sleep(for: .milliseconds(20))
+    static func waitForOutput(_ path: String, _ condition: @escaping @Sendable (String) -> Bool) async throws {
+        do {
+            try await eventually(within: TmuxSession.screenTimeout, "the output never matched") { condition(recorded(path)) ? () : nil }
+        } catch {
+            Issue.record("\(error); its last 300 bytes: \(String(recorded(path).suffix(300)).debugDescription)")
         }
-        Issue.record("the output never matched; its last 300 bytes: \(String(recorded(path).suffix(300)).debugDescription)")
     }
 
     static func serveThumbnails() async throws -> (BackgroundService, String) {

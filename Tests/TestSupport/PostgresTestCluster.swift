@@ -1,6 +1,4 @@
 import Foundation
-import Logging
-import MeTubeServer
 import Synchronization
 
 /// A private, throw-away PostgreSQL cluster for the tests of one test process.
@@ -217,20 +215,6 @@ private func freePort() throws -> Int {
     }
     guard bound else { throw PostgresTestClusterError.failed("bind: \(String(cString: strerror(errno)))") }
     return Int(UInt16(bigEndian: address.sin_port))
-}
-
-extension PostgresServerDatabase {
-    /// A migrated database of its own in the test cluster, with a small pool.
-    public static func forTests(poolSize: Int = 4) async throws -> PostgresServerDatabase {
-        try await forTests(url: PostgresDatabaseURL(parsing: PostgresTestCluster.database()), poolSize: poolSize)
-    }
-
-    /// The database at `url`, opened as a server instance would, logging only critical messages.
-    public static func forTests(url: PostgresDatabaseURL, poolSize: Int) async throws -> PostgresServerDatabase {
-        var logger = Logger(label: "metube-test.postgres")
-        logger.logLevel = .critical
-        return try await PostgresServerDatabase(url: url, poolSize: poolSize, logger: logger)
-    }
 }
 
 /// Spawns `argv` with stdin from /dev/null and stdout and stderr into `outputPath`, and returns

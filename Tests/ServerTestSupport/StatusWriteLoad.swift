@@ -1,8 +1,9 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import MeTubeServer
 import NIOCore
 import Synchronization
+import TestSupport
 
 /// Writers that each send one new record after another to `records/modify` of a real server,
 /// as several users at once, remembering which records were acknowledged, when each user last
@@ -85,15 +86,15 @@ public final class StatusWriteLoad: Sendable {
     /// Returns once every user had a write acknowledged after `instant`; throws after `limit`.
     public func waitUntilEveryUserWrote(after instant: ContinuousClock.Instant, within limit: Duration) async throws {
         let users = Set(tokens.keys)
-        try await waitUntil(within: limit, "not every user wrote again within \(limit)") { [self] in
-            state.withLock { state in Set(state.lastAcknowledged.filter { $0.value > instant }.keys) } == users
+        try await eventually(within: limit, every: .milliseconds(50), "not every user wrote again") { [self] in
+            state.withLock { state in Set(state.lastAcknowledged.filter { $0.value > instant }.keys) } == users ? () : nil
         }
     }
 
     /// Returns once a write was answered 503 (the database unavailable); throws after `limit`.
     public func waitForRefusals(within limit: Duration) async throws {
         let before = counts.refused
-        try await waitUntil(within: limit, "no write was answered 503 within \(limit)") { [self] in counts.refused > before }
+        try await eventually(within: limit, every: .milliseconds(50), "no write was answered 503") { [self] in counts.refused > before ? () : nil }
     }
 
     /// The names among `names` that `user`'s default zone holds, looked up 200 at a time. A
@@ -122,15 +123,6 @@ public final class StatusWriteLoad: Sendable {
             }
         }
         return stored
-    }
-
-    /// Polls `condition` every 50 ms until it holds; throws `message` after `limit`.
-    private func waitUntil(within limit: Duration, _ message: String, _ condition: @escaping @Sendable () -> Bool) async throws {
-        let end = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < end else { throw StatusWriteLoadFailure(message) }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 
     /// POSTs `body` to the status `operation` (e.g. `records/modify`) of the server at `base`, in

@@ -1,8 +1,9 @@
-import MeTubeServer
 import Hummingbird
-import MeTubeAPI
 import Logging
+import MeTubeAPI
+import MeTubeServer
 import ServiceLifecycle
+import TestSupport
 
 /// A status-only server on 127.0.0.1 with an ephemeral port, for end-to-end tests and benchmarks
 /// that need real HTTP.
