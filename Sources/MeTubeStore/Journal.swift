@@ -90,7 +90,7 @@ struct Journal {
             buffer.append(contentsOf: chunk)
             var lineStart = buffer.startIndex
             // A line longer than a chunk is searched for its end only in the bytes just read.
-            while let newline = buffer[max(lineStart, searchFrom)...].firstIndex(of: 0x0A) {
+            while let newline = Self.newline(in: buffer, from: max(lineStart, searchFrom)) {
                 lineNumber += 1
                 let line = buffer[lineStart..<newline]
                 let lineOffset = bufferOffset + (lineStart - buffer.startIndex)
@@ -115,6 +115,18 @@ struct Journal {
         result.endOffset = bufferOffset
         result.incompleteTailBytes = buffer.count
         return result
+    }
+
+    /// The index of the first newline in `buffer` at or after `start`. Searched in the raw bytes:
+    /// `Data`'s own search checks exclusive access at every byte, which was half of what a
+    /// replay of a 1.7 MiB journal took.
+    private static func newline(in buffer: Data, from start: Data.Index) -> Data.Index? {
+        buffer.withUnsafeBytes { bytes -> Data.Index? in
+            let offset = start - buffer.startIndex
+            guard offset < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + offset, 0x0A, bytes.count - offset) else { return nil }
+            return buffer.startIndex + (base.distance(to: UnsafeRawPointer(found)))
+        }
     }
 
     /// The raw bytes of generation `generation`'s journal between two offsets (whole lines, as

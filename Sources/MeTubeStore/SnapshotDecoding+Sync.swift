@@ -2,6 +2,23 @@ import Foundation
 import MeTubeJSON
 
 extension SnapshotDecoding {
+    /// Decodes `sync.json` field by field (see ``lenientSyncSnapshot(_:_:)``), a field not
+    /// understood noted in `notes` and defaulted.
+    static func syncFile(_ data: Data, notes: inout FieldNotes) throws(Failure) -> SyncFile {
+        try scan(data) { (scanner: inout JSONScanner) throws(Failure) in
+            var file = SyncFile(schemaVersion: 0, generation: 0, sync: SyncSnapshot(deviceID: ""))
+            try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(Failure) in
+                switch key {
+                case "schemaVersion": file.schemaVersion = Int(try scanner.readInt())
+                case "generation": file.generation = Int(try scanner.readInt())
+                case "sync": file.sync = try lenientSyncSnapshot(&scanner, &notes)
+                default: try scanner.skipValue()
+                }
+            }
+            return file
+        }
+    }
+
     /// Decodes the known fields of a sync state one by one, each with its default when it is not
     /// understood, so one bad field never costs the watermark or the sync token beside it.
     static func lenientSyncSnapshot(_ scanner: inout JSONScanner, _ notes: inout FieldNotes) throws(Failure) -> SyncSnapshot {

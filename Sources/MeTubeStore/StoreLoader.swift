@@ -125,20 +125,7 @@ struct StoreLoader {
     /// Reads `sync.json`: with `JSONDecoder` (every field), else field by field with defaults.
     private static func decodeSyncFile(_ data: Data, notes: inout FieldNotes) throws(StoreError) -> SyncFile {
         if let file = try? StoreCoding.decoder().decode(SyncFile.self, from: data) { return file }
-        return try decodeFast(path: "sync.json") { () throws(JSONScanner.Failure) in
-            try SnapshotDecoding.scan(data) { (scanner: inout JSONScanner) throws(JSONScanner.Failure) in
-                var file = SyncFile(schemaVersion: 0, generation: 0, sync: SyncSnapshot(deviceID: ""))
-                try scanner.readObject { (scanner: inout JSONScanner, key: String) throws(JSONScanner.Failure) in
-                    switch key {
-                    case "schemaVersion": file.schemaVersion = Int(try scanner.readInt())
-                    case "generation": file.generation = Int(try scanner.readInt())
-                    case "sync": file.sync = try SnapshotDecoding.lenientSyncSnapshot(&scanner, &notes)
-                    default: try scanner.skipValue()
-                    }
-                }
-                return file
-            }
-        }
+        return try decodeFast(path: "sync.json") { () throws(JSONScanner.Failure) in try SnapshotDecoding.syncFile(data, notes: &notes) }
     }
 
     private func note(_ schemaVersion: Int, _ generation: Int, _ part: StorePart, _ identity: FileIdentity?, _ state: inout StoreState) {

@@ -87,7 +87,7 @@ struct StoreState: Sendable {
             }
             if parts.contains(.sync) {
                 if let newSync = change.sync { sync = newSync }
-                if let syncChange = change.syncChange { sync = syncChange.applied(to: sync) }
+                change.syncChange?.apply(to: &sync)
             }
         }
         library.upsert(pendingVideos)

@@ -57,20 +57,23 @@ public struct SyncChange: Codable, Sendable, Equatable {
         channelFetches = changed
     }
 
-    /// `sync` with this change applied.
-    public func applied(to sync: SyncSnapshot) -> SyncSnapshot {
-        var result = fields
-        result.hubRegisteredChannelIDs = hubRegisteredChannelIDs ?? sync.hubRegisteredChannelIDs
-        result.channelFetches = sync.channelFetches
+    /// Applies this change to `sync` in place: replaying a journal applies one per sync line, and
+    /// each would otherwise copy every channel's fetch result.
+    public func apply(to sync: inout SyncSnapshot) {
+        var channelFetches = sync.channelFetches
+        sync.channelFetches = [:]
+        let registered = hubRegisteredChannelIDs ?? sync.hubRegisteredChannelIDs
+        sync = fields
+        sync.hubRegisteredChannelIDs = registered
         if let succeeded {
             let except = Set(succeeded.except)
-            for channelID in sync.channelFetches.keys where !except.contains(channelID) {
-                result.channelFetches[channelID]?.lastSuccess = succeeded.at
+            for index in channelFetches.indices where !except.contains(channelFetches.keys[index]) {
+                channelFetches.values[index].lastSuccess = succeeded.at
             }
         }
-        for channelID in removedChannelFetches { result.channelFetches[channelID] = nil }
-        result.channelFetches.merge(channelFetches) { _, new in new }
-        return result
+        for channelID in removedChannelFetches { channelFetches[channelID] = nil }
+        channelFetches.merge(self.channelFetches) { _, new in new }
+        sync.channelFetches = channelFetches
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -109,13 +109,9 @@ public struct HubClient: Sendable {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "User-Agent", value: "metube")
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(body)
-        }
         let response: PeerResponse
         do throws(TransferFailure) {
-            response = try await httpClient.transfer(request, limits: limits)
+            response = try await httpClient.transfer(request, jsonBody: body, limits: limits)
         } catch {
             throw SyncError(error, path: path)
         }

@@ -86,11 +86,11 @@ public struct MarkSyncClient: Sendable {
         if Task.isCancelled { throw .cancelled }
         var request = HTTPClientRequest(url: endpoint.url(operation))
         request.headers.add(name: "Authorization", value: "Bearer \(userToken)")
+        var jsonBody: ByteBuffer?
         if let body {
             request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
             do {
-                request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+                jsonBody = ByteBuffer(bytes: try JSONEncoder().encode(body))
             } catch {
                 throw .unreadable(httpStatus: 0, "could not encode the request: \(error)")
             }
@@ -99,7 +99,7 @@ public struct MarkSyncClient: Sendable {
         do throws(TransferFailure) {
             var limits = limits
             limits.runDeadline = runDeadline
-            response = try await httpClient.transfer(request, limits: limits)
+            response = try await httpClient.transfer(request, jsonBody: jsonBody, limits: limits)
         } catch .cancelled {
             throw .cancelled
         } catch {

@@ -93,6 +93,10 @@ import TestSupport
             for entry in marksFile.queue ?? [] { read.apply(entry) }
             #expect(read == library, "round \(round)")
             #expect(syncFile.sync == sync, "round \(round)")
+            // The head's reader reads sync.json with the scanner: every field, nothing defaulted.
+            var notes = FieldNotes()
+            let scanned = try SnapshotDecoding.syncFile(files[2].1, notes: &notes)
+            #expect(scanned.sync == sync && scanned.generation == syncFile.generation && notes.isEmpty, "round \(round): \(notes.summary)")
         }
     }
 

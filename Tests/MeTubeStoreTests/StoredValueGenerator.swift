@@ -151,6 +151,7 @@ struct StoredValueGenerator {
         sync.hubRegisteredChannelIDs = list(4) { $0.string() }
         sync.lastHubSync = optional { $0.date() }
         sync.statusSyncToken = optional { $0.string() }
+        sync.subscriptionsSyncToken = optional { $0.string() }
         sync.statusZoneReady = chance(50)
         sync.lastStatusSync = optional { $0.date() }
         sync.statusOfflineSince = optional { $0.date() }

@@ -58,7 +58,8 @@ import TestSupport
         #expect(read.damagedLines.isEmpty && read.notes.isEmpty && !read.hasNewerSchema, "\(read.notes.summary)")
         #expect(read.changes.count == pairs.count)
         for (index, (change, pair)) in zip(read.changes, pairs).enumerated() {
-            let applied = try #require(change.syncChange).applied(to: pair.0)
+            var applied = pair.0
+            try #require(change.syncChange).apply(to: &applied)
             #expect(applied == pair.1, "line \(index + 1)")
             if applied != pair.1 { break }
         }

@@ -1,5 +1,6 @@
 import CompressNIO
 import HTTPTypes
+import MeTubeAPI
 import NIOCore
 
 /// gzip for the server's answers and request bodies, by compress-nio (zlib).
@@ -8,18 +9,9 @@ enum GzipCoding {
     /// cost more than the bytes saved.
     static var minimumBytes: Int { 1024 }
 
-    /// Whether an `Accept-Encoding` header accepts gzip: `gzip`, `x-gzip` or `*` with no
-    /// `q=0` (RFC 9110 §12.5.3).
+    /// Whether an `Accept-Encoding` header accepts gzip (see ``AcceptEncoding/acceptsGzip(_:)``).
     static func accepts(_ headers: HTTPFields) -> Bool {
-        for field in headers[values: .acceptEncoding] {
-            for item in field.split(separator: ",") {
-                let parts = item.split(separator: ";", maxSplits: 1)
-                let coding = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-                guard coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
-                return parts.count < 2 || qualityIsPositive(parts[1])
-            }
-        }
-        return false
+        AcceptEncoding.acceptsGzip(headers[values: .acceptEncoding])
     }
 
     /// `bytes` gzipped.
@@ -48,9 +40,4 @@ enum GzipCoding {
         }
     }
 
-    private static func qualityIsPositive(_ parameter: Substring) -> Bool {
-        let pair = parameter.split(separator: "=", maxSplits: 1)
-        guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q" else { return false }
-        return (Double(pair[1].trimmingCharacters(in: .whitespaces)) ?? 0) > 0
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MeTubeAPI
 import NIOCore
 
 /// gzip in both directions on every route.
@@ -8,6 +9,8 @@ import NIOCore
 /// - A request body sent with `Content-Encoding: gzip` is inflated before the route reads it,
 ///   up to `maxInflatedBytes`: past that it is refused with 413 without inflating further. Any
 ///   other content coding than `identity` is refused with 400.
+/// - Every answer says `Accept-Encoding: gzip`: a client learns from it that it may gzip its
+///   request bodies (RFC 7694 §3).
 /// - A JSON answer of at least ``GzipCoding/minimumBytes`` is gzipped when the request accepts
 ///   gzip. An answer that already has a `Content-Encoding` (a cached page gzipped once, see
 ///   ``HubPageCache``) is sent as it is. Every JSON answer says `Vary: Accept-Encoding`.
@@ -17,7 +20,8 @@ struct HTTPCompressionMiddleware<Context: RequestContext>: RouterMiddleware {
     let maxInflatedBytes: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response = try await next(try await inflated(request), context)
+        var response = try await next(try await inflated(request), context)
+        response.headers[.acceptEncoding] = AcceptEncoding.serverAccepts
         return try await compressed(response, acceptsGzip: GzipCoding.accepts(request.headers))
     }
 
