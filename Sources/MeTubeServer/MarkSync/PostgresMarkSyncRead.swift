@@ -13,6 +13,10 @@ enum PostgresMarkSyncRead: Hashable, Sendable {
     case typedRecords(String, zone: MarkSyncZoneKey)
     /// The position of a database's latest zone change.
     case changePosition(MarkSyncDatabaseKey)
+    /// The live records and stored bytes of a zone.
+    case zoneUsage(MarkSyncZoneKey)
+    /// What a user holds and the quota set for them.
+    case userUsage(Int64)
     /// The zones changed after a position of their database's history.
     case zoneChanges(MarkSyncDatabaseKey, after: Int64, includeDeleted: Bool, limit: Int)
 
