@@ -142,8 +142,9 @@ public protocol MarkSyncTransaction {
     var isReadOnly: Bool { get }
     /// The zone, if it exists.
     func zone(_ key: MarkSyncZoneKey) throws -> StoredMarkSyncZone?
-    /// Every zone of `database`, by name.
-    func zones(in database: MarkSyncDatabaseKey) throws -> [StoredMarkSyncZone]
+    /// Up to `limit` zones of `database` whose names sort (bytewise) after `name`, or from the
+    /// first when it is nil, in that order.
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone]
     /// Creates or updates a zone.
     func saveZone(_ zone: StoredMarkSyncZone) throws
     /// Deletes a zone and every record in it.

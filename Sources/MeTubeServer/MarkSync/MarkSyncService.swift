@@ -117,14 +117,19 @@ public struct MarkSyncService: Sendable {
         return MarkSyncZonesResponse(zones: results)
     }
 
-    /// `zones/list`: every zone of the caller's database, the default zone included.
-    public func listZones(caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+    /// `zones/list`: a page of the caller's zones by name, the default zone included, with the
+    /// marker of the next page while more follow.
+    public func listZones(_ page: MarkSyncZoneListPage = .init(), caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+        let limit = page.limit ?? configuration.maxRecordsPerResponse
         let zones = try await readingTransaction { transaction in
             let defaultKey = MarkSyncZoneKey(database: caller.database, zoneName: MarkSyncZoneID.defaultZoneName)
             _ = try existingZone(defaultKey, in: transaction)
-            return try transaction.zones(in: caller.database)
+            return try transaction.zones(in: caller.database, after: page.after, limit: limit + 1)
         }
-        return MarkSyncZonesResponse(zones: zones.map { .success(zoneDictionary($0, caller: caller)) })
+        let shown = zones.prefix(limit)
+        return MarkSyncZonesResponse(
+            zones: shown.map { .success(zoneDictionary($0, caller: caller)) },
+            continuationMarker: zones.count > limit ? shown.last.map { MarkSyncZoneListPage.marker(after: $0.key.zoneName) } : nil)
     }
 
     /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.

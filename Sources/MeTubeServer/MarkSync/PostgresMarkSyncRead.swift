@@ -3,8 +3,8 @@
 enum PostgresMarkSyncRead: Hashable, Sendable {
     /// The zone, if it exists.
     case zone(MarkSyncZoneKey)
-    /// Every zone of a database.
-    case zones(MarkSyncDatabaseKey)
+    /// A page of a database's zones, by name.
+    case zones(MarkSyncDatabaseKey, after: String?, limit: Int)
     /// The stored records among `names`, their fields not yet decoded.
     case namedRecords([String], zone: MarkSyncZoneKey)
     /// The records changed after a sequence number.

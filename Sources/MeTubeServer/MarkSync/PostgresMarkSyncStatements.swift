@@ -43,8 +43,8 @@ final class PostgresMarkSyncStatements {
         switch read {
         case .zone(let key):
             return .zone(try await zone(key))
-        case .zones(let database):
-            return .zones(try await zones(in: database))
+        case .zones(let database, let name, let limit):
+            return .zones(try await zones(in: database, after: name, limit: limit))
         case .namedRecords(let names, let zone):
             return .storedRecords(try await records(named: names, in: zone))
         case .changes(let zone, let sequence, let includeDeleted, let limit):
@@ -95,11 +95,12 @@ final class PostgresMarkSyncStatements {
         return zone
     }
 
-    private func zones(in database: MarkSyncDatabaseKey) async throws -> [StoredMarkSyncZone] {
+    private func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
         try await lock(database)
         return try await execute("""
             SELECT name, incarnation, last_sequence FROM status_zones
-            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment) ORDER BY name
+            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment) AND name > \(name ?? "")
+            ORDER BY name LIMIT \(limit)
             """).map { row in
             let (name, incarnation, lastSequence) = try row.decode((String, Int64, Int64).self)
             return StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: name), incarnation: incarnation, lastSequence: lastSequence)

@@ -26,18 +26,19 @@ final class PostgresMarkSyncTransaction: MarkSyncTransaction {
         return zone
     }
 
-    func zones(in database: MarkSyncDatabaseKey) throws -> [StoredMarkSyncZone] {
-        guard case .zones(let stored) = try answer(.zones(database)) else { throw Self.mismatch }
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone] {
+        guard case .zones(let stored) = try answer(.zones(database, after: name, limit: limit)) else { throw Self.mismatch }
         guard writes.contains(where: { $0.zoneKey?.database == database }) else { return stored }
         var zones = Dictionary(stored.map { ($0.key, $0) }) { first, _ in first }
+        let isOnPage = { (key: MarkSyncZoneKey) in name.map { Array($0.utf8).lexicographicallyPrecedes(key.zoneName.utf8) } ?? true }
         for write in writes where write.zoneKey?.database == database {
             switch write {
-            case .saveZone(let zone): zones[zone.key] = zone
+            case .saveZone(let zone) where isOnPage(zone.key): zones[zone.key] = zone
             case .deleteZone(let key): zones[key] = nil
-            case .saveRecords, .addUsage: break
+            case .saveZone, .saveRecords, .addUsage: break
             }
         }
-        return zones.values.sorted { Array($0.key.zoneName.utf8).lexicographicallyPrecedes($1.key.zoneName.utf8) }
+        return Array(zones.values.sorted { Array($0.key.zoneName.utf8).lexicographicallyPrecedes($1.key.zoneName.utf8) }.prefix(limit))
     }
 
     func saveZone(_ zone: StoredMarkSyncZone) throws {

@@ -42,10 +42,13 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         return StoredMarkSyncZone(key: key, incarnation: row[1], lastSequence: row[2])
     }
 
-    func zones(in database: MarkSyncDatabaseKey) throws -> [StoredMarkSyncZone] {
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone] {
         try Row.fetchAll(
-            db, sql: "SELECT name, incarnation, last_sequence FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? ORDER BY name",
-            arguments: [database.userID, database.container, database.environment]
+            db.cachedStatement(sql: """
+                SELECT name, incarnation, last_sequence FROM status_zones
+                WHERE user_id = ? AND container = ? AND environment = ? AND name > ? ORDER BY name LIMIT ?
+                """),
+            arguments: [database.userID, database.container, database.environment, name ?? "", limit]
         ).map { row in
             StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: row[0]), incarnation: row[1], lastSequence: row[2])
         }
