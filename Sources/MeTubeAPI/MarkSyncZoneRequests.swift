@@ -40,13 +40,17 @@ public struct MarkSyncZonesLookupRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// The answer of `zones/modify`, `zones/list` and `zones/lookup`: `{"zones": […]}`.
+/// The answer of `zones/modify`, `zones/list` and `zones/lookup`: `{"zones": […]}`, and for a
+/// page of `zones/list` that more zones follow, `"continuationMarker"` (metube's addition).
 public struct MarkSyncZonesResponse: Codable, Sendable, Hashable {
-    /// One entry per operation, per zone of the database, or per requested zone.
+    /// One entry per operation, per zone of the page, or per requested zone.
     public var zones: [MarkSyncZoneResult]
+    /// Where the next page of `zones/list` starts, while more zones follow.
+    public var continuationMarker: String?
 
     /// Creates the response.
-    public init(zones: [MarkSyncZoneResult]) {
+    public init(zones: [MarkSyncZoneResult], continuationMarker: String? = nil) {
         self.zones = zones
+        self.continuationMarker = continuationMarker
     }
 }

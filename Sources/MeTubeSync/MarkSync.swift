@@ -107,7 +107,7 @@ public struct MarkSync: Sendable {
     /// was cancelled (any answer, even an error, shows it is there).
     public func probe() async throws(MarkSyncRequestFailure) {
         do {
-            _ = try await client.listZones()
+            _ = try await client.listZones(resultsLimit: 1)
         } catch where error.isUnreachable || error == .cancelled {
             throw error
         } catch {

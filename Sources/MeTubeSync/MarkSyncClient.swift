@@ -42,9 +42,13 @@ public struct MarkSyncClient: Sendable {
         try await send("zones/modify", body: request)
     }
 
-    /// `zones/list`.
-    public func listZones() async throws(MarkSyncRequestFailure) -> MarkSyncZonesResponse {
-        try await send("zones/list", body: nil as MarkSyncZonesLookupRequest?)
+    /// A page of `zones/list`: at most `resultsLimit` zones (the server's most when nil) after
+    /// `continuationMarker` (from the first zone when nil); its `continuationMarker` is there
+    /// while more follow. metube only probes with it, so it asks for one zone.
+    public func listZones(resultsLimit: Int? = nil, continuationMarker: String? = nil) async throws(MarkSyncRequestFailure) -> MarkSyncZonesResponse {
+        let query = [("resultsLimit", resultsLimit.map(String.init)), ("continuationMarker", continuationMarker)]
+            .compactMap { name, value in value.map { "&\(name)=\(MarkSyncEndpoint.escape($0))" } }.joined()
+        return try await send("zones/list", query: query, body: nil as MarkSyncZonesLookupRequest?)
     }
 
     /// `zones/lookup`.
@@ -73,18 +77,18 @@ public struct MarkSyncClient: Sendable {
     /// server's `retryAfter` when longer, clamped by ``PeerInput``). Every request of the
     /// protocol is safe to repeat: a repeated write answers CONFLICT or EXISTS carrying the
     /// server's record.
-    private func send<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(MarkSyncRequestFailure) -> Answer {
+    private func send<Body: Encodable, Answer: Decodable>(_ operation: String, query: String = "", body: Body?) async throws(MarkSyncRequestFailure) -> Answer {
         try await retryPolicy.perform { () async throws(MarkSyncRequestFailure) -> Answer in
-            try await sendOnce(operation, body: body)
+            try await sendOnce(operation, query: query, body: body)
         }
     }
 
     /// POSTs `body` as JSON (or GETs when it is nil) once, within ``limits``, and decodes the
     /// answer. The user token goes in the `Authorization` header, and is redacted from every
     /// message this makes.
-    private func sendOnce<Body: Encodable, Answer: Decodable>(_ operation: String, body: Body?) async throws(MarkSyncRequestFailure) -> Answer {
+    private func sendOnce<Body: Encodable, Answer: Decodable>(_ operation: String, query: String, body: Body?) async throws(MarkSyncRequestFailure) -> Answer {
         if Task.isCancelled { throw .cancelled }
-        var request = HTTPClientRequest(url: endpoint.url(operation))
+        var request = HTTPClientRequest(url: endpoint.url(operation) + query)
         request.headers.add(name: "Authorization", value: "Bearer \(userToken)")
         var jsonBody: ByteBuffer?
         if let body {

@@ -6,6 +6,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("store", storeFigures),
     ("server", serverFigures),
     ("flood", connectionFloodFigures),
+    ("quota", quotaFloodFigures),
     ("hub-sync", hubSyncFigures),
     ("status", statusFigures),
     ("tui", tuiFigures),

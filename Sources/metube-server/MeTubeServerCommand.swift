@@ -121,6 +121,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many of its last uploads a newly followed channel brings, once for every client (0: only the feed's 15).")
     var backfill = CatalogConfiguration.defaultBackfill
 
+    @Option(help: "The most zones each status user may create, unless `users quota` sets theirs.")
+    var quotaZones = QuotaLimit(MarkSyncQuota.household.zones)
+
+    @Option(help: "The most live records each status user may hold, unless `users quota` sets theirs.")
+    var quotaRecords = QuotaLimit(MarkSyncQuota.household.records)
+
+    @Option(help: "The most bytes each status user may store (a number, or with KiB, MiB or GiB), unless `users quota` sets theirs.")
+    var quotaBytes = QuotaLimit(MarkSyncQuota.household.bytes)
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0…65535") }
@@ -186,7 +195,9 @@ struct Serve: AsyncParsableCommand {
             configuration.databaseURL = url
         }
         configuration.databasePoolSize = database.databasePool
-        configuration.status = MarkSyncConfiguration(requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL)
+        configuration.status = MarkSyncConfiguration(
+            requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL,
+            quota: MarkSyncQuota(zones: quotaZones.value, records: quotaRecords.value, bytes: quotaBytes.value))
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
@@ -218,7 +229,7 @@ struct Serve: AsyncParsableCommand {
 
 /// `metube-server users …`: manages the status service's users.
 struct Users: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self, List.self, Remove.self, Rotate.self])
+    static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self, List.self, Remove.self, Rotate.self, Quota.self])
 
     /// `metube-server users add NAME`: adds a user and prints their token once.
     struct Add: AsyncParsableCommand {

@@ -39,7 +39,7 @@ struct LoginCommand: AsyncParsableCommand {
         let account = MarkSyncAccount(endpoint: MarkSyncEndpoint(serverURL: server, container: container, environment: environment, apiToken: apiToken), userToken: userToken)
         if !offline {
             do {
-                _ = try await MarkSyncClient(endpoint: account.endpoint, userToken: userToken, timeoutSeconds: 10, retryPolicy: .none).listZones()
+                _ = try await MarkSyncClient(endpoint: account.endpoint, userToken: userToken, timeoutSeconds: 10, retryPolicy: .none).listZones(resultsLimit: 1)
             } catch {
                 throw fail("login failed: \(error)", code: ExitStatus.failure)
             }

@@ -29,17 +29,17 @@ struct PostgresStatusTransactionTests {
         let stored = StoredMarkSyncZone(key: Self.existing, incarnation: 7, lastSequence: 3)
         let transaction = PostgresMarkSyncTransaction(answers: [
             .zone(Self.created): .zone(nil),
-            .zones(Self.database): .zones([stored]),
+            .zones(Self.database, after: nil, limit: 10): .zones([stored]),
         ])
         let zone = StoredMarkSyncZone(key: Self.created, incarnation: 9)
         try transaction.saveZone(zone)
         #expect(try transaction.zone(Self.created) == zone)
-        #expect(try transaction.zones(in: Self.database) == [zone, stored])
+        #expect(try transaction.zones(in: Self.database, after: nil, limit: 10) == [zone, stored])
         #expect(try transaction.records(named: ["r"], in: Self.created).isEmpty)
         #expect(try transaction.changes(in: Self.created, after: 0, includeDeleted: true, limit: 10).isEmpty)
         try transaction.deleteZone(Self.existing)
         #expect(try transaction.zone(Self.existing) == nil)
-        #expect(try transaction.zones(in: Self.database) == [zone])
+        #expect(try transaction.zones(in: Self.database, after: nil, limit: 10) == [zone])
         #expect(transaction.writes.map(\.zoneKey) == [Self.created, Self.existing])
     }
 

@@ -69,7 +69,7 @@ import TestSupport
         #expect(written.count >= 40 * 20)
         let repository = try SQLiteMarkSyncRepository(path: path)
         let stored = try await repository.read { transaction in
-            let zones = try transaction.zones(in: MarkSyncDatabaseKey(userID: 1, container: MarkSyncConfiguration.defaultContainer, environment: "production"))
+            let zones = try transaction.zones(in: MarkSyncDatabaseKey(userID: 1, container: MarkSyncConfiguration.defaultContainer, environment: "production"), after: nil, limit: 1_000)
             guard let key = zones.first(where: { $0.key.zoneName == zoneID.zoneName })?.key else { return Set<String>() }
             return Set(try transaction.records(named: Array(written), in: key).keys)
         }

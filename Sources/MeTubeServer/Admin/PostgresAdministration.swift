@@ -39,6 +39,28 @@ public struct PostgresAdministration: UserAndChannelAdministration {
         return token
     }
 
+    public func quota(name: String) async throws -> MarkSyncUserUsage {
+        let rows = try await database.query("""
+            SELECT u.id, q.zones, q.records, q.bytes, q.max_zones, q.max_records, q.max_bytes
+            FROM status_users u LEFT JOIN status_usage q ON q.user_id = u.id WHERE u.name = \(name)
+            """)
+        guard let row = rows.first else { throw ServerError.unknownName("no user named \(name)") }
+        let (_, zones, records, bytes, maxZones, maxRecords, maxBytes) = try row.decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+        return MarkSyncUserUsage(
+            usage: MarkSyncUsage(zones: zones ?? 0, records: records ?? 0, bytes: bytes ?? 0),
+            setting: MarkSyncQuotaSetting(zones: maxZones, records: maxRecords, bytes: maxBytes))
+    }
+
+    public func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws {
+        let rows = try await database.query("""
+            INSERT INTO status_usage (user_id, max_zones, max_records, max_bytes)
+            SELECT id, \(setting.zones), \(setting.records), \(setting.bytes) FROM status_users WHERE name = \(name)
+            ON CONFLICT (user_id) DO UPDATE SET max_zones = excluded.max_zones, max_records = excluded.max_records, max_bytes = excluded.max_bytes
+            RETURNING user_id
+            """)
+        guard !rows.isEmpty else { throw ServerError.unknownName("no user named \(name)") }
+    }
+
     public func channels() async throws -> [AdministeredChannel] {
         try await database.query("""
             SELECT c.channel_id, c.title, c.registered_at, count(v.seq), max(v.published_at),

@@ -56,6 +56,32 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         return token
     }
 
+    /// What the user `name` holds and the quota set for them.
+    public func quota(name: String) async throws -> MarkSyncUserUsage {
+        try await run { db in
+            let id = try Self.userID(name, in: db)
+            return try SQLiteMarkSyncTransaction(db: db, isReadOnly: true).usage(ofUser: id)
+        }
+    }
+
+    /// Sets the quota of the user `name` (a nil limit: the server's default).
+    public func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws {
+        try await run { db in
+            let id = try Self.userID(name, in: db)
+            try db.execute(sql: """
+                INSERT INTO status_usage (user_id, max_zones, max_records, max_bytes) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id) DO UPDATE SET max_zones = excluded.max_zones, max_records = excluded.max_records, max_bytes = excluded.max_bytes
+                """, arguments: [id, setting.zones, setting.records, setting.bytes])
+        }
+    }
+
+    private static func userID(_ name: String, in db: Database) throws -> Int64 {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM status_users WHERE name = ?", arguments: [name]) else {
+            throw ServerError.unknownName("no user named \(name)")
+        }
+        return id
+    }
+
     /// Every registered channel with its number of stored videos, its newest upload and how its
     /// feed fetches went.
     public func channels() async throws -> [AdministeredChannel] {

@@ -6,6 +6,11 @@ public protocol UserAndChannelAdministration: Sendable {
     func removeUser(name: String) async throws
     /// Gives the user `name` a new token and returns it (only its hash is stored).
     func rotateToken(name: String) async throws -> String
+    /// What the user `name` holds and the quota set for them.
+    func quota(name: String) async throws -> MarkSyncUserUsage
+    /// Sets the quota of the user `name` (a nil limit: the server's default); a running server
+    /// applies it from its next write.
+    func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws
     /// Every registered channel with its number of stored videos, its newest upload and its fetches.
     func channels() async throws -> [AdministeredChannel]
     /// Deletes the channel `channelID` and its videos.

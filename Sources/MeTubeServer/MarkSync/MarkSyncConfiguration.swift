@@ -23,13 +23,15 @@ public struct MarkSyncConfiguration: Sendable {
     public var burst: Int
     /// The `redirectURL` of every AUTHENTICATION_REQUIRED answer: where a user gets a token.
     public var signInURL: String
+    /// The quota of each user the operator set none for (`metube-server users quota`).
+    public var quota: MarkSyncQuota
 
     /// The sign-in URL unless configured otherwise: there is no sign-in page, tokens come from
     /// `metube-server users add`.
     public static let defaultSignInURL = "about:blank"
 
-    /// Creates a configuration; the defaults are the documented CloudKit Web Services limits and
-    /// 40 requests per second per user.
+    /// Creates a configuration; the defaults are the documented CloudKit Web Services limits,
+    /// 40 requests per second per user and the ``MarkSyncQuota/household`` quota.
     public init(
         apiTokens: [String: String] = [MarkSyncConfiguration.defaultContainer: MarkSyncConfiguration.defaultAPIToken],
         maxOperationsPerRequest: Int = 200,
@@ -38,7 +40,8 @@ public struct MarkSyncConfiguration: Sendable {
         maxBodyBytes: Int = 4 * 1024 * 1024,
         requestsPerSecond: Double? = 40,
         burst: Int = 40,
-        signInURL: String = MarkSyncConfiguration.defaultSignInURL
+        signInURL: String = MarkSyncConfiguration.defaultSignInURL,
+        quota: MarkSyncQuota = .household
     ) {
         self.apiTokens = apiTokens
         self.maxOperationsPerRequest = maxOperationsPerRequest
@@ -48,5 +51,6 @@ public struct MarkSyncConfiguration: Sendable {
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
         self.signInURL = signInURL
+        self.quota = quota
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MeTubeAPI
 
 /// A user of the status service.
@@ -82,9 +83,18 @@ public struct StoredMarkSyncRecord: Sendable, Hashable {
     public var modifiedMillis: Int64
     /// Whether this is a tombstone.
     public var isDeleted: Bool
+    /// The bytes it counts for against its user's quota (``MarkSyncRecordBytes``): as stored,
+    /// for a record read by name; as it will be stored, for a record about to be written.
+    public var storedBytes: Int64
+    /// The stored form of its fields, when already encoded for writing (the storage encodes
+    /// them otherwise).
+    public var storedFields: Data?
 
     /// Creates a stored record.
-    public init(name: String, type: String, fields: [String: MarkSyncField], sequence: Int64, createdMillis: Int64, modifiedMillis: Int64, isDeleted: Bool = false) {
+    public init(
+        name: String, type: String, fields: [String: MarkSyncField], sequence: Int64, createdMillis: Int64, modifiedMillis: Int64, isDeleted: Bool = false,
+        storedBytes: Int64 = 0, storedFields: Data? = nil
+    ) {
         self.name = name
         self.type = type
         self.fields = fields
@@ -92,6 +102,8 @@ public struct StoredMarkSyncRecord: Sendable, Hashable {
         self.createdMillis = createdMillis
         self.modifiedMillis = modifiedMillis
         self.isDeleted = isDeleted
+        self.storedBytes = storedBytes
+        self.storedFields = storedFields
     }
 }
 
@@ -130,15 +142,22 @@ public protocol MarkSyncTransaction {
     var isReadOnly: Bool { get }
     /// The zone, if it exists.
     func zone(_ key: MarkSyncZoneKey) throws -> StoredMarkSyncZone?
-    /// Every zone of `database`, by name.
-    func zones(in database: MarkSyncDatabaseKey) throws -> [StoredMarkSyncZone]
+    /// Up to `limit` zones of `database` whose names sort (bytewise) after `name`, or from the
+    /// first when it is nil, in that order.
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone]
     /// Creates or updates a zone.
     func saveZone(_ zone: StoredMarkSyncZone) throws
     /// Deletes a zone and every record in it.
     func deleteZone(_ key: MarkSyncZoneKey) throws
-    /// The stored records (tombstones included) among `names`, by name. A record's fields are
-    /// read only when `readsFields` answers true for it (given it without them); otherwise they
-    /// are left empty.
+    /// The live records and stored bytes of a zone (its zones count 0).
+    func usage(of zone: MarkSyncZoneKey) throws -> MarkSyncUsage
+    /// What the user holds and the quota set for them (nothing, and no setting, before any write).
+    func usage(ofUser userID: Int64) throws -> MarkSyncUserUsage
+    /// Adds `delta` to what the user holds.
+    func addUsage(_ delta: MarkSyncUsage, ofUser userID: Int64) throws
+    /// The stored records (tombstones included) among `names`, by name, each with its
+    /// ``StoredMarkSyncRecord/storedBytes``. A record's fields are read only when `readsFields`
+    /// answers true for it (given it without them); otherwise they are left empty.
     func records(
         named names: [String], in zone: MarkSyncZoneKey, readingFieldsWhen readsFields: (StoredMarkSyncRecord) -> Bool
     ) throws -> [String: StoredMarkSyncRecord]

@@ -31,7 +31,12 @@ public struct MarkSyncRoutes: Sendable {
             }
         }
         group.get("zones/list") { request, context in
-            try MarkSyncResponses.json(try await service.listZones(caller: authenticate(request, context: context)))
+            let caller = try await authenticate(request, context: context)
+            let query = request.uri.queryParameters
+            let page = try MarkSyncZoneListPage(
+                resultsLimit: query.get("resultsLimit"), continuationMarker: query.get("continuationMarker"),
+                maxLimit: service.configuration.maxRecordsPerResponse)
+            return try MarkSyncResponses.json(try await service.listZones(page, caller: caller))
         }
         group.post("zones/lookup") { request, context in
             try await respond(to: request, context: context, body: MarkSyncZonesLookupRequest.self) { body, _, caller in

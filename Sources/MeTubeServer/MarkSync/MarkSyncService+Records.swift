@@ -25,7 +25,7 @@ extension MarkSyncService {
             }
             return try await repository.transaction { transaction in
                 let zone = try requireZone(zoneID, caller: caller, in: transaction)
-                let plan = try planned.flatMap { $0.zone == zone ? $0 : nil }
+                let plan = try planned.flatMap { try $0.holds(for: zone, in: transaction) ? $0 : nil }
                     ?? modifyPlan(request, names: names, indexByName: indexByName, zone: zone, measuresSize: measuresSize, caller: caller, now: now, in: transaction)
                 try plan.write(to: transaction)
                 return plan
@@ -71,6 +71,7 @@ extension MarkSyncService {
             indexByName[stored.name].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
         }
         var sequence = zone.lastSequence
+        var ledger = MarkSyncQuotaLedger(userID: caller.user.id, defaults: configuration.quota)
         var records: [StoredMarkSyncRecord] = []
         var outcomes: [RecordsModifyPlan.Outcome] = []
         records.reserveCapacity(operations.count)
@@ -80,8 +81,13 @@ extension MarkSyncService {
             case .failure(let error):
                 outcomes.append(.failure(error))
             case .success(var record):
+                let storedFields = try MarkSyncFieldsCodec.stored(record.fields)
+                record.storedFields = storedFields
+                record.storedBytes = MarkSyncRecordBytes.of(name: record.name, type: record.type, storedFieldBytes: storedFields.count)
                 if measuresSize, let error = sizeError(of: record) {
                     outcomes.append(.failure(error))
+                } else if let excess = try ledger.take(Self.usageChange(to: record, from: existing[record.name]), in: transaction) {
+                    outcomes.append(.failure(MarkSyncRecordError(recordName: record.name, .quotaExceeded, "Record '\(record.name)' is not written: \(excess)")))
                 } else {
                     sequence += 1
                     record.sequence = sequence
@@ -91,7 +97,13 @@ extension MarkSyncService {
             }
         }
         let isRejected = (request.atomic ?? true) && records.count < outcomes.count
-        return RecordsModifyPlan(zone: zone, records: records, outcomes: outcomes, isRejected: isRejected, lastSequence: sequence)
+        return RecordsModifyPlan(zone: zone, records: records, outcomes: outcomes, isRejected: isRejected, lastSequence: sequence, ledger: ledger)
+    }
+
+    /// What writing `record` in place of `stored` changes in its user's usage.
+    private static func usageChange(to record: StoredMarkSyncRecord, from stored: StoredMarkSyncRecord?) -> MarkSyncUsage {
+        let live: (StoredMarkSyncRecord?) -> Int64 = { $0.map { $0.isDeleted ? 0 : 1 } ?? 0 }
+        return MarkSyncUsage(records: live(record) - live(stored), bytes: record.storedBytes - (stored?.storedBytes ?? 0))
     }
 
     /// `records/lookup`: the requested records, or NOT_FOUND for each missing one.
@@ -256,13 +268,25 @@ private struct RecordsModifyPlan: Sendable {
     let isRejected: Bool
     /// The zone's sequence once the records are written.
     let lastSequence: Int64
+    /// What the records take from their user's quota, and the usage that was worked out from.
+    let ledger: MarkSyncQuotaLedger
 
-    /// Writes the records and the zone's new sequence, unless the request was rejected.
+    /// Whether the plan still holds in `transaction`: it found `zone` as it is, and its user's
+    /// usage too, when it took any of it.
+    func holds(for zone: StoredMarkSyncZone, in transaction: any MarkSyncTransaction) throws -> Bool {
+        guard self.zone == zone else { return false }
+        guard let start = ledger.start else { return true }
+        return try transaction.usage(ofUser: ledger.userID) == start
+    }
+
+    /// Writes the records, the zone's new sequence and its user's usage, unless the request was
+    /// rejected.
     func write(to transaction: any MarkSyncTransaction) throws {
         guard !isRejected else { return }
         try transaction.saveRecords(records, in: zone.key)
         var written = zone
         written.lastSequence = lastSequence
         try transaction.saveZone(written)
+        try ledger.record(in: transaction)
     }
 }

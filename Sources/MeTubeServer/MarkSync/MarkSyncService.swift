@@ -89,35 +89,47 @@ public struct MarkSyncService: Sendable {
             throw MarkSyncErrorBody(.badRequest, "Only one operation per zone is allowed in a request")
         }
         let results = try await repository.transaction { transaction in
-            try request.operations.map { operation -> MarkSyncZoneResult in
+            var ledger = MarkSyncQuotaLedger(userID: caller.user.id, defaults: configuration.quota)
+            let results = try request.operations.map { operation -> MarkSyncZoneResult in
                 let zoneID = operation.zone.zoneID
                 if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
                 let key = MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)
                 switch operation.operationType {
                 case .create:
-                    let zone = try existingZone(key, in: transaction) ?? createZone(key, in: transaction)
-                    return .success(zoneDictionary(zone, caller: caller))
+                    if let zone = try existingZone(key, in: transaction) { return .success(zoneDictionary(zone, caller: caller)) }
+                    if let excess = try ledger.take(MarkSyncUsage(zones: 1), in: transaction) {
+                        return .failure(MarkSyncZoneError(zoneID: zoneID, .quotaExceeded, "Zone '\(zoneID.zoneName)' is not created: \(excess)"))
+                    }
+                    return .success(zoneDictionary(try createZone(key, in: transaction), caller: caller))
                 case .delete:
                     guard zoneID.zoneName != MarkSyncZoneID.defaultZoneName else {
                         return .failure(MarkSyncZoneError(zoneID: zoneID, .badRequest, "The default zone cannot be deleted"))
                     }
                     guard try transaction.zone(key) != nil else { return .failure(zoneNotFound(zoneID)) }
+                    _ = try ledger.take(-(try transaction.usage(of: key) + MarkSyncUsage(zones: 1)), in: transaction)
                     try transaction.deleteZone(key)
                     return .success(MarkSyncZone(zoneID: MarkSyncZoneID(zoneName: zoneID.zoneName, ownerRecordName: caller.user.recordName)))
                 }
             }
+            try ledger.record(in: transaction)
+            return results
         }
         return MarkSyncZonesResponse(zones: results)
     }
 
-    /// `zones/list`: every zone of the caller's database, the default zone included.
-    public func listZones(caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+    /// `zones/list`: a page of the caller's zones by name, the default zone included, with the
+    /// marker of the next page while more follow.
+    public func listZones(_ page: MarkSyncZoneListPage = .init(), caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
+        let limit = page.limit ?? configuration.maxRecordsPerResponse
         let zones = try await readingTransaction { transaction in
             let defaultKey = MarkSyncZoneKey(database: caller.database, zoneName: MarkSyncZoneID.defaultZoneName)
             _ = try existingZone(defaultKey, in: transaction)
-            return try transaction.zones(in: caller.database)
+            return try transaction.zones(in: caller.database, after: page.after, limit: limit + 1)
         }
-        return MarkSyncZonesResponse(zones: zones.map { .success(zoneDictionary($0, caller: caller)) })
+        let shown = zones.prefix(limit)
+        return MarkSyncZonesResponse(
+            zones: shown.map { .success(zoneDictionary($0, caller: caller)) },
+            continuationMarker: zones.count > limit ? shown.last.map { MarkSyncZoneListPage.marker(after: $0.key.zoneName) } : nil)
     }
 
     /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.

@@ -13,6 +13,10 @@ enum PostgresMarkSyncAnswer: Sendable {
     case records([StoredMarkSyncRecord])
     /// A position of a database's change history.
     case position(Int64)
+    /// The records and bytes of a zone.
+    case usage(MarkSyncUsage)
+    /// A user's usage row.
+    case userUsage(MarkSyncUserUsage)
     /// Zone changes, oldest first.
     case zoneChanges([MarkSyncZoneChange])
 }

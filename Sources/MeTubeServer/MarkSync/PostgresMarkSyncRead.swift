@@ -3,8 +3,8 @@
 enum PostgresMarkSyncRead: Hashable, Sendable {
     /// The zone, if it exists.
     case zone(MarkSyncZoneKey)
-    /// Every zone of a database.
-    case zones(MarkSyncDatabaseKey)
+    /// A page of a database's zones, by name.
+    case zones(MarkSyncDatabaseKey, after: String?, limit: Int)
     /// The stored records among `names`, their fields not yet decoded.
     case namedRecords([String], zone: MarkSyncZoneKey)
     /// The records changed after a sequence number.
@@ -13,6 +13,10 @@ enum PostgresMarkSyncRead: Hashable, Sendable {
     case typedRecords(String, zone: MarkSyncZoneKey)
     /// The position of a database's latest zone change.
     case changePosition(MarkSyncDatabaseKey)
+    /// The live records and stored bytes of a zone.
+    case zoneUsage(MarkSyncZoneKey)
+    /// What a user holds and the quota set for them.
+    case userUsage(Int64)
     /// The zones changed after a position of their database's history.
     case zoneChanges(MarkSyncDatabaseKey, after: Int64, includeDeleted: Bool, limit: Int)
 

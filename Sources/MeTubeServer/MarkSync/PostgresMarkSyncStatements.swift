@@ -43,8 +43,8 @@ final class PostgresMarkSyncStatements {
         switch read {
         case .zone(let key):
             return .zone(try await zone(key))
-        case .zones(let database):
-            return .zones(try await zones(in: database))
+        case .zones(let database, let name, let limit):
+            return .zones(try await zones(in: database, after: name, limit: limit))
         case .namedRecords(let names, let zone):
             return .storedRecords(try await records(named: names, in: zone))
         case .changes(let zone, let sequence, let includeDeleted, let limit):
@@ -53,6 +53,10 @@ final class PostgresMarkSyncStatements {
             return .records(try await records(ofType: type, in: zone))
         case .changePosition(let database):
             return .position(try await changePosition(database))
+        case .zoneUsage(let zone):
+            return .usage(try await usage(of: zone))
+        case .userUsage(let userID):
+            return .userUsage(try await usage(ofUser: userID))
         case .zoneChanges(let database, let position, let includeDeleted, let limit):
             return .zoneChanges(try await zoneChanges(in: database, after: position, includeDeleted: includeDeleted, limit: limit))
         }
@@ -64,6 +68,7 @@ final class PostgresMarkSyncStatements {
         case .saveZone(let zone): try await saveZone(zone)
         case .deleteZone(let key): try await deleteZone(key)
         case .saveRecords(let records, let zone): try await saveRecords(records, in: zone)
+        case .addUsage(let delta, let userID): try await addUsage(delta, ofUser: userID)
         }
     }
 
@@ -90,11 +95,12 @@ final class PostgresMarkSyncStatements {
         return zone
     }
 
-    private func zones(in database: MarkSyncDatabaseKey) async throws -> [StoredMarkSyncZone] {
+    private func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
         try await lock(database)
         return try await execute("""
             SELECT name, incarnation, last_sequence FROM status_zones
-            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment) ORDER BY name
+            WHERE user_id = \(database.userID) AND container = \(database.container) AND environment = \(database.environment) AND name > \(name ?? "")
+            ORDER BY name LIMIT \(limit)
             """).map { row in
             let (name, incarnation, lastSequence) = try row.decode((String, Int64, Int64).self)
             return StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: name), incarnation: incarnation, lastSequence: lastSequence)
@@ -158,7 +164,7 @@ final class PostgresMarkSyncStatements {
     private func saveRecords(_ records: [StoredMarkSyncRecord], in zone: MarkSyncZoneKey) async throws {
         guard let zoneID = try await zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
         // One statement for all of them, each column sent as an array.
-        let fields = try records.map { ByteBuffer(bytes: try MarkSyncFieldsCodec.stored($0.fields)) }
+        let fields = try records.map { ByteBuffer(bytes: try $0.storedFields ?? MarkSyncFieldsCodec.stored($0.fields)) }
         try await execute("""
             INSERT INTO status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
             SELECT \(zoneID), * FROM unnest(\(records.map(\.name))::text[], \(records.map(\.type))::text[], \(fields)::bytea[],
@@ -168,6 +174,40 @@ final class PostgresMarkSyncStatements {
                 created_millis = excluded.created_millis, modified_millis = excluded.modified_millis, deleted = excluded.deleted
             """)
     }
+
+    private func usage(of zone: MarkSyncZoneKey) async throws -> MarkSyncUsage {
+        guard let zoneID = try await zoneID(zone) else { return .zero }
+        let row = try await execute("""
+            SELECT count(*) FILTER (WHERE NOT deleted), coalesce(sum(\(unescaped: Self.bytesSQL)), 0)::bigint FROM status_records WHERE zone_id = \(zoneID)
+            """).first
+        guard let (records, bytes) = try row?.decode((Int64, Int64).self) else { return .zero }
+        return MarkSyncUsage(records: records, bytes: bytes)
+    }
+
+    /// What the user holds, read after the advisory lock of the database the transaction
+    /// touches: exact for the writes of one database, which run one after another; two
+    /// databases of one user (another container or environment) written at the same instant may
+    /// each take the last of the quota.
+    private func usage(ofUser userID: Int64) async throws -> MarkSyncUserUsage {
+        guard let row = try await execute(
+            "SELECT zones, records, bytes, max_zones, max_records, max_bytes FROM status_usage WHERE user_id = \(userID)").first
+        else { return MarkSyncUserUsage() }
+        let (zones, records, bytes, maxZones, maxRecords, maxBytes) = try row.decode((Int64, Int64, Int64, Int64?, Int64?, Int64?).self)
+        return MarkSyncUserUsage(
+            usage: MarkSyncUsage(zones: zones, records: records, bytes: bytes),
+            setting: MarkSyncQuotaSetting(zones: maxZones, records: maxRecords, bytes: maxBytes))
+    }
+
+    private func addUsage(_ delta: MarkSyncUsage, ofUser userID: Int64) async throws {
+        try await execute("""
+            INSERT INTO status_usage (user_id, zones, records, bytes) VALUES (\(userID), \(delta.zones), \(delta.records), \(delta.bytes))
+            ON CONFLICT (user_id) DO UPDATE SET zones = status_usage.zones + excluded.zones, records = status_usage.records + excluded.records,
+                bytes = status_usage.bytes + excluded.bytes
+            """)
+    }
+
+    /// A record row's ``MarkSyncRecordBytes`` in PostgreSQL.
+    static let bytesSQL = MarkSyncRecordBytes.sql { "octet_length(\($0))" }
 
     private func changes(in zone: MarkSyncZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) async throws -> [StoredMarkSyncRecord] {
         guard let zoneID = try await zoneID(zone) else { return [] }
@@ -237,6 +277,9 @@ final class PostgresMarkSyncStatements {
     /// The record in `row` without its fields, beside its stored fields.
     private func storedRecord(_ row: PostgresRow) throws -> (StoredMarkSyncRecord, Data) {
         let (name, type, data, sequence, created, modified, deleted) = try row.decode((String, String, Data, Int64, Int64, Int64, Bool).self)
-        return (StoredMarkSyncRecord(name: name, type: type, fields: [:], sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted), data)
+        let record = StoredMarkSyncRecord(
+            name: name, type: type, fields: [:], sequence: sequence, createdMillis: created, modifiedMillis: modified, isDeleted: deleted,
+            storedBytes: MarkSyncRecordBytes.of(name: name, type: type, storedFieldBytes: data.count))
+        return (record, data)
     }
 }

@@ -26,18 +26,19 @@ final class PostgresMarkSyncTransaction: MarkSyncTransaction {
         return zone
     }
 
-    func zones(in database: MarkSyncDatabaseKey) throws -> [StoredMarkSyncZone] {
-        guard case .zones(let stored) = try answer(.zones(database)) else { throw Self.mismatch }
-        guard writes.contains(where: { $0.zoneKey.database == database }) else { return stored }
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone] {
+        guard case .zones(let stored) = try answer(.zones(database, after: name, limit: limit)) else { throw Self.mismatch }
+        guard writes.contains(where: { $0.zoneKey?.database == database }) else { return stored }
         var zones = Dictionary(stored.map { ($0.key, $0) }) { first, _ in first }
-        for write in writes where write.zoneKey.database == database {
+        let isOnPage = { (key: MarkSyncZoneKey) in name.map { Array($0.utf8).lexicographicallyPrecedes(key.zoneName.utf8) } ?? true }
+        for write in writes where write.zoneKey?.database == database {
             switch write {
-            case .saveZone(let zone): zones[zone.key] = zone
+            case .saveZone(let zone) where isOnPage(zone.key): zones[zone.key] = zone
             case .deleteZone(let key): zones[key] = nil
-            case .saveRecords: break
+            case .saveZone, .saveRecords, .addUsage: break
             }
         }
-        return zones.values.sorted { Array($0.key.zoneName.utf8).lexicographicallyPrecedes($1.key.zoneName.utf8) }
+        return Array(zones.values.sorted { Array($0.key.zoneName.utf8).lexicographicallyPrecedes($1.key.zoneName.utf8) }.prefix(limit))
     }
 
     func saveZone(_ zone: StoredMarkSyncZone) throws {
@@ -46,6 +47,22 @@ final class PostgresMarkSyncTransaction: MarkSyncTransaction {
 
     func deleteZone(_ key: MarkSyncZoneKey) throws {
         writes.append(.deleteZone(key))
+    }
+
+    func usage(of zone: MarkSyncZoneKey) throws -> MarkSyncUsage {
+        if try holdsNoRecords(zone) { return .zero }
+        guard case .usage(let usage) = try answer(.zoneUsage(zone)) else { throw Self.mismatch }
+        return usage
+    }
+
+    func usage(ofUser userID: Int64) throws -> MarkSyncUserUsage {
+        guard case .userUsage(let usage) = try answer(.userUsage(userID)) else { throw Self.mismatch }
+        return usage
+    }
+
+    func addUsage(_ delta: MarkSyncUsage, ofUser userID: Int64) throws {
+        guard delta != .zero else { return }
+        writes.append(.addUsage(delta, userID: userID))
     }
 
     func records(
@@ -136,7 +153,7 @@ final class PostgresMarkSyncTransaction: MarkSyncTransaction {
     /// Throws when this run changed a zone of `database`, whose change history the database
     /// would have to answer for (no body reads it after writing).
     private func checkUnwritten(_ database: MarkSyncDatabaseKey) throws {
-        guard !writes.contains(where: { $0.zoneKey.database == database }) else {
+        guard !writes.contains(where: { $0.zoneKey?.database == database }) else {
             throw ServerError.storage("a status transaction read the change history of a database it changed")
         }
     }

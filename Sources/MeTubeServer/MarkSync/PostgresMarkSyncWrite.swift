@@ -7,13 +7,16 @@ enum PostgresMarkSyncWrite: Sendable {
     case deleteZone(MarkSyncZoneKey)
     /// Creates or replaces records of a zone.
     case saveRecords([StoredMarkSyncRecord], MarkSyncZoneKey)
+    /// Adds to what a user holds.
+    case addUsage(MarkSyncUsage, userID: Int64)
 
-    /// The zone written.
-    var zoneKey: MarkSyncZoneKey {
+    /// The zone written, if the write is of one.
+    var zoneKey: MarkSyncZoneKey? {
         switch self {
         case .saveZone(let zone): zone.key
         case .deleteZone(let key): key
         case .saveRecords(_, let key): key
+        case .addUsage: nil
         }
     }
 }

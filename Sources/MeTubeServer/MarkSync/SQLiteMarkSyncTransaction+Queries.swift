@@ -1,4 +1,5 @@
 import GRDB
+import MeTubeAPI
 
 extension SQLiteMarkSyncTransaction {
     func records(ofType type: String, in zone: MarkSyncZoneKey) throws -> [StoredMarkSyncRecord] {
@@ -8,6 +9,45 @@ extension SQLiteMarkSyncTransaction {
             WHERE zone_id = ? AND type = ? AND deleted = 0
             """), arguments: [zoneID, type]).map(record)
     }
+
+    func usage(of zone: MarkSyncZoneKey) throws -> MarkSyncUsage {
+        guard let zoneID = try zoneID(zone) else { return .zero }
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT coalesce(sum(deleted = 0), 0), coalesce(sum(\(Self.bytesSQL)), 0) FROM status_records WHERE zone_id = ?
+            """), arguments: [zoneID])
+        return MarkSyncUsage(records: row?[0] ?? 0, bytes: row?[1] ?? 0)
+    }
+
+    func usage(ofUser userID: Int64) throws -> MarkSyncUserUsage {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT zones, records, bytes, max_zones, max_records, max_bytes FROM status_usage WHERE user_id = ?"),
+            arguments: [userID]) else { return MarkSyncUserUsage() }
+        return MarkSyncUserUsage(
+            usage: MarkSyncUsage(zones: row[0], records: row[1], bytes: row[2]),
+            setting: MarkSyncQuotaSetting(zones: row[3], records: row[4], bytes: row[5]))
+    }
+
+    func addUsage(_ delta: MarkSyncUsage, ofUser userID: Int64) throws {
+        guard delta != .zero else { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO status_usage (user_id, zones, records, bytes) VALUES (?, ?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET zones = zones + excluded.zones, records = records + excluded.records, bytes = bytes + excluded.bytes
+            """).execute(arguments: [userID, delta.zones, delta.records, delta.bytes])
+    }
+
+    /// A record row's ``MarkSyncRecordBytes`` in SQLite.
+    static let bytesSQL = MarkSyncRecordBytes.sql { "length(CAST(\($0) AS BLOB))" }
+
+    /// Counts what each user without a usage row holds, from their zones and records: once, when
+    /// the usage table is added or users are imported.
+    static let countUsageSQL = """
+        INSERT INTO status_usage (user_id, zones, records, bytes)
+        SELECT u.id,
+            (SELECT count(*) FROM status_zones WHERE user_id = u.id AND name != '\(MarkSyncZoneID.defaultZoneName)'),
+            (SELECT count(*) FROM status_records WHERE deleted = 0 AND zone_id IN (SELECT id FROM status_zones WHERE user_id = u.id)),
+            (SELECT coalesce(sum(\(bytesSQL)), 0) FROM status_records WHERE zone_id IN (SELECT id FROM status_zones WHERE user_id = u.id))
+        FROM status_users u WHERE u.id NOT IN (SELECT user_id FROM status_usage)
+        """
 
     func databaseChangePosition(_ database: MarkSyncDatabaseKey) throws -> Int64 {
         try Int64.fetchOne(

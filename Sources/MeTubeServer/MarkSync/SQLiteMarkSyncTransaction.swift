@@ -14,7 +14,7 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
     /// The lookup of a chunk of names, by its size.
     private static let lookupSQL = RepeatedSQL(upTo: namesPerLookup) { count in
         """
-        SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+        SELECT name, type, fields, sequence, created_millis, modified_millis, deleted, length(fields) FROM status_records
         WHERE zone_id = ? AND name IN (\(repeatElement("?", count: count).joined(separator: ",")))
         """
     }
@@ -42,10 +42,13 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         return StoredMarkSyncZone(key: key, incarnation: row[1], lastSequence: row[2])
     }
 
-    func zones(in database: MarkSyncDatabaseKey) throws -> [StoredMarkSyncZone] {
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone] {
         try Row.fetchAll(
-            db, sql: "SELECT name, incarnation, last_sequence FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? ORDER BY name",
-            arguments: [database.userID, database.container, database.environment]
+            db.cachedStatement(sql: """
+                SELECT name, incarnation, last_sequence FROM status_zones
+                WHERE user_id = ? AND container = ? AND environment = ? AND name > ? ORDER BY name LIMIT ?
+                """),
+            arguments: [database.userID, database.container, database.environment, name ?? "", limit]
         ).map { row in
             StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: row[0]), incarnation: row[1], lastSequence: row[2])
         }
@@ -79,7 +82,10 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
             let rows = try bindings.rows()
             while let row = try rows.next() {
                 let name: String = row[0]
-                var stored = StoredMarkSyncRecord(name: name, type: row[1], fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
+                let type: String = row[1]
+                var stored = StoredMarkSyncRecord(
+                    name: name, type: type, fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6],
+                    storedBytes: MarkSyncRecordBytes.of(name: name, type: type, storedFieldBytes: row[7]))
                 if readsFields(stored) { stored.fields = try MarkSyncFieldsCodec.fields(stored: row[2], of: name) }
                 found[name] = stored
             }
@@ -101,7 +107,7 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
                 try bindings.bind(zoneID)
                 try bindings.bind(record.name)
                 try bindings.bind(record.type)
-                try bindings.bind(MarkSyncFieldsCodec.stored(record.fields))
+                try bindings.bind(record.storedFields ?? MarkSyncFieldsCodec.stored(record.fields))
                 try bindings.bind(record.sequence)
                 try bindings.bind(record.createdMillis)
                 try bindings.bind(record.modifiedMillis)

@@ -49,5 +49,6 @@ struct LegacyMarkSyncImport {
             INSERT INTO main.status_records (zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted)
                 SELECT zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted FROM legacy.status_records;
             """)
+        try db.execute(sql: SQLiteMarkSyncTransaction.countUsageSQL)
     }
 }

@@ -63,6 +63,7 @@ public enum PostgresImport {
         var availabilityRechecks: [(String, Int64?, Int64)] = []
         var channelChecks: [(String, Int64)] = []
         var quota: [(String, Int64, Bool)] = []
+        var usage: [(Int64, Int64, Int64, Int64, Int64?, Int64?, Int64?)] = []
 
         init(_ db: Database) throws {
             lastSeq = try Int64.fetchOne(db, sql: "SELECT value FROM hub_counters WHERE name = 'last_seq'") ?? 0
@@ -95,6 +96,8 @@ public enum PostgresImport {
                 .map { ($0[0], $0[1], $0[2]) }
             channelChecks = try Row.fetchAll(db, sql: "SELECT channel_id, checked_at FROM youtube_channel_checks").map { ($0[0], $0[1]) }
             quota = try Row.fetchAll(db, sql: "SELECT day, used, exhausted FROM youtube_quota").map { ($0[0], $0[1], $0[2]) }
+            usage = try Row.fetchAll(db, sql: "SELECT user_id, zones, records, bytes, max_zones, max_records, max_bytes FROM status_usage")
+                .map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
         }
 
         /// The rows per table this snapshot holds.
@@ -104,7 +107,7 @@ public enum PostgresImport {
                 "status_records": records.count, "status_database_counters": counters.count, "status_zone_deletions": deletions.count,
                 "websub_subscriptions": subscriptions.count, "websub_video_updates": pushedUpdates.count,
                 "youtube_video_checks": videoChecks.count, "youtube_availability_rechecks": availabilityRechecks.count,
-                "youtube_channel_checks": channelChecks.count, "youtube_quota": quota.count,
+                "youtube_channel_checks": channelChecks.count, "youtube_quota": quota.count, "status_usage": usage.count,
             ]
         }
 
@@ -134,6 +137,12 @@ public enum PostgresImport {
             for u in users {
                 try await run("""
                     INSERT INTO status_users (id, name, token_hash, created_millis, last_seen_millis) VALUES (\(u.0), \(u.1), \(u.2), \(u.3), \(u.4))
+                    """)
+            }
+            for u in usage {
+                try await run("""
+                    INSERT INTO status_usage (user_id, zones, records, bytes, max_zones, max_records, max_bytes)
+                    VALUES (\(u.0), \(u.1), \(u.2), \(u.3), \(u.4), \(u.5), \(u.6))
                     """)
             }
             for z in zones {

@@ -1,4 +1,5 @@
 import Logging
+import MeTubeAPI
 import PostgresNIO
 
 /// The PostgreSQL schema of the hub, the status service, WebSub and the YouTube Data API
@@ -221,6 +222,27 @@ enum PostgresMigrations {
                 channel_id TEXT COLLATE "C" PRIMARY KEY, backfilled BOOLEAN NOT NULL, checked_seq BIGINT NOT NULL,
                 failures BIGINT NOT NULL, retry_at BIGINT NOT NULL, last_error TEXT
             )
+            """,
+        ]),
+        // What each user holds against their quota and the quota set for them (SQLite's
+        // status-003); IF NOT EXISTS and ON CONFLICT, as a step without a former name may run again.
+        Step(name: "postgres-status-002-user-usage", statements: [
+            """
+            CREATE TABLE IF NOT EXISTS status_usage (
+                user_id BIGINT PRIMARY KEY REFERENCES status_users(id) ON DELETE CASCADE,
+                zones BIGINT NOT NULL DEFAULT 0, records BIGINT NOT NULL DEFAULT 0, bytes BIGINT NOT NULL DEFAULT 0,
+                max_zones BIGINT, max_records BIGINT, max_bytes BIGINT
+            )
+            """,
+            """
+            INSERT INTO status_usage (user_id, zones, records, bytes)
+            SELECT u.id,
+                (SELECT count(*) FROM status_zones WHERE user_id = u.id AND name <> '\(MarkSyncZoneID.defaultZoneName)'),
+                (SELECT count(*) FROM status_records WHERE NOT deleted AND zone_id IN (SELECT id FROM status_zones WHERE user_id = u.id)),
+                (SELECT coalesce(sum(\(PostgresMarkSyncStatements.bytesSQL)), 0) FROM status_records
+                    WHERE zone_id IN (SELECT id FROM status_zones WHERE user_id = u.id))
+            FROM status_users u
+            ON CONFLICT (user_id) DO NOTHING
             """,
         ]),
     ]

@@ -224,6 +224,18 @@ extension ServerDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("sqlite-status-003-user-usage") { db in
+            // What each user holds against their quota, kept by every write (no count per
+            // request), and the quota the operator set for them (NULL: the server's default).
+            try db.execute(sql: """
+                CREATE TABLE status_usage (
+                    user_id INTEGER PRIMARY KEY REFERENCES status_users(id) ON DELETE CASCADE,
+                    zones INTEGER NOT NULL DEFAULT 0, records INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0,
+                    max_zones INTEGER, max_records INTEGER, max_bytes INTEGER
+                );
+                \(SQLiteMarkSyncTransaction.countUsageSQL);
+                """)
+        }
         return migrator
     }()
 
