@@ -22,15 +22,16 @@ final class StatusServerProcess: Sendable {
     let token: String
 
     /// Starts a server on `backend` (an SQLite file in `directory`, or a new database of the
-    /// test cluster), waits until it listens (within 30 s), and adds a user.
-    init(_ backend: Backend, in directory: TemporaryDirectory) async throws {
+    /// test cluster) with `arguments` after the others (which they override), waits until it
+    /// listens (within 30 s), and adds a user.
+    init(_ backend: Backend, in directory: TemporaryDirectory, arguments: [String] = []) async throws {
         let database: [String] = switch backend {
         case .sqlite: ["--database", directory.path("server.sqlite")]
         case .postgres: ["--database", try PostgresTestCluster.database()]
         }
         let process = Process()
         process.executableURL = ProductBinary.url("metube-server")
-        process.arguments = ["serve", "--port", "0", "--poll-interval", "0", "--status-rate", "0"] + database
+        process.arguments = ["serve", "--port", "0", "--poll-interval", "0", "--status-rate", "0"] + database + arguments
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
