@@ -112,13 +112,6 @@ import TestSupport
 
                 """
         }
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
-             <id>yt:channel:\(channelID.dropFirst(2))</id>
-             <yt:channelId>\(channelID.dropFirst(2))</yt:channelId>
-             <title>Exact counts</title>
-
-            """ + items.joined() + "</feed>\n"
+        return MinimalAtomFeed.channel(channelID, title: "Exact counts", entries: items)
     }
 }

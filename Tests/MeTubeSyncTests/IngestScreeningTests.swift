@@ -151,15 +151,10 @@ import TestSupport
 
             """
         }
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
-             <id>yt:channel:\(channelID.dropFirst(2))</id>
-             <yt:channelId>\(channelID.dropFirst(2))</yt:channelId>
-             <title>\(xml(hostile.channelName))</title>
-
-            """ + entry(hostileID, hostile.title, hostile.text, hostile.thumbnailURL, published: "2026-11-02T12:00:00+00:00")
-            + entry(cleanID, "Clean", "Clean text", cleanThumbnail, published: "2026-11-01T12:00:00+00:00") + "</feed>\n"
+        return MinimalAtomFeed.channel(channelID, title: xml(hostile.channelName), entries: [
+            entry(hostileID, hostile.title, hostile.text, hostile.thumbnailURL, published: "2026-11-02T12:00:00+00:00"),
+            entry(cleanID, "Clean", "Clean text", cleanThumbnail, published: "2026-11-01T12:00:00+00:00"),
+        ])
     }
 
     /// `text` for XML: markup characters, and every character outside printable ASCII as a
