@@ -6,9 +6,11 @@ public enum FeedLimits {
     /// most 15,000 bytes in the scripts feeds use (20,000 for emoji); longer text is cut at a
     /// character boundary.
     public static let maxDescriptionBytes = 16_384
-    /// The largest view or rating count kept: 2^50, far above any real count (the most viewed
-    /// video has about 2^34), and exact wherever JSON numbers are read as doubles.
-    public static let maxCount = 1 << 50
+    /// The largest view or rating count kept: 2^53 − 1, far above any real count (the most viewed
+    /// video has about 2^34), and the largest that every JSON reader reads exactly (those that
+    /// read numbers as doubles included). A larger or negative count is no count: not clamped,
+    /// since a clamped figure would be printed as if it were exact.
+    public static let maxCount = (1 << 53) - 1
 
     /// `count` when it is a plausible count, 0…``maxCount``; nil for a negative or huge one.
     public static func count(_ count: Int?) -> Int? {

@@ -19,6 +19,9 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     public var published: Date
     /// Length in seconds, when a source knew it.
     public var duration: Int?
+    /// ``views`` as an ``ExactCount``: seven bytes in the hole the layout leaves after ``duration``
+    /// (an `Int?` is nine bytes, and ``hubSeq`` is aligned to eight), so it costs nothing.
+    private var storedViews = ExactCount.unknown
     /// The feed's description text, when a source provided one and it is held in memory (a video
     /// the store loaded has a ``descriptionReference`` instead; ask the store for the text).
     public var description: String? {
@@ -38,11 +41,10 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
     private var scheduledStartSeconds: UInt32
     private var thumbnail: Thumbnail
     private var storedDescription: StoredDescription
-    /// ``starRatings`` and ``views`` as ``CompactCount``s: two and four bytes that sit in the
-    /// padding at the end of the layout, so they cost nothing in a library of hundreds of
-    /// thousands (`Int?` would add sixteen bytes each).
-    private var storedStarRatings = CompactCount<UInt16>.unknown
-    private var storedViews = CompactCount<UInt32>.unknown
+    /// ``starRatings`` as an ``ExactCount``: seven bytes in the padding at the end of the layout
+    /// (`Int?` would add sixteen). Both counts are exact: the screen may round them, nothing
+    /// stored or printed as JSON does.
+    private var storedStarRatings = ExactCount.unknown
 
     /// Creates a video.
     public init(
@@ -65,18 +67,18 @@ public struct Video: Codable, Sendable, Hashable, Identifiable {
         self.starRatings = starRatings
     }
 
-    /// How many times it was viewed, as the feed said when last read (`media:statistics`); nil
-    /// when unknown or outside `FeedLimits.count`'s range.
+    /// How many times it was viewed, as the feed said when last read (`media:statistics`), exactly;
+    /// nil when unknown or outside `FeedLimits.count`'s range (negative or above 2^53 − 1).
     public var views: Int? {
         get { storedViews.value }
-        set { storedViews = CompactCount(FeedLimits.count(newValue)) }
+        set { storedViews = ExactCount(FeedLimits.count(newValue)) }
     }
 
-    /// How many people rated it, as the feed said when last read (`media:starRating`'s count);
-    /// nil when unknown or out of range.
+    /// How many people rated it, as the feed said when last read (`media:starRating`'s count),
+    /// exactly; nil when unknown or out of range.
     public var starRatings: Int? {
         get { storedStarRatings.value }
-        set { storedStarRatings = CompactCount(FeedLimits.count(newValue)) }
+        set { storedStarRatings = ExactCount(FeedLimits.count(newValue)) }
     }
 
     /// When a premiere or stream is scheduled to start, when a source said so; held to the whole

@@ -22,9 +22,9 @@ func quotaFloodFigures() async throws -> [Figure] {
     let database = folder.appendingPathComponent("server.sqlite").path
     let capped = try addBenchUser("capped", database: database)
     let flooder = try addBenchUser("flooder", database: database)
-    let raised = try runProcess(ServerChild.binary, ["users", "quota", "flooder", "--zones", "\(zones + 2)", "--records", "\(2 * (queued + tags))", "--database", database])
+    let raised = try runProcess(ServerProcess.binary, ["users", "quota", "flooder", "--zones", "\(zones + 2)", "--records", "\(2 * (queued + tags))", "--database", database])
     guard raised.status == 0 else { throw BenchFailure("users quota: \(raised.stderr)") }
-    let server = try await ServerChild.start([
+    let server = try await ServerProcess.start([
         "serve", "--database", database, "--port", "0", "--poll-interval", "0", "--status-rate", "0", "--register-limit", "0", "--log-level", "critical",
     ])
     defer { server.stop() }
@@ -56,7 +56,7 @@ func quotaFloodFigures() async throws -> [Figure] {
 
 /// Adds the status user `name` to the database file at `database` and returns their token.
 private func addBenchUser(_ name: String, database: String) throws -> String {
-    let added = try runProcess(ServerChild.binary, ["users", "add", name, "--database", database])
+    let added = try runProcess(ServerProcess.binary, ["users", "add", name, "--database", database])
     guard added.status == 0 else { throw BenchFailure("users add \(name): \(added.stderr)") }
     return added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }

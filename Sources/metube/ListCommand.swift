@@ -134,6 +134,10 @@ struct VideoOutput: Encodable {
     var availability: Availability
     /// When an upcoming premiere or stream is scheduled to start, when a source said so.
     var scheduledStart: Date?
+    /// The view count as the feed last gave it, exactly; absent when unknown.
+    var views: Int?
+    /// The rating count as the feed last gave it, exactly; absent when unknown.
+    var starRatings: Int?
 
     init(_ row: FeedRow) {
         videoId = row.video.id
@@ -150,5 +154,7 @@ struct VideoOutput: Encodable {
         rule = row.mark?.rule
         availability = row.video.availability
         scheduledStart = row.video.scheduledStart
+        views = row.video.views
+        starRatings = row.video.starRatings
     }
 }

@@ -99,8 +99,8 @@ import Testing
 
     @Test func availabilityAndTheFeedsCountsAddNoBytesToAVideo() {
         // The state's byte and the start's four bytes sit in the padding after `isShortLink`, and
-        // the view and rating counts in the padding at the end, so a video takes as much room in
-        // an array as before them (a stride of 136 bytes on the commit before availability).
+        // the exact view and rating counts in the holes after `duration` and at the end, so a video
+        // takes as much room in an array as before them (a stride of 136 bytes on the commit before availability).
         let afterShortLink = MemoryLayout<Video>.offset(of: \Video.isShortLink)! + 1
         #expect(MemoryLayout<Video>.offset(of: \Video.availability) == afterShortLink)
         #expect(MemoryLayout<Video>.stride == 136)

@@ -148,6 +148,31 @@ import TestSupport
         #expect(read.video("v2")?.published.timeIntervalSince1970 == 0)
     }
 
+    @Test func countsAtTheEdgesOf24To53BitsSurviveTheJournalAndACompaction() throws {
+        // The break of issue 37.3: 123,456,789 ratings read back as 123,404,288, and 2^49 as 2^50.
+        let counts = [0, 1, (1 << 24) - 1, 1 << 24, (1 << 24) + 1, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 1 << 49, 1 << 50,
+                      (1 << 53) - 1, 123_456_789, 99_999_999_999]
+        let videos = counts.enumerated().map { index, count in
+            Video(id: "count\(String(format: "%06d", index))", channelID: "UC", title: "t", published: Date(timeIntervalSince1970: 0),
+                  views: count, starRatings: counts[counts.count - 1 - index])
+        }
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try Store.open(at: directory.url).apply(StoreChange(videos: videos))
+        let reopened = try Store.open(at: directory.url)
+        #expect(reopened.takeNotices().isEmpty)
+        for (index, count) in counts.enumerated() {
+            #expect(reopened.library().video(videos[index].id)?.views == count, "views \(count) from the journal")
+            #expect(reopened.library().video(videos[index].id)?.starRatings == counts[counts.count - 1 - index])
+        }
+        try reopened.compact()
+        let compacted = try Store.open(at: directory.url)
+        for (index, count) in counts.enumerated() {
+            #expect(compacted.library().video(videos[index].id)?.views == count, "views \(count) from the snapshot")
+            #expect(compacted.library().video(videos[index].id)?.starRatings == counts[counts.count - 1 - index])
+        }
+    }
+
     @Test func aHubSequenceAbove9e15SurvivesTheJournalAndACompaction() throws {
         // The break of issue 13.3: a 64-bit number the writer wrote made its whole line "damaged".
         let directory = TemporaryDirectory()

@@ -88,7 +88,14 @@ struct StoredValueGenerator {
         return Video(id: id, channelID: string(), title: string(), published: date(), duration: optional { Int($0.int64()) },
                      description: optional { $0.string() }, thumbnailURL: optional { $0.thumbnailURL(for: id) }, hubSeq: optional { $0.int64() },
                      isShortLink: chance(50), availability: Availability.allCases[below(Availability.allCases.count)],
-                     scheduledStart: optional { $0.date() })
+                     scheduledStart: optional { $0.date() }, views: optional { $0.count() }, starRatings: optional { $0.count() })
+    }
+
+    /// A view or rating count: often at an edge of 24, 32, 50 or 53 bits, else any that a video
+    /// holds (0…2^53 − 1).
+    mutating func count() -> Int {
+        let edges = [0, 1, (1 << 24) - 1, 1 << 24, (1 << 24) + 1, (1 << 32) - 1, (1 << 32) + 1, 1 << 49, 1 << 50, (1 << 53) - 1]
+        return chance(40) ? edges[below(edges.count)] : Int(next() >> 11)
     }
 
     /// A YouTube-shaped video id: 11 characters of `[A-Za-z0-9_-]`.

@@ -21,13 +21,14 @@ final class StatusServerProcess: Sendable {
     let token: String
 
     /// Starts a server on `backend` (an SQLite file in `directory`, or a new database of the
-    /// test cluster), waits until it listens (within 30 s), and adds a user.
-    init(_ backend: Backend, in directory: TemporaryDirectory) async throws {
+    /// test cluster) with `arguments` after the others (which they override), waits until it
+    /// listens (within 30 s), and adds a user.
+    init(_ backend: Backend, in directory: TemporaryDirectory, arguments: [String] = []) async throws {
         let database: [String] = switch backend {
         case .sqlite: ["--database", directory.path("server.sqlite")]
         case .postgres: ["--database", try PostgresTestCluster.database()]
         }
-        server = try await ServerProcess.launch(["serve", "--port", "0", "--poll-interval", "0", "--status-rate", "0"] + database, within: .seconds(30))
+        server = try await ServerProcess.launch(["serve", "--port", "0", "--poll-interval", "0", "--status-rate", "0"] + database + arguments, within: .seconds(30))
         let added = try runProcess(ProductBinary.url("metube-server"), ["users", "add", "user"] + database)
         guard added.status == 0 else { throw ServerProcessFailure("users add failed: \(added.stderr)") }
         token = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -23,6 +23,19 @@ public enum MinimalAtomFeed {
             """
     }
 
+    /// A channel feed of `channelID` whose title is `title` (XML text, escaped by the caller)
+    /// around `entries`, each an `<entry>` element as YouTube writes it.
+    public static func channel(_ channelID: String, title: String, entries: [String]) -> String {
+        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
+             <id>yt:channel:\(channelID.dropFirst(2))</id>
+             <yt:channelId>\(channelID.dropFirst(2))</yt:channelId>
+             <title>\(title)</title>
+
+            """ + entries.joined() + "</feed>\n"
+    }
+
     /// A Shorts playlist feed (`playlist_id=UUSH…`) of `channelID` in the shape of a real playlist
     /// feed, listing `entries` (a video id and the channel the entry names) in order.
     public static func shortsPlaylist(channelID: String, entries: [(videoID: String, channelID: String)]) -> String {

@@ -181,7 +181,7 @@ actor YouTubeEnricher: Service {
             guard !ids.isEmpty, try await spendUnit(&pass) else { return }
             let details: [String: YouTubeChannelDetails]
             do {
-                details = try await api.channelDetails(ids)
+                details = try await api.channelDetails(ids).mapValues(IngestScreen.channelDetails)
             } catch {
                 try await handle(error, &pass)
                 return

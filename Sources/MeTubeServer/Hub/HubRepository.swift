@@ -45,12 +45,14 @@ public protocol HubRepository: Sendable {
 }
 
 extension HubRepository {
-    /// Merges one fetched feed as ``FeedIngestionPlan`` decides: new videos and those whose title,
-    /// availability or description changed get a fresh `seq` each, counts and thumbnails are
-    /// refreshed in place (see ``StoredVideoDetails``), and the channels written to keep their
-    /// newest ``FeedIngestionPlan/keptPerChannel`` videos.
+    /// Merges one fetched feed as ``FeedIngestionPlan`` decides, once ``IngestScreen`` has
+    /// screened its text and links: new videos and those whose title, availability or description
+    /// changed get a fresh `seq` each, counts and thumbnails are refreshed in place (see
+    /// ``StoredVideoDetails``), and the channels written to keep their newest
+    /// ``FeedIngestionPlan/keptPerChannel`` videos.
     public func ingest(_ ingestion: FeedIngestion) async throws -> FeedIngestionOutcome {
-        try await ingest(ingestion) { known in FeedIngestionPlan(ingestion, known: known) }
+        let screened = IngestScreen.ingestion(ingestion)
+        return try await ingest(screened) { known in FeedIngestionPlan(screened, known: known) }
     }
 
     /// No version: answers are never cached.
