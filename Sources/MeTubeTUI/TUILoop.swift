@@ -20,6 +20,8 @@ struct TUILoop<Source: LibrarySource> {
     private var repaintsAll = false
     private var model: ScreenModel
     private var clipboard: String?
+    /// The lookup of the channel link being followed, while it runs.
+    private var channelResolution: Task<Void, Never>?
     /// Tracked players now running, by video id.
     private var players: [String: PlaybackRecorder] = [:]
     /// Timing figures as JSON lines, when `options.timingOutput` asks for them.
@@ -54,6 +56,7 @@ struct TUILoop<Source: LibrarySource> {
         defer {
             syncTask?.cancel()
             downloadTask?.cancel()
+            channelResolution?.cancel()
             if let clear = pixelOverlay.shown?.picture.clearSequence { FileHandle.standardOutput.write(Data(clear.utf8)) }
         }
         var lastRefresh = ContinuousClock.now
@@ -241,6 +244,13 @@ struct TUILoop<Source: LibrarySource> {
                 } catch {
                     _ = model.apply(.sync(.message("cannot save the tags: \(error)", isError: true)))
                 }
+            case .follow(let channelID):
+                follow(channelID)
+            case .resolveChannel(let lookup):
+                resolveChannel(lookup)
+            case .cancelChannelResolution:
+                channelResolution?.cancel()
+                channelResolution = nil
             case .syncNow:
                 options.requestSync?()
             case .fullResync:
@@ -254,6 +264,35 @@ struct TUILoop<Source: LibrarySource> {
                 start { progress in inbox.post(.youTubeImport(progress)) }
             case .quit:
                 break
+            }
+        }
+    }
+
+    /// Follows `channelID` in the store and shows the channel, which syncs to the other devices.
+    private mutating func follow(_ channelID: String) {
+        do {
+            let added = try source.follow(channelID)
+            reloadFromStore()
+            if added { options.markDidChange?() }
+            perform(model.apply(.followed(channelID: channelID, added: added)))
+        } catch {
+            _ = model.apply(.sync(.message("cannot follow \(channelID): \(error); nothing was followed", isError: true)))
+        }
+    }
+
+    /// Resolves the lookup's link off the key path; the answer arrives through the inbox.
+    private mutating func resolveChannel(_ lookup: ChannelLookup) {
+        guard let resolve = options.resolveChannel else {
+            perform(model.apply(.channelNotResolved(lookup, reason: "resolving links is not available here")))
+            return
+        }
+        let inbox = inbox
+        channelResolution?.cancel()
+        channelResolution = Task.detached {
+            do {
+                inbox.post(.channelResolved(lookup, channelID: try await resolve(lookup.link)))
+            } catch {
+                inbox.post(.channelNotResolved(lookup, reason: "\(error)"))
             }
         }
     }
