@@ -40,8 +40,8 @@ struct TUILoop<Source: LibrarySource> {
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
         model.loadingVideoCount = source.loadingVideoCount
-        for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
-        _ = model.apply(.channelFetchesChanged(source.channelFetches()))
+        for (service, state) in options.services { send(.sync(.service(service, state))) }
+        send(.channelFetchesChanged(source.channelFetches()))
         showNotices()
     }
 
@@ -72,7 +72,7 @@ struct TUILoop<Source: LibrarySource> {
                 keyName = key.name
                 changed = true
             case .resize?:
-                _ = model.apply(.resized(terminal.size))
+                send(.resized(terminal.size))
                 terminal.invalidate()
                 repaintsAll = true
                 changed = true
@@ -93,17 +93,17 @@ struct TUILoop<Source: LibrarySource> {
                 return 0
             }
             for event in inbox.drain() {
-                apply(event)
+                receive(event)
                 changed = true
             }
             if ContinuousClock.now - lastRefresh >= options.refreshInterval {
                 lastRefresh = ContinuousClock.now
                 refreshFromStore()
-                _ = model.apply(.tick(Date()))
+                send(.tick(Date()))
                 changed = true
             }
             if changed {
-                for event in detailsLoader.update(for: model, source: source) { apply(event) }
+                for event in detailsLoader.update(for: model, source: source) { receive(event) }
                 redraw()
             }
             updateSearchIndex()
@@ -136,7 +136,9 @@ struct TUILoop<Source: LibrarySource> {
         }
     }
 
-    private mutating func apply(_ event: ModelEvent) {
+    /// Takes in an event from the inbox or the details loader: a player's end or mark syncs, and a
+    /// store change is read back, before the model sees it.
+    private mutating func receive(_ event: ModelEvent) {
         if case .playback(let update) = event, update.outcome != nil || update.mark != nil {
             // A position syncs once playback stops (and a watched mark at once), not every save.
             if update.outcome != nil { players[update.videoID] = nil }
@@ -146,8 +148,14 @@ struct TUILoop<Source: LibrarySource> {
             reloadFromStore()
         } else {
             if case .youTubeImport(.finished) = event { reloadFromStore() }
-            perform(model.apply(event))
+            send(event)
         }
+    }
+
+    /// Gives the model `event` and runs every effect it asks for: the one way an event reaches the
+    /// model, so no effect is dropped.
+    private mutating func send(_ event: ModelEvent) {
+        perform(model.apply(event))
     }
 
     private mutating func refreshFromStore() {
@@ -156,7 +164,7 @@ struct TUILoop<Source: LibrarySource> {
             compactInBackgroundIfNeeded()
         } catch {
             let text = "cannot read the store: \(error)"
-            if model.message?.text != text { _ = model.apply(.sync(.message(text, isError: true))) }
+            if model.message?.text != text { send(.sync(.message(text, isError: true))) }
         }
         showNotices()
     }
@@ -164,13 +172,13 @@ struct TUILoop<Source: LibrarySource> {
     /// Gives the model the store's current library and channel fetch results.
     private mutating func reloadFromStore() {
         if model.loadingVideoCount != nil, source.loadingVideoCount == nil {
-            _ = model.apply(.libraryLoaded(source.library()))
+            send(.libraryLoaded(source.library()))
             record((["event": "library-loaded", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count] as [String: Any])
                 .merging(Self.memoryFields()) { $1 })
         } else {
-            _ = model.apply(.libraryChanged(source.library()))
+            send(.libraryChanged(source.library()))
         }
-        _ = model.apply(.channelFetchesChanged(source.channelFetches()))
+        send(.channelFetchesChanged(source.channelFetches()))
     }
 
     /// Folds a grown journal into new snapshots on a thread of its own, so no key waits for it;
@@ -191,7 +199,7 @@ struct TUILoop<Source: LibrarySource> {
     private mutating func showNotices() {
         let notices = source.takeNotices()
         guard !notices.isEmpty else { return }
-        _ = model.apply(.sync(.message(notices.joined(separator: "; "), isError: true)))
+        send(.sync(.message(notices.joined(separator: "; "), isError: true)))
     }
 
     private mutating func perform(_ effects: [Effect]) {
@@ -200,17 +208,17 @@ struct TUILoop<Source: LibrarySource> {
             case .mark(let videoID, let status):
                 do {
                     let mark = try source.mark(videoID, as: status)
-                    _ = model.apply(.marked(mark))
+                    send(.marked(mark))
                     options.markDidChange?()
                 } catch {
-                    _ = model.apply(.markFailed(videoID: videoID, message: "\(error)"))
+                    send(.markFailed(videoID: videoID, message: "\(error)"))
                 }
             case .markBatch(let batch):
                 do {
                     _ = try source.mark(batch)
                     options.markDidChange?()
                 } catch {
-                    _ = model.apply(.batchMarkFailed(message: "\(error)"))
+                    send(.batchMarkFailed(message: "\(error)"))
                 }
                 reloadFromStore()
             case .open(let videoID, let url, let markOnSuccess):
@@ -224,9 +232,9 @@ struct TUILoop<Source: LibrarySource> {
                 }
             case .queue(let edit):
                 do {
-                    _ = model.apply(.queued(try source.editQueue(edit)))
+                    send(.queued(try source.editQueue(edit)))
                 } catch {
-                    _ = model.apply(.sync(.message("could not change the queue: \(error)", isError: true)))
+                    send(.sync(.message("could not change the queue: \(error)", isError: true)))
                 }
             case .play(let videoID, let startSeconds):
                 startPlayer(videoID, at: startSeconds)
@@ -235,14 +243,14 @@ struct TUILoop<Source: LibrarySource> {
             case .setTags(let channelID, let tags):
                 do {
                     guard try source.setTags(tags, of: channelID) else {
-                        _ = model.apply(.sync(.message("the channel is no longer followed; its tags were not changed", isError: true)))
+                        send(.sync(.message("the channel is no longer followed; its tags were not changed", isError: true)))
                         continue
                     }
-                    _ = model.apply(.libraryChanged(source.library()))
-                    _ = model.apply(.sync(.message(tags.isEmpty ? "tags removed" : "tagged: \(tags.joined(separator: ", "))", isError: false)))
+                    send(.libraryChanged(source.library()))
+                    send(.sync(.message(tags.isEmpty ? "tags removed" : "tagged: \(tags.joined(separator: ", "))", isError: false)))
                     options.markDidChange?()
                 } catch {
-                    _ = model.apply(.sync(.message("cannot save the tags: \(error)", isError: true)))
+                    send(.sync(.message("cannot save the tags: \(error)", isError: true)))
                 }
             case .follow(let channelID):
                 follow(channelID)
@@ -257,7 +265,7 @@ struct TUILoop<Source: LibrarySource> {
                 options.requestFullResync?()
             case .importYouTube:
                 guard let start = options.importYouTube else {
-                    _ = model.apply(.youTubeImport(.failed("importing from YouTube is not available here")))
+                    send(.youTubeImport(.failed("importing from YouTube is not available here")))
                     continue
                 }
                 let inbox = inbox
@@ -274,16 +282,16 @@ struct TUILoop<Source: LibrarySource> {
             let added = try source.follow(channelID)
             reloadFromStore()
             if added { options.markDidChange?() }
-            perform(model.apply(.followed(channelID: channelID, added: added)))
+            send(.followed(channelID: channelID, added: added))
         } catch {
-            _ = model.apply(.sync(.message("cannot follow \(channelID): \(error); nothing was followed", isError: true)))
+            send(.sync(.message("cannot follow \(channelID): \(error); nothing was followed", isError: true)))
         }
     }
 
     /// Resolves the lookup's link off the key path; the answer arrives through the inbox.
     private mutating func resolveChannel(_ lookup: ChannelLookup) {
         guard let resolve = options.resolveChannel else {
-            perform(model.apply(.channelNotResolved(lookup, reason: "resolving links is not available here")))
+            send(.channelNotResolved(lookup, reason: "resolving links is not available here"))
             return
         }
         let inbox = inbox
@@ -304,7 +312,7 @@ struct TUILoop<Source: LibrarySource> {
         do {
             players[videoID] = try start(videoID, startSeconds) { update in inbox.post(.playback(update)) }
         } catch {
-            _ = model.apply(.playerFailed(videoID: videoID, message: "\(error)"))
+            send(.playerFailed(videoID: videoID, message: "\(error)"))
         }
     }
 
