@@ -29,6 +29,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
     case retryFailing = "retry-failing"
     case editTags = "edit-tags"
     case importYouTube = "import-youtube"
+    case followChannel = "follow-channel"
     case conflicts
     case queue
     case downloads
@@ -75,6 +76,7 @@ public enum Action: String, CaseIterable, Sendable, Hashable {
         case .retryFailing: ActionInfo(keys: ["F"], help: "Channels: fetch the failing channels again", group: .views)
         case .editTags: ActionInfo(keys: ["T"], help: "Channels: edit the channel's tags (comma-separated)", group: .views)
         case .importYouTube: ActionInfo(keys: ["I"], help: "Channels: follow your YouTube subscriptions (after metube youtube login)", group: .views)
+        case .followChannel: ActionInfo(keys: ["a"], help: "Channels: follow a channel: paste a link, @handle or video link (Enter; Esc cancels)", group: .views)
         case .conflicts: ActionInfo(keys: ["C"], help: "Conflicts between devices", group: .views)
         case .queue: ActionInfo(keys: ["L"], help: "Watch-later queue; J/K move a video in it (details pane closed)", group: .views)
         case .downloads: ActionInfo(keys: ["D"], help: "Downloads: each queued video's copy, progress, or why it waits or failed", group: .views)

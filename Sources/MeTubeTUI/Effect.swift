@@ -20,6 +20,13 @@ public enum Effect: Sendable, Equatable {
     case copy(String)
     /// Make `tags` the tags of the followed channel `channelID`.
     case setTags(channelID: String, tags: [String])
+    /// Follow the channel `channelID`, reporting ``ModelEvent/followed(channelID:added:)``.
+    case follow(channelID: String)
+    /// Turn the lookup's link into a channel id in the background, reporting
+    /// ``ModelEvent/channelResolved(_:channelID:)`` or ``ModelEvent/channelNotResolved(_:reason:)``.
+    case resolveChannel(ChannelLookup)
+    /// Stop the lookup ``resolveChannel(_:)`` started.
+    case cancelChannelResolution
     /// Start a sync now.
     case syncNow
     /// Forget where the syncs stopped and fetch and merge everything again.

@@ -96,6 +96,22 @@ enum Formatting {
         return result + (unicode ? "…" : "~")
     }
 
+    /// The end of `text` that fits in `width` columns, with `…` (or `~` in ASCII) where its start
+    /// was cut: a prompt shows where typing goes on.
+    static func tail(_ text: String, width: Int, unicode: Bool) -> String {
+        guard width > 0 else { return "" }
+        guard TextWidth.of(text) > width else { return text }
+        var kept: [Character] = []
+        var used = 0
+        for character in text.reversed() {
+            let columns = TextWidth.of(character)
+            if used + columns > width - 1 { break }
+            kept.append(character)
+            used += columns
+        }
+        return (unicode ? "…" : "~") + String(kept.reversed())
+    }
+
     /// `text` made safe for an ASCII terminal: every other character becomes `?`, wide ones `??`.
     static func ascii(_ text: String) -> String {
         guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }

@@ -15,6 +15,9 @@ public protocol LibrarySource: Sendable {
     func editQueue(_ edit: QueueEdit) throws -> [QueueEntry]
     /// Makes `tags` the tags of the followed channel `channelID`; `false` when it is not followed.
     func setTags(_ tags: [String], of channelID: String) throws -> Bool
+    /// Follows the channel `channelID` as `metube channels add` does (the follow syncs to the other
+    /// devices); `false` when it was followed already.
+    func follow(_ channelID: String) throws -> Bool
     /// Picks up changes made elsewhere; `true` when something changed.
     func refresh() throws -> Bool
     /// Each channel's last feed fetch, by channel id.
@@ -45,5 +48,14 @@ extension Store: LibrarySource {
     /// Makes `tags` the tags of the followed channel `channelID` in one durable step.
     public func setTags(_ tags: [String], of channelID: String) throws -> Bool {
         try transaction { $0.setTags(tags, of: channelID) }
+    }
+
+    /// Follows `channelID` in one durable step, unless it is followed already.
+    public func follow(_ channelID: String) throws -> Bool {
+        try transaction { transaction in
+            guard transaction.library.channels[channelID] == nil else { return false }
+            transaction.follow(Channel(id: channelID))
+            return true
+        }
     }
 }

@@ -94,6 +94,10 @@ public final class LoadingStore: LibrarySource {
         try waitForStore().setTags(tags, of: channelID)
     }
 
+    public func follow(_ channelID: String) throws -> Bool {
+        try waitForStore().follow(channelID)
+    }
+
     /// `true` once when the open has finished (the whole library replaces the head), then the
     /// store's own answer.
     public func refresh() throws -> Bool {

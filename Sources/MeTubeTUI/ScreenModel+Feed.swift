@@ -51,7 +51,7 @@ extension ScreenModel {
             if query.channelID != nil { openChannels() }
         case .keepMine, .takeTheirs:
             message = FooterMessage(text: keyMap.hint(.conflicts, "shows the conflicts") ?? "only in the conflicts view", isError: false)
-        case .retryFailing, .editTags, .importYouTube:
+        case .retryFailing, .editTags, .importYouTube, .followChannel:
             message = FooterMessage(text: keyMap.hint(.channels, "shows the channels and their fetch results") ?? "only in the channels view", isError: false)
         case .quit, .help, .syncNow, .fullResync, .toggleDetails, .scrollDetailsDown, .scrollDetailsUp, .nextDetailsItem, .previousDetailsItem, .useDetailsItem, .jumpToView, .undo, .toggleQueue, .queue, .downloads:
             break

@@ -21,6 +21,8 @@ extension ScreenModel {
             startTagEditing()
         case .importYouTube:
             return startYouTubeImport()
+        case .followChannel:
+            startFollowing()
         case .conflicts:
             rebuildConflicts()
             screen = .conflicts

@@ -88,6 +88,12 @@ public enum ModelEvent: Sendable, Equatable {
     case youTubeImport(YouTubeImportProgress)
     /// The background downloads of the queue moved on.
     case download(DownloadEvent)
+    /// The lookup of ``Effect/resolveChannel(_:)`` found this channel id (checked by the model).
+    case channelResolved(ChannelLookup, channelID: String)
+    /// The lookup of ``Effect/resolveChannel(_:)`` failed, for this reason.
+    case channelNotResolved(ChannelLookup, reason: String)
+    /// The channel of ``Effect/follow(channelID:)`` is followed; `added` is `false` when it already was.
+    case followed(channelID: String, added: Bool)
 }
 
 /// The whole state of the TUI as a value: keys and events go in, a new state and ``Effect``s come
@@ -133,6 +139,10 @@ public struct ScreenModel: Sendable {
     public internal(set) var searchInput: String?
     /// The channel whose tags are being edited after `T`, and the text typed; `nil` when not editing.
     public internal(set) var tagInput: TagInput?
+    /// The channel link being typed or resolved after `a` in the channels view; `nil` when not following.
+    public internal(set) var followInput: ChannelLinkInput?
+    /// How many channel lookups `a` started, to number the next.
+    var channelLookups = 0
     /// The last search, for `n` and `N`.
     public internal(set) var searchText = ""
     /// How many feed rows match ``searchText`` (so far, while ``isCountingMatches``).
@@ -250,6 +260,7 @@ public struct ScreenModel: Sendable {
     public mutating func handle(_ key: Key) -> [Effect] {
         if searchInput != nil { return handleSearchInput(key) }
         if tagInput != nil { return handleTagInput(key) }
+        if followInput != nil { return handleFollowInput(key) }
         if isConfirmingFullResync { return confirmFullResync(key) }
         if resumeQuestion != nil { return answerResume(key) }
         if pendingBulkMark != nil { return confirmBulkMark(key) }
@@ -343,6 +354,12 @@ public struct ScreenModel: Sendable {
             return applyYouTubeImport(progress)
         case .download(let downloadEvent):
             downloads.apply(downloadEvent)
+        case .channelResolved(let lookup, let channelID):
+            return channelResolved(lookup, to: channelID)
+        case .channelNotResolved(let lookup, let reason):
+            return channelNotResolved(lookup, reason: reason)
+        case .followed(let channelID, let added):
+            return channelFollowed(channelID, added: added)
         }
         return []
     }

@@ -124,6 +124,8 @@ public struct ScreenRenderer: Sendable {
             grid.put(matches, row: row, column: end + 1, style: model.searchMatchCount == 0 && counting.isEmpty ? .error : .dim)
         } else if let input = model.tagInput {
             field("tags of \(input.channelName): \(input.text)", into: &grid, row: row, column: 0, width: grid.width, style: .accent)
+        } else if let input = model.followInput {
+            drawFollowPrompt(input, into: &grid, row: row)
         } else if let message = model.message {
             field(message.text, into: &grid, row: row, column: 0, width: grid.width, style: message.isError ? .error : .normal)
         } else {

@@ -20,6 +20,8 @@ struct TUILoop<Source: LibrarySource> {
     private var repaintsAll = false
     private var model: ScreenModel
     private var clipboard: String?
+    /// The lookup of the channel link being followed, while it runs.
+    private var channelResolution: Task<Void, Never>?
     /// Tracked players now running, by video id.
     private var players: [String: PlaybackRecorder] = [:]
     /// Timing figures as JSON lines, when `options.timingOutput` asks for them.
@@ -38,8 +40,8 @@ struct TUILoop<Source: LibrarySource> {
         model = ScreenModel(library: source.library(), size: terminal.size, config: config, unicode: unicode, statusesKnown: options.statusesKnown)
         model.videoSourceName = options.videoSourceName
         model.loadingVideoCount = source.loadingVideoCount
-        for (service, state) in options.services { _ = model.apply(.sync(.service(service, state))) }
-        _ = model.apply(.channelFetchesChanged(source.channelFetches()))
+        for (service, state) in options.services { send(.sync(.service(service, state))) }
+        send(.channelFetchesChanged(source.channelFetches()))
         showNotices()
     }
 
@@ -54,6 +56,7 @@ struct TUILoop<Source: LibrarySource> {
         defer {
             syncTask?.cancel()
             downloadTask?.cancel()
+            channelResolution?.cancel()
             if let clear = pixelOverlay.shown?.picture.clearSequence { FileHandle.standardOutput.write(Data(clear.utf8)) }
         }
         var lastRefresh = ContinuousClock.now
@@ -69,7 +72,7 @@ struct TUILoop<Source: LibrarySource> {
                 keyName = key.name
                 changed = true
             case .resize?:
-                _ = model.apply(.resized(terminal.size))
+                send(.resized(terminal.size))
                 terminal.invalidate()
                 repaintsAll = true
                 changed = true
@@ -90,17 +93,17 @@ struct TUILoop<Source: LibrarySource> {
                 return 0
             }
             for event in inbox.drain() {
-                apply(event)
+                receive(event)
                 changed = true
             }
             if ContinuousClock.now - lastRefresh >= options.refreshInterval {
                 lastRefresh = ContinuousClock.now
                 refreshFromStore()
-                _ = model.apply(.tick(Date()))
+                send(.tick(Date()))
                 changed = true
             }
             if changed {
-                for event in detailsLoader.update(for: model, source: source) { apply(event) }
+                for event in detailsLoader.update(for: model, source: source) { receive(event) }
                 redraw()
             }
             updateSearchIndex()
@@ -133,7 +136,9 @@ struct TUILoop<Source: LibrarySource> {
         }
     }
 
-    private mutating func apply(_ event: ModelEvent) {
+    /// Takes in an event from the inbox or the details loader: a player's end or mark syncs, and a
+    /// store change is read back, before the model sees it.
+    private mutating func receive(_ event: ModelEvent) {
         if case .playback(let update) = event, update.outcome != nil || update.mark != nil {
             // A position syncs once playback stops (and a watched mark at once), not every save.
             if update.outcome != nil { players[update.videoID] = nil }
@@ -143,8 +148,14 @@ struct TUILoop<Source: LibrarySource> {
             reloadFromStore()
         } else {
             if case .youTubeImport(.finished) = event { reloadFromStore() }
-            perform(model.apply(event))
+            send(event)
         }
+    }
+
+    /// Gives the model `event` and runs every effect it asks for: the one way an event reaches the
+    /// model, so no effect is dropped.
+    private mutating func send(_ event: ModelEvent) {
+        perform(model.apply(event))
     }
 
     private mutating func refreshFromStore() {
@@ -153,7 +164,7 @@ struct TUILoop<Source: LibrarySource> {
             compactInBackgroundIfNeeded()
         } catch {
             let text = "cannot read the store: \(error)"
-            if model.message?.text != text { _ = model.apply(.sync(.message(text, isError: true))) }
+            if model.message?.text != text { send(.sync(.message(text, isError: true))) }
         }
         showNotices()
     }
@@ -161,13 +172,13 @@ struct TUILoop<Source: LibrarySource> {
     /// Gives the model the store's current library and channel fetch results.
     private mutating func reloadFromStore() {
         if model.loadingVideoCount != nil, source.loadingVideoCount == nil {
-            _ = model.apply(.libraryLoaded(source.library()))
+            send(.libraryLoaded(source.library()))
             record((["event": "library-loaded", "ms": (ContinuousClock.now - options.startedAt).milliseconds, "videos": model.library.videos.count] as [String: Any])
                 .merging(Self.memoryFields()) { $1 })
         } else {
-            _ = model.apply(.libraryChanged(source.library()))
+            send(.libraryChanged(source.library()))
         }
-        _ = model.apply(.channelFetchesChanged(source.channelFetches()))
+        send(.channelFetchesChanged(source.channelFetches()))
     }
 
     /// Folds a grown journal into new snapshots on a thread of its own, so no key waits for it;
@@ -188,7 +199,7 @@ struct TUILoop<Source: LibrarySource> {
     private mutating func showNotices() {
         let notices = source.takeNotices()
         guard !notices.isEmpty else { return }
-        _ = model.apply(.sync(.message(notices.joined(separator: "; "), isError: true)))
+        send(.sync(.message(notices.joined(separator: "; "), isError: true)))
     }
 
     private mutating func perform(_ effects: [Effect]) {
@@ -197,17 +208,17 @@ struct TUILoop<Source: LibrarySource> {
             case .mark(let videoID, let status):
                 do {
                     let mark = try source.mark(videoID, as: status)
-                    _ = model.apply(.marked(mark))
+                    send(.marked(mark))
                     options.markDidChange?()
                 } catch {
-                    _ = model.apply(.markFailed(videoID: videoID, message: "\(error)"))
+                    send(.markFailed(videoID: videoID, message: "\(error)"))
                 }
             case .markBatch(let batch):
                 do {
                     _ = try source.mark(batch)
                     options.markDidChange?()
                 } catch {
-                    _ = model.apply(.batchMarkFailed(message: "\(error)"))
+                    send(.batchMarkFailed(message: "\(error)"))
                 }
                 reloadFromStore()
             case .open(let videoID, let url, let markOnSuccess):
@@ -221,9 +232,9 @@ struct TUILoop<Source: LibrarySource> {
                 }
             case .queue(let edit):
                 do {
-                    _ = model.apply(.queued(try source.editQueue(edit)))
+                    send(.queued(try source.editQueue(edit)))
                 } catch {
-                    _ = model.apply(.sync(.message("could not change the queue: \(error)", isError: true)))
+                    send(.sync(.message("could not change the queue: \(error)", isError: true)))
                 }
             case .play(let videoID, let startSeconds):
                 startPlayer(videoID, at: startSeconds)
@@ -232,28 +243,64 @@ struct TUILoop<Source: LibrarySource> {
             case .setTags(let channelID, let tags):
                 do {
                     guard try source.setTags(tags, of: channelID) else {
-                        _ = model.apply(.sync(.message("the channel is no longer followed; its tags were not changed", isError: true)))
+                        send(.sync(.message("the channel is no longer followed; its tags were not changed", isError: true)))
                         continue
                     }
-                    _ = model.apply(.libraryChanged(source.library()))
-                    _ = model.apply(.sync(.message(tags.isEmpty ? "tags removed" : "tagged: \(tags.joined(separator: ", "))", isError: false)))
+                    send(.libraryChanged(source.library()))
+                    send(.sync(.message(tags.isEmpty ? "tags removed" : "tagged: \(tags.joined(separator: ", "))", isError: false)))
                     options.markDidChange?()
                 } catch {
-                    _ = model.apply(.sync(.message("cannot save the tags: \(error)", isError: true)))
+                    send(.sync(.message("cannot save the tags: \(error)", isError: true)))
                 }
+            case .follow(let channelID):
+                follow(channelID)
+            case .resolveChannel(let lookup):
+                resolveChannel(lookup)
+            case .cancelChannelResolution:
+                channelResolution?.cancel()
+                channelResolution = nil
             case .syncNow:
                 options.requestSync?()
             case .fullResync:
                 options.requestFullResync?()
             case .importYouTube:
                 guard let start = options.importYouTube else {
-                    _ = model.apply(.youTubeImport(.failed("importing from YouTube is not available here")))
+                    send(.youTubeImport(.failed("importing from YouTube is not available here")))
                     continue
                 }
                 let inbox = inbox
                 start { progress in inbox.post(.youTubeImport(progress)) }
             case .quit:
                 break
+            }
+        }
+    }
+
+    /// Follows `channelID` in the store and shows the channel, which syncs to the other devices.
+    private mutating func follow(_ channelID: String) {
+        do {
+            let added = try source.follow(channelID)
+            reloadFromStore()
+            if added { options.markDidChange?() }
+            send(.followed(channelID: channelID, added: added))
+        } catch {
+            send(.sync(.message("cannot follow \(channelID): \(error); nothing was followed", isError: true)))
+        }
+    }
+
+    /// Resolves the lookup's link off the key path; the answer arrives through the inbox.
+    private mutating func resolveChannel(_ lookup: ChannelLookup) {
+        guard let resolve = options.resolveChannel else {
+            send(.channelNotResolved(lookup, reason: "resolving links is not available here"))
+            return
+        }
+        let inbox = inbox
+        channelResolution?.cancel()
+        channelResolution = Task.detached {
+            do {
+                inbox.post(.channelResolved(lookup, channelID: try await resolve(lookup.link)))
+            } catch {
+                inbox.post(.channelNotResolved(lookup, reason: "\(error)"))
             }
         }
     }
@@ -265,7 +312,7 @@ struct TUILoop<Source: LibrarySource> {
         do {
             players[videoID] = try start(videoID, startSeconds) { update in inbox.post(.playback(update)) }
         } catch {
-            _ = model.apply(.playerFailed(videoID: videoID, message: "\(error)"))
+            send(.playerFailed(videoID: videoID, message: "\(error)"))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 import MeTubePlayer
 import MeTubeSync
 import MeTubeThumbnails
@@ -43,6 +44,9 @@ public struct TUIOptions: Sendable {
     /// Starts following the signed-in YouTube account's subscriptions in the background (`I`),
     /// reporting progress and the outcome to the handler; `nil` when the TUI cannot import.
     public var importYouTube: YouTubeImporter?
+    /// Turns a handle, custom name, legacy user or video link into a channel id, over the network
+    /// (`a` in the channels view); `nil` when the TUI cannot resolve links.
+    public var resolveChannel: ChannelLinkResolver?
     /// The thumbnail cache's directory (`$XDG_CACHE_HOME/metube/thumbnails` by default).
     public var thumbnailDirectory = ThumbnailCache.defaultDirectory()
 
@@ -51,6 +55,9 @@ public struct TUIOptions: Sendable {
 
     /// Starts an import of the YouTube subscriptions that reports to the handler, from any thread.
     public typealias YouTubeImporter = @Sendable (_ onProgress: @escaping @Sendable (YouTubeImportProgress) -> Void) -> Void
+
+    /// Resolves a link to its channel id, or throws an error whose description says why, in one line.
+    public typealias ChannelLinkResolver = @Sendable (ChannelLink) async throws -> String
 
     /// Options for a TUI without sync and without timing.
     public init(

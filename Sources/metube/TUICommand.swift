@@ -17,7 +17,8 @@ struct TUICommand: ParsableCommand {
             With a hub configured ([hub] url, or source = "youtube") or an account saved by metube login, \
             the TUI syncs once its first frame is on screen, on r, every [sync] hub-interval (3600 s) and \
             status-interval (300 s), and when the service is reachable again; marks sync 2 s after the last mark. \
-            I in the channels view follows your YouTube subscriptions as `metube import --youtube` does (never --prune). \
+            I in the channels view follows your YouTube subscriptions as `metube import --youtube` does (never --prune); \
+            a follows a channel from a pasted id, @handle, channel or video link, resolved as `metube channels add` resolves it. \
             Tab opens the details pane (thumbnail, facts, chapters, links, description; [tui] thumbnails = auto, symbols or off, \
             kitty and sixel are drawn as symbols); ] and [ select a chapter or link, P plays from the chapter in the tracked mpv \
             or copies the link (OSC 52).
@@ -51,6 +52,7 @@ struct TUICommand: ParsableCommand {
         }
         if downloadSettings.inBackground { options.downloadEvents = Self.backgroundDownloads(downloadSettings, opening.openedStore) }
         options.importYouTube = Self.youTubeImporter(settings: settings, store: opening.store)
+        options.resolveChannel = Self.channelLinkResolver(settings: settings)
         try connectSync(opening, sync: SyncConfiguration(settings: settings), to: &options)
         let status: Int32
         do {

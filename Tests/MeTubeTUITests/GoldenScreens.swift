@@ -86,7 +86,7 @@ enum GoldenScreens {
            G End          Go to the last (oldest) row
 
          Marks and opening
-         42 actions │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
+         43 actions │ ↻ 1 pending │ ⚠ 1 conflict │ hub: not configured │ status…
         ? help
         """
 
