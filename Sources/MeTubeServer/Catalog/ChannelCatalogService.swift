@@ -32,8 +32,8 @@ actor ChannelCatalogService: Service {
     private let configuration: CatalogConfiguration
     private let catalog: YTDLPCatalog
     private let api: YouTubeDataAPI?
-    /// The Data API units the server may spend per UTC day.
-    private let dailyUnits: Int
+    /// The Data API units backfills spend from.
+    private let budget: DataAPIBudget
     private let hub: any HubRepository
     private let repository: any CatalogRepository
     private let enrichment: any EnrichmentRepository
@@ -72,7 +72,7 @@ actor ChannelCatalogService: Service {
         self.configuration = configuration
         catalog = YTDLPCatalog(command: configuration.ytDLP, deadline: configuration.callDeadline)
         self.api = api
-        self.dailyUnits = dailyUnits
+        budget = DataAPIBudget(enrichment: enrichment, dailyUnits: dailyUnits)
         self.hub = hub
         self.repository = repository
         self.enrichment = enrichment
@@ -148,24 +148,10 @@ actor ChannelCatalogService: Service {
 
     private func fetch(_ channel: CatalogDue) async throws(YouTubeError) -> ChannelUploads {
         if channel.needsBackfill, let api {
-            try await spend(units: configuration.backfill / YouTubeDataAPI.maxIDsPerCall + 1)
+            try await budget.spend(units: configuration.backfill / YouTubeDataAPI.maxIDsPerCall + 1)
             return try await api.uploads(of: channel.channelID, count: configuration.backfill)
         }
         return try await catalog.channelUploads(channel.channelID, count: channel.needsBackfill ? configuration.backfill : Self.durationWindow)
-    }
-
-    /// Spends the Data API units of one backfill from the enrichment's daily budget.
-    private func spend(units: Int) async throws(YouTubeError) {
-        let today = Date()
-        let spent: Bool
-        do {
-            spent = try await enrichment.spend(
-                units: units, day: UTCDay.string(today), dailyUnits: dailyUnits,
-                forgetBefore: UTCDay.string(today.addingTimeInterval(-30 * 86_400)))
-        } catch {
-            throw .upstream("the daily budget could not be read: \(error)")
-        }
-        guard spent else { throw .quotaExceeded("the daily budget is spent") }
     }
 
     /// The videos of `uploads` the hub does not hold, listed after the last one it holds (newer

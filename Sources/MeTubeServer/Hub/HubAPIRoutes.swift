@@ -16,17 +16,18 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
         router.get(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health(databaseUnavailable: service.databaseUnavailableReason()) }
         router.head(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health(databaseUnavailable: service.databaseUnavailableReason()) }
         router.post(RouterPath(HubAPI.registerPath)) { request, context in
-            try HubResponses.json(try await service.register(body: try await body(of: request), client: context.clientAddress))
+            try HubResponses.json(try await service.register(body: try await Self.body(of: request), client: context.clientAddress))
         }
         router.post(RouterPath(HubAPI.channelsPath)) { request, _ in
-            try HubResponses.json(try await service.channels(body: try await body(of: request)))
+            try HubResponses.json(try await service.channels(body: try await Self.body(of: request)))
         }
         router.post(RouterPath(HubAPI.videoQueryPath)) { request, _ in
-            try await service.videoPage(body: try await body(of: request), gzip: GzipCoding.accepts(request.headers)).response
+            try await service.videoPage(body: try await Self.body(of: request), gzip: GzipCoding.accepts(request.headers)).response
         }
     }
 
-    private func body(of request: Request) async throws -> Data {
+    /// The body of `request`, at most `HubAPI.maxBodyBytes` (413 past it).
+    static func body(of request: Request) async throws -> Data {
         var request = request
         do {
             return Data(try await request.collectBody(upTo: HubAPI.maxBodyBytes).readableBytesView)
