@@ -40,7 +40,8 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     let hub = HubService(
         repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
-        onNewChannels: push.onNewChannels, databaseUnavailableReason: storage.unavailableReason)
+        onNewChannels: push.onNewChannels, databaseUnavailableReason: storage.unavailableReason,
+        catalogFailure: { [catalog = push.catalog] in await catalog?.failure })
     addRoutes(to: router, hub: hub, status: status)
     let resolver = ChannelLinkResolver(
         dataAPI: configuration.youTubeAPI.map(YouTubeDataAPI.init(configuration:)),

@@ -18,7 +18,7 @@ import ServiceLifecycle
 ///
 /// At most ``concurrency`` calls run at once, started at the feeds' rate (``FeedRateLimiter``). A failed call — yt-dlp
 /// missing, too old, slow, printing garbage, or the quota spent — is logged as one line, kept as
-/// the service's ``lastFailure`` for `/health`, and the channel is tried again later (doubling
+/// the service's ``failure`` for `/health`, and the channel is tried again later (doubling
 /// from a minute up to a day; a spent quota waits for the next UTC day). Nothing is lost: a
 /// channel is marked done only after its videos are stored.
 actor ChannelCatalogService: Service {
@@ -41,8 +41,10 @@ actor ChannelCatalogService: Service {
     private let logger: Logger
     /// Wakes the service: ingestion stored new videos or channels.
     let signal = WakeSignal()
+    /// The calls failed since the last success, the last reason and its retry, until a call succeeds.
+    private(set) var failure: CatalogFailure?
     /// The last failure, as one line, until a call succeeds.
-    private(set) var lastFailure: String?
+    var lastFailure: String? { failure?.reason }
 
     /// What one pass did.
     struct Pass: Sendable, Equatable {
@@ -142,7 +144,7 @@ actor ChannelCatalogService: Service {
             pass.backfilled += 1
         }
         try await repository.recordCatalogSuccess(channelID: channel.channelID, backfilled: channel.needsBackfill, checkedSeq: channel.maxSeq)
-        lastFailure = nil
+        failure = nil
         return pass
     }
 
@@ -176,7 +178,7 @@ actor ChannelCatalogService: Service {
             retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(min(channel.failures, 20)))))
         }
         let line = DisplayText.line("\(channel.channelID): \(error)", limit: 400)
-        lastFailure = line
+        failure = CatalogFailure(calls: (failure?.calls ?? 0) + 1, reason: line, retryAt: retryAt)
         logger.warning("channel catalog call failed; retrying later", metadata: [
             "channel": "\(channel.channelID)", "error": "\(error)", "failures": "\(channel.failures + 1)", "retryAt": "\(ISO8601Timestamp.format(retryAt))",
         ])

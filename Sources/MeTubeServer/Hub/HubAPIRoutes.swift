@@ -13,8 +13,12 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
         router.get("/") { _, _ in
             HubResponses.plainText("metube-server: a MeTube hub. POST /api/channels/register, POST /api/channels, POST /api/videos/query; GET /health.\n")
         }
-        router.get(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health(databaseUnavailable: service.databaseUnavailableReason()) }
-        router.head(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health(databaseUnavailable: service.databaseUnavailableReason()) }
+        router.get(RouterPath(HubAPI.healthPath)) { _, _ in
+            HubResponses.health(databaseUnavailable: service.databaseUnavailableReason(), catalogFailure: await service.catalogFailure())
+        }
+        router.head(RouterPath(HubAPI.healthPath)) { _, _ in
+            HubResponses.health(databaseUnavailable: service.databaseUnavailableReason(), catalogFailure: await service.catalogFailure())
+        }
         router.post(RouterPath(HubAPI.registerPath)) { request, context in
             try HubResponses.json(try await service.register(body: try await Self.body(of: request), client: context.clientAddress))
         }
