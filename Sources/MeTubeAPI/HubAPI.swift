@@ -9,9 +9,15 @@ public enum HubAPI {
     public static let channelsPath = "/api/channels"
     /// `POST` `HubVideoQuery` → `HubVideoPage`.
     public static let videoQueryPath = "/api/videos/query"
+    /// `POST` `HubResolveRequest` with `Authorization: Bearer <status user token>` → `HubResolveResponse`.
+    public static let resolvePath = "/api/channels/resolve"
 
     /// The most channel ids one register request may carry.
     public static let maxRegisterChannelIDs = 500
+    /// The most links one resolve request may carry.
+    public static let maxResolveLinks = 100
+    /// The longest link a resolve request may carry, in UTF-8 bytes.
+    public static let maxResolveLinkBytes = 2_048
     /// The most channel ids one video query may carry.
     public static let maxQueryChannelIDs = 300
     /// The page size when a query names none.

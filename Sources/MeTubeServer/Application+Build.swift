@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import MeTubeAPI
+import MeTubeYouTube
 import ServiceLifecycle
 
 /// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
@@ -39,8 +40,16 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     if configuration.metrics != nil { router.add(middleware: MetricsMiddleware()) }
     let hub = HubService(
         repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
-        onNewChannels: push.onNewChannels, databaseUnavailableReason: storage.unavailableReason)
+        onNewChannels: push.onNewChannels, databaseUnavailableReason: storage.unavailableReason,
+        catalogFailure: { [catalog = push.catalog] in await catalog?.failure })
     addRoutes(to: router, hub: hub, status: status)
+    let resolver = ChannelLinkResolver(
+        dataAPI: configuration.youTubeAPI.map(YouTubeDataAPI.init(configuration:)),
+        dataAPIBudget: configuration.youTubeAPI.map { DataAPIBudget(enrichment: storage.enrichment, dailyUnits: $0.dailyUnits) },
+        ytDLP: configuration.catalog.ytDLP, cache: storage.links, lookupsPerHour: configuration.linkLookupsPerHour,
+        rate: configuration.feedRate, logger: configuration.logger)
+    ChannelResolveRoutes(resolver: resolver, users: storage.status, window: ChannelResolveRoutes<ServerRequestContext>.window(handlerDeadline: configuration.connectionLimits.handlerDeadline))
+        .add(to: router)
     push.webSubRoutes?.add(to: router)
     var services: [any Service] = []
     if let ingester { services.append(ingester) }

@@ -19,6 +19,8 @@ struct PushServices {
     let webSubRoutes: WebSubRoutes<ServerRequestContext>?
     /// The subscriber and the enrichment, as configured.
     let services: [any Service]
+    /// The channel catalog, where feeds are polled or pushed.
+    let catalog: ChannelCatalogService?
 
     /// The parts over `storage`, where WebSub and the enrichment keep their state. Where the
     /// storage leases polling rounds (``ServerStorage/feedLeases``), the leases give a channel
@@ -40,14 +42,17 @@ struct PushServices {
             configuration.logger.info(
                 "no YouTube Data API key (--youtube-api-key): durations come from yt-dlp's flat playlists (--yt-dlp), channel thumbnails are off; Shorts are still recognised by their /shorts/ links, the channels' Shorts feeds and their lengths")
         }
+        var catalog: ChannelCatalogService?
         if configuration.pollInterval != nil || configuration.webSub != nil {
-            let catalog = ChannelCatalogService(
+            let service = ChannelCatalogService(
                 configuration: configuration.catalog, api: configuration.youTubeAPI.map(YouTubeDataAPI.init(configuration:)),
                 dailyUnits: configuration.youTubeAPI?.dailyUnits ?? YouTubeAPIConfiguration.defaultDailyUnits, hub: storage.hub,
                 repository: storage.catalog, enrichment: storage.enrichment, rate: configuration.feedRate, logger: configuration.logger)
-            services.append(catalog)
-            signals.append(catalog.signal)
+            services.append(service)
+            signals.append(service.signal)
+            catalog = service
         }
+        self.catalog = catalog
         let woken = signals
         let ingestionRepository = woken.isEmpty ? storage.hub : ObservedHubRepository(base: storage.hub, ingested: { for signal in woken { signal.signal() } })
         self.ingestionRepository = ingestionRepository

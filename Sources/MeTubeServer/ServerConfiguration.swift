@@ -32,12 +32,17 @@ public struct ServerConfiguration: Sendable {
     public var feedRate: Double = Self.defaultFeedRate
     /// The feed requests a second when nothing else is said.
     public static let defaultFeedRate = 20.0
+    /// The links each status user may have looked up on YouTube per hour unless configured otherwise.
+    public static let defaultLinkLookupsPerHour = 1_000
     /// Whether to seed a synthetic library and publish a new upload every `demoInterval`.
     public var demo: Bool
     /// The time between demo uploads.
     public var demoInterval: Duration
     /// The new channels one client address may register per hour; nil: no limit.
     public var registrationsPerHour: Int? = HubService.defaultRegistrationsPerHour
+    /// How many links each status user may have the hub look up on YouTube per hour through
+    /// `POST /api/channels/resolve` (answers from its cache and `UC…` ids cost nothing); nil: no limit.
+    public var linkLookupsPerHour: Int? = Self.defaultLinkLookupsPerHour
     /// The IP addresses of the reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name
     /// the client (see ``TrustedProxies``); every other peer is the client itself.
     public var trustedProxies: [String] = []
@@ -91,6 +96,7 @@ public struct ServerConfiguration: Sendable {
         }
         if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
         guard demoInterval >= .seconds(1) else { throw .invalidConfiguration("the demo interval must be at least 1 second") }
+        if let linkLookupsPerHour, linkLookupsPerHour < 1 { throw .invalidConfiguration("the link lookup limit must be at least 1 an hour") }
         if let registrationsPerHour, registrationsPerHour < 1 { throw .invalidConfiguration("the registration limit must be at least 1 channel an hour") }
         if let address = trustedProxies.first(where: { TrustedProxies.canonical($0) == nil }) {
             throw .invalidConfiguration("a trusted proxy must be an IP address, got \(String(address.prefix(64)).debugDescription)")

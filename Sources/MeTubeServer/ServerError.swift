@@ -8,6 +8,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case badRequest(String)
     /// The request body is larger than `limit` bytes: 413.
     case payloadTooLarge(limit: Int)
+    /// The request needs a status user's token and has none, or one the server does not know: 401.
+    case unauthorized(String)
     /// No route matches the path and method: 404.
     case notFound
     /// The client has sent too many requests of a kind; it may try again after `retryAfter`
@@ -37,6 +39,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .badRequest(let message): "bad request: \(message)"
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
+        case .unauthorized(let message): "unauthorized: \(message)"
         case .notFound: "not found"
         case .tooManyRequests(let message, _): "too many requests: \(message)"
         case .unavailable(let message, _): "unavailable: \(message)"
@@ -53,7 +56,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether this is a failure of the request rather than of the server.
     var isClientError: Bool {
         switch self {
-        case .badRequest, .payloadTooLarge, .notFound, .tooManyRequests: true
+        case .badRequest, .payloadTooLarge, .unauthorized, .notFound, .tooManyRequests: true
         case .unavailable, .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
         }
     }
@@ -63,6 +66,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .badRequest: .badRequest
         case .payloadTooLarge: .contentTooLarge
+        case .unauthorized: .unauthorized
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
         case .unavailable: .serviceUnavailable
@@ -73,7 +77,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the client is told: the message of a client error, `internal error` otherwise.
     var clientMessage: String {
         switch self {
-        case .badRequest(let message): message
+        case .badRequest(let message), .unauthorized(let message): message
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _), .unavailable(let message, _): message

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import MeTubeAPI
+import MeTubeCore
 import NIOCore
 import NIOHTTP1
 
@@ -39,6 +40,27 @@ public struct HubClient: Sendable {
         return screened.answer
     }
 
+    /// `channels/resolve`: what the hub made of `links` (at most `HubAPI.maxResolveLinks`), asked
+    /// as the status user of `token`; one result per link, in order, screened: a channel id that
+    /// is not a valid `UC…` id reads as a failure, every error text is one line of at most 300
+    /// characters. An answer whose results do not match the links sent is `invalidResponse`.
+    public func resolve(_ links: [String], token: String) async throws(SyncError) -> [HubResolveResult] {
+        let answer: HubResolveResponse = try await post(HubAPI.resolvePath, HubResolveRequest(links: links), bearer: token)
+        guard answer.results.count == links.count, zip(answer.results, links).allSatisfy({ $0.link == $1 }) else {
+            throw .invalidResponse("\(HubAPI.resolvePath): the results do not match the \(links.count) links sent")
+        }
+        return answer.results.map { result in
+            if let id = result.channelID {
+                guard ChannelID.isValid(id) else {
+                    return HubResolveResult(link: result.link, failure: .unavailable, error: "the hub answered an invalid channel id")
+                }
+                return HubResolveResult(link: result.link, channelID: id)
+            }
+            return HubResolveResult(link: result.link, failure: result.code ?? .unavailable,
+                                    error: PeerInput.errorText((result.error ?? "no reason given").utf8, limit: 300, hiding: [token]))
+        }
+    }
+
     /// Every channel the hub holds, screened, page by page (`nextAfterChannelId`). A cursor that
     /// does not move forward, or more than `maxPages` pages, ends the listing with an error.
     func channels(maxPages: Int = 1_000) async throws(SyncError) -> ScreenedHubChannels {
@@ -71,8 +93,8 @@ public struct HubClient: Sendable {
         }
     }
 
-    private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body?) async throws(SyncError) -> Answer {
-        try await post(path, body) { (answer) throws(SyncError) in
+    private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body?, bearer: String? = nil) async throws(SyncError) -> Answer {
+        try await post(path, body, bearer: bearer) { (answer) throws(SyncError) in
             do {
                 return try JSONDecoder().decode(Answer.self, from: Data(answer.readableBytesView))
             } catch {
@@ -81,34 +103,37 @@ public struct HubClient: Sendable {
         }
     }
 
-    /// Posts `body` as JSON and reads the answer with `read`.
-    private func post<Body: Encodable, Answer>(_ path: String, _ body: Body?, read: (ByteBuffer) throws(SyncError) -> Answer) async throws(SyncError) -> Answer {
+    /// Posts `body` as JSON, with `bearer` as its `Authorization` when given, and reads the answer with `read`.
+    private func post<Body: Encodable, Answer>(
+        _ path: String, _ body: Body?, bearer: String? = nil, read: (ByteBuffer) throws(SyncError) -> Answer
+    ) async throws(SyncError) -> Answer {
         let bytes: ByteBuffer?
         do {
             bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) }
         } catch {
             throw .invalidResponse("cannot encode the request: \(error)")
         }
-        return try await send(method: .POST, path: path, body: bytes, retrying: true, read: read)
+        return try await send(method: .POST, path: path, body: bytes, bearer: bearer, retrying: true, read: read)
     }
 
     /// Sends the request and reads the answer with `read`, retrying per `retryPolicy` when either fails
     /// retryably (an unreadable answer counts: it is usually a connection cut mid-body).
     private func send<Answer>(
-        method: HTTPMethod, path: String, body: ByteBuffer?, retrying: Bool,
+        method: HTTPMethod, path: String, body: ByteBuffer?, bearer: String? = nil, retrying: Bool,
         read: (ByteBuffer) throws(SyncError) -> Answer
     ) async throws(SyncError) -> Answer {
         let policy = retrying ? retryPolicy : .none
         return try await policy.perform { () async throws(SyncError) -> Answer in
-            try read(try await sendOnce(method: method, path: path, body: body))
+            try read(try await sendOnce(method: method, path: path, body: body, bearer: bearer))
         }
     }
 
-    private func sendOnce(method: HTTPMethod, path: String, body: ByteBuffer?) async throws(SyncError) -> ByteBuffer {
+    private func sendOnce(method: HTTPMethod, path: String, body: ByteBuffer?, bearer: String?) async throws(SyncError) -> ByteBuffer {
         if Task.isCancelled { throw .cancelled }
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "User-Agent", value: "metube")
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         let response: PeerResponse
         do throws(TransferFailure) {
             response = try await httpClient.transfer(request, jsonBody: body, limits: limits)
@@ -116,9 +141,10 @@ public struct HubClient: Sendable {
             throw SyncError(error, path: path)
         }
         guard (200..<300).contains(response.status) else {
+            let secrets = bearer.map { [$0] } ?? []
             let message = (try? JSONDecoder().decode(HubErrorBody.self, from: Data(response.body.readableBytesView)))
-                .map { PeerInput.errorText($0.error.utf8) }
-                ?? PeerInput.errorText(response.body.readableBytesView)
+                .map { PeerInput.errorText($0.error.utf8, hiding: secrets) }
+                ?? PeerInput.errorText(response.body.readableBytesView, hiding: secrets)
             let retryAfter = PeerInput.retryAfter(header: response.headers.first(name: "Retry-After"))
             throw SyncError.http(status: response.status, message: message, retryAfter: retryAfter)
         }

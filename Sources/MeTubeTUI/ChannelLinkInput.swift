@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 
 /// The channel being followed from the channels view (`a`): the link typed or pasted, then, once
 /// Enter was pressed on a link only the network can resolve, that link while it resolves.

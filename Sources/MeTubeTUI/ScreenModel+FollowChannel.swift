@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 
 /// Following a channel from the channels view (`a`): any link form is read offline, a handle,
 /// name or video is resolved by the loop in the background, and the id is followed as

@@ -1,4 +1,5 @@
 import MeTubeCore
+import MeTubeFeeds
 
 extension ScreenRenderer {
     /// The message line while a channel is being followed (`a`): the link typed so far, its end in

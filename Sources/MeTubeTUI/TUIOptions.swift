@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubePlayer
 import MeTubeSync
 import MeTubeThumbnails

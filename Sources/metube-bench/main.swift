@@ -21,6 +21,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("premiere", premiereFigures),
     ("network", networkFigures),
     ("backfill", backfillFigures),
+    ("resolve", resolveFigures),
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

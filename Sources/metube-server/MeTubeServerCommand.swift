@@ -61,6 +61,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "New channels one client address may register per hour; 0 turns the limit off.")
     var registerLimit = HubService.defaultRegistrationsPerHour
 
+    @Option(help: "Links each status user may have the hub look up on YouTube per hour (POST /api/channels/resolve); 0 turns the limit off.")
+    var resolveLimit = ServerConfiguration.defaultLinkLookupsPerHour
+
     @Option(help: "The most connections open at once.")
     var maxConnections = ConnectionLimits().maxConnections
 
@@ -140,6 +143,7 @@ struct Serve: AsyncParsableCommand {
         guard feedRate.isFinite, (0...10_000).contains(feedRate) else { throw ValidationError("--feed-rate must be 0…10000 requests a second") }
         guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
         guard registerLimit >= 0 else { throw ValidationError("--register-limit must not be negative") }
+        guard resolveLimit >= 0 else { throw ValidationError("--resolve-limit must not be negative") }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…1000000") }
         if let maxIdleConnections, !(1...1_000_000).contains(maxIdleConnections) { throw ValidationError("--max-idle-connections must be 1…1000000") }
         guard trustedProxies.count <= 64 else { throw ValidationError("at most 64 --trusted-proxy addresses") }
@@ -199,6 +203,7 @@ struct Serve: AsyncParsableCommand {
             requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL,
             quota: MarkSyncQuota(zones: quotaZones.value, records: quotaRecords.value, bytes: quotaBytes.value))
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
+        configuration.linkLookupsPerHour = resolveLimit > 0 ? resolveLimit : nil
         configuration.connectionLimits = ConnectionLimits(
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             headerTimeout: .milliseconds(Int64(headerTimeout * 1000)), requestGrace: .milliseconds(Int64(requestGrace * 1000)),

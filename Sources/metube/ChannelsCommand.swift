@@ -62,8 +62,9 @@ struct ChannelsCommand: ParsableCommand {
             discussion: """
                 Takes what you copy from a browser or a share sheet: UC… ids, @handles, and channel, handle, /c/, \
                 /user/ or video links (a video's channel is followed) of youtube.com, m., music., youtu.be and \
-                youtube-nocookie.com, with any parameters. Handles, names and videos are resolved with a YouTube \
-                Data API key when one is set, else with the yt-dlp of [download] command. A link that is not one \
+                youtube-nocookie.com, with any parameters. Handles, names and videos are resolved by the hub in hub \
+                mode (signed in with metube login), else with a YouTube Data API key when one is set, else with the \
+                yt-dlp of [download] command. A link that is not one \
                 of these adds nothing (exit 65); links that cannot be resolved are reported and the rest added (exit 2).
                 """)
 

@@ -4,14 +4,19 @@ import MeTubeFeeds
 import MeTubeSync
 import MeTubeYouTube
 
-/// Turns the handles, names and videos a user gave into channel ids on this machine: the Data API
-/// at `[youtube] api-url` when a key is set, else the yt-dlp of `[download] command`, else an error
-/// naming both; at most `[hub] rate` lookups a second, four at a time, with progress on stderr.
+/// Turns the handles, names and videos a user gave into channel ids. In hub mode the hub does it
+/// once for the household (``HubLinkResolution``), as the status user of `metube login`; a hub
+/// that cannot (an older one, no account) leaves it to this machine, with a one-line note. Here
+/// it is done with the Data API at `[youtube] api-url` when a key is set, else the yt-dlp of
+/// `[download] command`, else an error naming both; at most `[hub] rate` lookups a second, four
+/// at a time, with progress on stderr.
 struct LinkResolution {
-    /// The way links are resolved.
+    /// The way links are resolved on this machine.
     let resolver: ChannelResolver
     /// The most lookups started a second.
     let rate: Double
+    /// The hub's base URL in hub mode.
+    let hubURL: String?
 
     /// The lookups run at once.
     static let concurrency = 4
@@ -25,14 +30,32 @@ struct LinkResolution {
         resolver = ChannelResolver(
             dataAPI: dataAPI, ytDLP: command.isEmpty ? nil : YTDLPCatalog(command: command, deadline: Self.ytDLPDeadline),
             hints: (key: "a YouTube Data API key", ytDLP: "[download] command"))
-        rate = max(SyncConfiguration(settings: settings).directRate, 0.1)
+        let sync = SyncConfiguration(settings: settings)
+        rate = max(sync.directRate, 0.1)
+        hubURL = sync.source == .hub ? sync.hubURL.flatMap { $0.isEmpty ? nil : $0 } : nil
     }
 
     /// The channel id of each distinct link of `links`, or why it has none; progress goes to
-    /// stderr when there is more than one link. A spent quota stops the lookups not yet started,
-    /// which fail with it, rather than spending more calls.
-    func resolve(_ links: [ChannelLink]) async -> [ChannelLink: Result<String, YouTubeError>] {
+    /// stderr when there is more than one link.
+    func resolve(_ links: [ChannelLink]) async -> [ChannelLink: Result<String, LinkFailure>] {
         let distinct = Array(Set(links)).sorted { $0.key < $1.key }
+        guard !distinct.isEmpty else { return [:] }
+        if let hubURL {
+            if let account = try? MarkSyncAccount.load(from: MarkSyncAccount.defaultDirectory()), !account.userToken.isEmpty {
+                switch await HubLinkResolution(client: HubClient(baseURL: hubURL), token: account.userToken).resolve(distinct) {
+                case let .answered(results): return results
+                case let .unsupported(note): printError(note)
+                }
+            } else {
+                printError("note: the hub resolves links for signed-in users (metube login); resolving them here")
+            }
+        }
+        return await locally(distinct).mapValues { $0.mapError(LinkFailure.local) }
+    }
+
+    /// Resolves `distinct` on this machine. A spent quota stops the lookups not yet started,
+    /// which fail with it, rather than spending more calls.
+    private func locally(_ distinct: [ChannelLink]) async -> [ChannelLink: Result<String, YouTubeError>] {
         var results: [ChannelLink: Result<String, YouTubeError>] = [:]
         var quota: YouTubeError?
         var next = 0
@@ -61,5 +84,20 @@ struct LinkResolution {
             }
         }
         return results
+    }
+}
+
+/// Why a link has no channel id: this machine's lookup failed, or the hub said why.
+enum LinkFailure: Error, CustomStringConvertible {
+    /// The lookup on this machine failed.
+    case local(YouTubeError)
+    /// The hub's reason, one line.
+    case hub(String)
+
+    var description: String {
+        switch self {
+        case let .local(error): error.description
+        case let .hub(reason): "hub: \(reason)"
+        }
     }
 }

@@ -7,7 +7,7 @@ extension TUICommand {
     static func channelLinkResolver(settings: Settings) -> TUIOptions.ChannelLinkResolver {
         let resolution = LinkResolution(settings: settings)
         return { link in
-            try await resolution.resolve([link])[link, default: .failure(.cancelled)].get()
+            try await resolution.resolve([link])[link, default: .failure(.local(.cancelled))].get()
         }
     }
 }

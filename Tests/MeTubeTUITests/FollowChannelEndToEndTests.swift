@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
+import MeTubeFeeds
 import MeTubeStore
-import Testing
 import TestSupport
+import Testing
 
 /// `a` in the channels view of the real binary, with the stand-in yt-dlp as `[download] command`:
 /// a pasted handle link is resolved while the screen keeps working and the channel is followed,

@@ -1,8 +1,9 @@
 import Foundation
 import MeTubeCore
-import Testing
-import TestSupport
+import MeTubeFeeds
 @testable import MeTubeTUI
+import TestSupport
+import Testing
 
 /// `a` in the channels view: a prompt for any channel or video link, read offline; a link that
 /// needs the network is resolved by the loop while the screen keeps working, and Esc stops it.

@@ -19,7 +19,7 @@ import ServiceLifecycle
 ///
 /// At most ``concurrency`` calls run at once, started at the feeds' rate (``FeedRateLimiter``). A failed call — yt-dlp
 /// missing, too old, slow, printing garbage, or the quota spent — is logged as one line, kept as
-/// the service's ``lastFailure`` for `/health`, and the channel is tried again later (doubling
+/// the service's ``failure`` for `/health`, and the channel is tried again later (doubling
 /// from a minute up to a day; a spent quota waits for the next UTC day). Nothing is lost: a
 /// channel is marked done only after its videos are stored.
 actor ChannelCatalogService: Service {
@@ -33,8 +33,8 @@ actor ChannelCatalogService: Service {
     private let configuration: CatalogConfiguration
     private let catalog: YTDLPCatalog
     private let api: YouTubeDataAPI?
-    /// The Data API units the server may spend per UTC day.
-    private let dailyUnits: Int
+    /// The Data API units backfills spend from.
+    private let budget: DataAPIBudget
     private let hub: any HubRepository
     private let repository: any CatalogRepository
     private let enrichment: any EnrichmentRepository
@@ -42,8 +42,10 @@ actor ChannelCatalogService: Service {
     private let logger: Logger
     /// Wakes the service: ingestion stored new videos or channels.
     let signal = WakeSignal()
+    /// The calls failed since the last success, the last reason and its retry, until a call succeeds.
+    private(set) var failure: CatalogFailure?
     /// The last failure, as one line, until a call succeeds.
-    private(set) var lastFailure: String?
+    var lastFailure: String? { failure?.reason }
 
     /// What one pass did.
     struct Pass: Sendable, Equatable {
@@ -73,7 +75,7 @@ actor ChannelCatalogService: Service {
         self.configuration = configuration
         catalog = YTDLPCatalog(command: configuration.ytDLP, deadline: configuration.callDeadline)
         self.api = api
-        self.dailyUnits = dailyUnits
+        budget = DataAPIBudget(enrichment: enrichment, dailyUnits: dailyUnits)
         self.hub = hub
         self.repository = repository
         self.enrichment = enrichment
@@ -143,30 +145,16 @@ actor ChannelCatalogService: Service {
             pass.backfilled += 1
         }
         try await repository.recordCatalogSuccess(channelID: channel.channelID, backfilled: channel.needsBackfill, checkedSeq: channel.maxSeq)
-        lastFailure = nil
+        failure = nil
         return pass
     }
 
     private func fetch(_ channel: CatalogDue) async throws(YouTubeError) -> ChannelUploads {
         if channel.needsBackfill, let api {
-            try await spend(units: configuration.backfill / YouTubeDataAPI.maxIDsPerCall + 1)
+            try await budget.spend(units: configuration.backfill / YouTubeDataAPI.maxIDsPerCall + 1)
             return try await api.uploads(of: channel.channelID, count: configuration.backfill)
         }
         return try await catalog.channelUploads(channel.channelID, count: channel.needsBackfill ? configuration.backfill : Self.durationWindow)
-    }
-
-    /// Spends the Data API units of one backfill from the enrichment's daily budget.
-    private func spend(units: Int) async throws(YouTubeError) {
-        let today = Date()
-        let spent: Bool
-        do {
-            spent = try await enrichment.spend(
-                units: units, day: UTCDay.string(today), dailyUnits: dailyUnits,
-                forgetBefore: UTCDay.string(today.addingTimeInterval(-30 * 86_400)))
-        } catch {
-            throw .upstream("the daily budget could not be read: \(error)")
-        }
-        guard spent else { throw .quotaExceeded("the daily budget is spent") }
     }
 
     /// The videos of `uploads` the hub does not hold, listed after the last one it holds (newer
@@ -191,7 +179,7 @@ actor ChannelCatalogService: Service {
             retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(min(channel.failures, 20)))))
         }
         let line = DisplayText.line("\(channel.channelID): \(error)", limit: 400)
-        lastFailure = line
+        failure = CatalogFailure(calls: (failure?.calls ?? 0) + 1, reason: line, retryAt: retryAt)
         logger.warning("channel catalog call failed; retrying later", metadata: [
             "channel": "\(channel.channelID)", "error": "\(error)", "failures": "\(channel.failures + 1)", "retryAt": "\(ISO8601Timestamp.format(retryAt))",
         ])

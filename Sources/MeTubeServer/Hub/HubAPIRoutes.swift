@@ -13,20 +13,25 @@ struct HubAPIRoutes<Context: RequestContext>: Sendable {
         router.get("/") { _, _ in
             HubResponses.plainText("metube-server: a MeTube hub. POST /api/channels/register, POST /api/channels, POST /api/videos/query; GET /health.\n")
         }
-        router.get(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health(databaseUnavailable: service.databaseUnavailableReason()) }
-        router.head(RouterPath(HubAPI.healthPath)) { _, _ in HubResponses.health(databaseUnavailable: service.databaseUnavailableReason()) }
+        router.get(RouterPath(HubAPI.healthPath)) { _, _ in
+            HubResponses.health(databaseUnavailable: service.databaseUnavailableReason(), catalogFailure: await service.catalogFailure())
+        }
+        router.head(RouterPath(HubAPI.healthPath)) { _, _ in
+            HubResponses.health(databaseUnavailable: service.databaseUnavailableReason(), catalogFailure: await service.catalogFailure())
+        }
         router.post(RouterPath(HubAPI.registerPath)) { request, context in
-            try HubResponses.json(try await service.register(body: try await body(of: request), client: context.clientAddress))
+            try HubResponses.json(try await service.register(body: try await Self.body(of: request), client: context.clientAddress))
         }
         router.post(RouterPath(HubAPI.channelsPath)) { request, _ in
-            try HubResponses.json(try await service.channels(body: try await body(of: request)))
+            try HubResponses.json(try await service.channels(body: try await Self.body(of: request)))
         }
         router.post(RouterPath(HubAPI.videoQueryPath)) { request, _ in
-            try await service.videoPage(body: try await body(of: request), gzip: GzipCoding.accepts(request.headers)).response
+            try await service.videoPage(body: try await Self.body(of: request), gzip: GzipCoding.accepts(request.headers)).response
         }
     }
 
-    private func body(of request: Request) async throws -> Data {
+    /// The body of `request`, at most `HubAPI.maxBodyBytes` (413 past it).
+    static func body(of request: Request) async throws -> Data {
         var request = request
         do {
             return Data(try await request.collectBody(upTo: HubAPI.maxBodyBytes).readableBytesView)

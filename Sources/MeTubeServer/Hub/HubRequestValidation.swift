@@ -18,6 +18,19 @@ enum HubRequestValidation {
         return ids
     }
 
+    /// The links of a `channels/resolve` body: 1 to `HubAPI.maxResolveLinks` strings of at most
+    /// `HubAPI.maxResolveLinkBytes` bytes each.
+    static func resolveLinks(body: some DataProtocol) throws(ServerError) -> [String] {
+        let object = try object(body)
+        guard let value = object["links"], value != .null else { throw .badRequest("links must be a non-empty array of strings") }
+        let links = try strings(value, field: "links", limit: HubAPI.maxResolveLinks)
+        guard !links.isEmpty else { throw .badRequest("links must be a non-empty array of strings") }
+        if let index = links.firstIndex(where: { $0.utf8.count > HubAPI.maxResolveLinkBytes }) {
+            throw .badRequest("links[\(index)] is longer than \(HubAPI.maxResolveLinkBytes) bytes")
+        }
+        return links
+    }
+
     /// The validated selection of a `videos/query` body; an empty body means all defaults.
     ///
     /// A well-typed body (the usual case) is decoded straight into its three fields; any other

@@ -18,6 +18,8 @@ public struct HubService: Sendable {
     private let onNewChannels: (@Sendable () -> Void)?
     /// Why the database is unavailable, or nil while it answers (for `/health`).
     let databaseUnavailableReason: @Sendable () -> String?
+    /// The channel catalog's failure, or nil while its calls succeed (for `/health`).
+    let catalogFailure: @Sendable () async -> CatalogFailure?
 
     /// Creates the service over `repository`, allowing each client address
     /// `registrationsPerHour` new channels per hour (nil: no limit); registered channels that
@@ -28,6 +30,17 @@ public struct HubService: Sendable {
         repository: any HubRepository, registrationsPerHour: Int? = Self.defaultRegistrationsPerHour, ingester: FeedIngester? = nil,
         onNewChannels: (@Sendable () -> Void)? = nil, databaseUnavailableReason: @escaping @Sendable () -> String? = { nil }
     ) {
+        self.init(repository: repository, registrationsPerHour: registrationsPerHour, ingester: ingester, onNewChannels: onNewChannels,
+                  databaseUnavailableReason: databaseUnavailableReason, catalogFailure: { nil })
+    }
+
+    /// The service as ``init(repository:registrationsPerHour:ingester:onNewChannels:databaseUnavailableReason:)``
+    /// makes it, with `catalogFailure` saying how the channel catalog's calls fail.
+    init(
+        repository: any HubRepository, registrationsPerHour: Int?, ingester: FeedIngester?, onNewChannels: (@Sendable () -> Void)?,
+        databaseUnavailableReason: @escaping @Sendable () -> String?, catalogFailure: @escaping @Sendable () async -> CatalogFailure?
+    ) {
+        self.catalogFailure = catalogFailure
         self.databaseUnavailableReason = databaseUnavailableReason
         self.repository = repository
         self.registrations = RegistrationLimiter(channelsPerHour: registrationsPerHour)

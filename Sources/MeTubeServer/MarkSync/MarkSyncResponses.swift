@@ -26,6 +26,7 @@ enum MarkSyncResponses {
         var body: MarkSyncErrorBody = switch failure {
         case .notFound: MarkSyncErrorBody(.notFound, "No such operation; see the status API's routes")
         case .badRequest(let message): MarkSyncErrorBody(.badRequest, message)
+        case .unauthorized(let message): MarkSyncErrorBody(.authenticationRequired, message)
         case .payloadTooLarge: .limitExceeded(failure.clientMessage)
         case .tooManyRequests(let message, let retryAfter): MarkSyncErrorBody(.throttled, message, retryAfter: Double(retryAfter))
         case .unavailable(let message, let retryAfter): MarkSyncErrorBody(.tryAgainLater, message, retryAfter: Double(retryAfter))

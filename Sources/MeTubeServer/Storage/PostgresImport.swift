@@ -30,6 +30,7 @@ public enum PostgresImport {
         "websub_claims": "PostgreSQL only: which instance renews a subscription now; a new database has none",
         "youtube_claims": "PostgreSQL only: which instance runs a Data API lookup now; a new database has none",
         "hub_channel_catalog": "backfill and length progress: the new database asks once more for each channel, and the videos it already holds are kept",
+        "hub_channel_links": "a cache of resolved links: the new database resolves each link once more when it is asked",
     ]
 
     /// Copies the SQLite database at `path` into the PostgreSQL database at `url`.

@@ -245,6 +245,10 @@ enum PostgresMigrations {
             ON CONFLICT (user_id) DO NOTHING
             """,
         ]),
+        // The channel each link resolved names, or NULL for one that does not exist (SQLite's hub-006).
+        Step(name: "postgres-hub-008-channel-links", statements: [
+            "CREATE TABLE IF NOT EXISTS hub_channel_links (link_key TEXT COLLATE \"C\" PRIMARY KEY, channel_id TEXT, resolved_at BIGINT NOT NULL)",
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

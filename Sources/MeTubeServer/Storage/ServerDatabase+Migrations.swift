@@ -236,6 +236,14 @@ extension ServerDatabase {
                 \(SQLiteMarkSyncTransaction.countUsageSQL);
                 """)
         }
+        migrator.registerMigration("sqlite-hub-006-channel-links") { db in
+            // What POST /api/channels/resolve learned: the channel a link (by its case-folded key,
+            // e.g. @veritasium) names, or NULL when YouTube said it does not exist, and when (ms
+            // since 1970), so a household resolves a handle once.
+            try db.execute(sql: """
+                CREATE TABLE hub_channel_links (link_key TEXT PRIMARY KEY, channel_id TEXT, resolved_at INTEGER NOT NULL) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 

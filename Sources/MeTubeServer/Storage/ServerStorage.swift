@@ -18,6 +18,8 @@ struct ServerStorage: Sendable {
     let enrichment: any EnrichmentRepository
     /// What the catalog service did per channel (backfills, lengths asked).
     let catalog: any CatalogRepository
+    /// What `POST /api/channels/resolve` learned of each link.
+    let links: any ChannelLinkCache
     /// Shares polling rounds with the other instances on the database; nil where no other
     /// instance can share it (SQLite), or without polling.
     let feedLeases: (any FeedPollLeases)?
@@ -51,6 +53,7 @@ struct ServerStorage: Sendable {
         webSub = SQLiteWebSubRepository(database: database)
         enrichment = SQLiteEnrichmentRepository(database: database)
         catalog = SQLiteCatalogRepository(database: database)
+        links = SQLiteChannelLinkCache(database: database)
         feedLeases = nil
         counts = {
             try await database.read { db in
@@ -73,6 +76,7 @@ struct ServerStorage: Sendable {
         webSub = PostgresWebSubRepository(database: database, holder: holder, claimDuration: claimDuration)
         enrichment = PostgresEnrichmentRepository(database: database, holder: holder)
         catalog = PostgresCatalogRepository(database: database)
+        links = PostgresChannelLinkCache(database: database)
         feedLeases = configuration.pollInterval.map { interval in
             PostgresFeedLeases(database: database, pollInterval: interval, pushedPollInterval: configuration.webSub?.pushedPollInterval, holder: holder)
         }
