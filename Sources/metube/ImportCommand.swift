@@ -96,7 +96,7 @@ struct ImportCommand: AsyncParsableCommand {
     /// resolved joins the rejected entries with why. Returns how many could not be resolved.
     private func resolveLinks(of result: inout SubscriptionImport) async -> Int {
         guard !result.links.isEmpty, let settings = try? store.settings() else { return 0 }
-        let resolved = await LinkResolution(settings: settings).resolve(result.links.map(\.link))
+        let resolved = await LinkResolution(settings: settings, apiKey: settings.text(.youTubeAPIKey)).resolve(result.links.map(\.link))
         var unresolved = 0
         var known = Set(result.channels.map(\.id))
         let importedAt = result.channels.first?.addedAt ?? Date()
