@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "MeTubeSync",
             dependencies: [
-                "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeJSON",
+                "MeTubeCore", "MeTubeStore", "MeTubeAPI", "MeTubeJSON", "MeTubeYouTube",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
