@@ -256,7 +256,7 @@ package struct JSONScanner: ~Copyable {
     }
 
     /// Reads `true` or `false`.
-    mutating func readBool() throws(Failure) -> Bool {
+    package mutating func readBool() throws(Failure) -> Bool {
         if try peek() == UInt8(ascii: "t") { try literal("true"); return true }
         try literal("false")
         return false

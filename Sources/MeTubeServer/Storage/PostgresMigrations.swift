@@ -223,6 +223,10 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // Whether the catalog service's backfill brought the video (SQLite's hub-006).
+        Step(name: "postgres-hub-008-backfilled-videos", statements: [
+            "ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS backfilled BOOLEAN NOT NULL DEFAULT FALSE",
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

@@ -224,6 +224,11 @@ extension ServerDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("sqlite-hub-006-backfilled-videos") { db in
+            // Whether the catalog service's backfill brought the video (1) rather than a feed (0),
+            // served as videos/query's additive `backfilled` so that clients do not count it new.
+            try db.execute(sql: "ALTER TABLE hub_videos ADD COLUMN backfilled INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }()
 
