@@ -131,11 +131,11 @@ final class HubServerChild: Sendable {
         self.url = url
     }
 
-    /// Starts the server on `database` and returns once it listens (within 30 s).
-    static func start(database: String) async throws -> HubServerChild {
+    /// Starts the server on `database`, with `options` besides, and returns once it listens (within 30 s).
+    static func start(database: String, options: [String] = []) async throws -> HubServerChild {
         let process = Process()
         process.executableURL = ProductBinary.url("metube-server")
-        process.arguments = ["serve", "--port", "0", "--poll-interval", "0", "--register-limit", "0", "--database", database]
+        process.arguments = ["serve", "--port", "0", "--poll-interval", "0", "--register-limit", "0", "--database", database] + options
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
