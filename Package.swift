@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "MeTubeSync",
             dependencies: [
-                "MeTubeCore", "MeTubeFeeds", "MeTubeStore", "MeTubeAPI", "MeTubeJSON",
+                "MeTubeCore", "MeTubeFeeds", "MeTubeStore", "MeTubeAPI", "MeTubeJSON", "MeTubeYouTube",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

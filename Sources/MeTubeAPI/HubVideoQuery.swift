@@ -89,12 +89,16 @@ public struct HubVideo: Codable, Sendable, Equatable {
     /// How many rated the video, as the feed last gave it (`media:starRating`'s count);
     /// metube-server's addition, absent when unknown, refreshed in place like ``viewCount``.
     public var starRatingCount: Int?
+    /// Whether the hub brought the video in by backfilling its channel (a newly followed
+    /// channel's last uploads) rather than from its feed: a client stores it like any other but
+    /// does not count it among the new videos. metube-server's addition, absent when false.
+    public var backfilled: Bool?
 
     /// Creates a row.
     public init(
         seq: Int64, videoID: String, channelID: String, publishedAt: String, title: String?, url: String,
         durationSeconds: Int? = nil, availability: String? = nil, scheduledStart: String? = nil, description: String? = nil,
-        thumbnailURL: String? = nil, viewCount: Int? = nil, starRatingCount: Int? = nil
+        thumbnailURL: String? = nil, viewCount: Int? = nil, starRatingCount: Int? = nil, backfilled: Bool? = nil
     ) {
         self.seq = seq
         self.videoID = videoID
@@ -109,6 +113,7 @@ public struct HubVideo: Codable, Sendable, Equatable {
         self.thumbnailURL = thumbnailURL
         self.viewCount = viewCount
         self.starRatingCount = starRatingCount
+        self.backfilled = backfilled
     }
 
     enum CodingKeys: String, CodingKey {
@@ -125,6 +130,7 @@ public struct HubVideo: Codable, Sendable, Equatable {
         case thumbnailURL = "thumbnailUrl"
         case viewCount
         case starRatingCount
+        case backfilled
     }
 
     /// Decodes a row, refusing a `seq` outside `1...HubAPI.maxAfterSeq` (it becomes the next
@@ -146,10 +152,11 @@ public struct HubVideo: Codable, Sendable, Equatable {
         thumbnailURL = try container.decodeIfPresent(String.self, forKey: .thumbnailURL)
         viewCount = try container.decodeWholeNumberIfPresent(Int.self, forKey: .viewCount, in: Int.min...Int.max)
         starRatingCount = try container.decodeWholeNumberIfPresent(Int.self, forKey: .starRatingCount, in: Int.min...Int.max)
+        backfilled = try? container.decodeIfPresent(Bool.self, forKey: .backfilled)
     }
 
     /// Encodes every key of the hub API, writing `null` for unknown values as the hub does, and
-    /// metube-server's additions (availability, details) only when known.
+    /// metube-server's additions (availability, details) only when known, `backfilled` only when true.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(seq, forKey: .seq)
@@ -165,5 +172,6 @@ public struct HubVideo: Codable, Sendable, Equatable {
         try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
         try container.encodeIfPresent(viewCount, forKey: .viewCount)
         try container.encodeIfPresent(starRatingCount, forKey: .starRatingCount)
+        if backfilled == true { try container.encode(true, forKey: .backfilled) }
     }
 }

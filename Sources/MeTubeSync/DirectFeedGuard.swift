@@ -33,6 +33,8 @@ actor DirectFeedGuard {
     private var restored: Bool
     /// The channels of the last plan (the kept state is about them only).
     private var followed: Set<String> = []
+    /// The catalog calls earlier runs owe channels (they failed or were put off).
+    private var catalogOwed: [String: CatalogNeed] = [:]
 
     /// A guard allowing `rate` requests per second, backing a failing channel off from
     /// `firstStep` (doubling up to six hours, with jitter), on `clock`; it takes up and keeps
@@ -89,6 +91,7 @@ actor DirectFeedGuard {
             backoff.restore(id, failures: channel.failures, retryAt: now + .milliseconds(channel.until - date))
             lastErrors[id] = channel.status.map { .http(status: $0, message: "", retryAfter: nil) } ?? .connection(channel.reason)
         }
+        catalogOwed.merge(state.catalogOwed ?? [:]) { current, saved in current.merged(with: saved) }
         if let outage = state.outage {
             let since = Date(millisecondsSince1970: outage.since)
             detector.restore(SourceOutage(since: since, reason: outage.reason), nextProbe: now + .milliseconds(outage.nextProbe - date))
@@ -114,7 +117,24 @@ actor DirectFeedGuard {
             let nextProbe = date + (detector.nextProbe - now).wholeMilliseconds
             state.outage = FeedHealthState.Outage(since: outage.since.millisecondsSince1970, reason: outage.reason, nextProbe: nextProbe)
         }
+        let owed = catalogOwed.filter { followed.contains($0.key) }
+        state.catalogOwed = owed.isEmpty ? nil : owed
         return healthFile.save(state)
+    }
+
+    /// The catalog call an earlier run owes `channelID`, if any.
+    func owedCatalog(_ channelID: String) -> CatalogNeed? {
+        catalogOwed[channelID]
+    }
+
+    /// Keeps `need` owed to `channelID` for a later run.
+    func oweCatalog(_ channelID: String, _ need: CatalogNeed) {
+        catalogOwed[channelID] = need.merged(with: catalogOwed[channelID])
+    }
+
+    /// Forgets what was owed to `channelIDs`: their calls' answers are stored.
+    func settleCatalog(_ channelIDs: [String]) {
+        for id in channelIDs { catalogOwed[id] = nil }
     }
 
     /// Makes the outage detector's window hold ``SourceOutageDetector/minimumSample`` fetches

@@ -2,6 +2,7 @@ import Foundation
 import MeTubeCore
 import MeTubeFeeds
 import MeTubeStore
+import MeTubeYouTube
 
 /// One direct sync: fetch every channel's feed with bounded concurrency and conditional GET, and
 /// merge the videos and each channel's fetch result into the store in bounded batches (one write
@@ -23,6 +24,8 @@ struct DirectSyncRun {
     /// The longest the whole run may take; a fetch still running then fails as its channel's
     /// error, and the others' results are kept.
     var runLimit: Duration = .seconds(900)
+    /// Backfills and lengths beyond the feeds; nil: the feeds alone.
+    var catalog: DirectCatalog?
 
     /// How many fetches in a row of a spread run may fail before the rest go at once, so the
     /// run finds out quickly whether the source is down (and stops), instead of failing channel
@@ -30,14 +33,29 @@ struct DirectSyncRun {
     /// spread for that run.)
     static let failuresBeforeHurrying = 5
 
-    /// One channel's fetch: its outcome or its error, and the new uploads its Shorts feed listed.
+    /// One channel's fetch: its outcome or its error, the new uploads its Shorts feed listed, and
+    /// its catalog call.
     private struct Fetch: Sendable {
         let channelID: String
         let result: Result<DirectFeedClient.Outcome, SyncError>
         var shortIDs: Set<String> = []
+        var catalog: CatalogCall?
     }
 
-    private func fetch(_ channelID: String, known: ChannelFetchResult?, library: Library, turn: Duration? = nil) async -> Fetch {
+    /// What a channel's catalog call asked and answered.
+    private struct CatalogCall: Sendable {
+        /// What it asked; nil when what an earlier run owed no longer applies.
+        var need: CatalogNeed?
+        /// The answer; nil when the call failed or was put off (owed to the next run).
+        var uploads: ChannelUploads?
+
+        /// Whether nothing is owed once the fetch is stored.
+        var isSettled: Bool { need == nil || uploads != nil }
+    }
+
+    private func fetch(
+        _ channelID: String, known: ChannelFetchResult?, library: Library, turn: Duration? = nil, breaker: CatalogRunBreaker = CatalogRunBreaker()
+    ) async -> Fetch {
         if let pace, let turn {
             await pace.wait(until: turn, on: clock)
             if Task.isCancelled { return Fetch(channelID: channelID, result: .failure(.cancelled)) }
@@ -49,10 +67,40 @@ struct DirectSyncRun {
         }
         do {
             let outcome = try await client.fetch(channelID: channelID, etag: known?.etag, lastModified: known?.lastModified)
-            guard case .feed(let feed, _, _) = outcome else { return Fetch(channelID: channelID, result: .success(outcome)) }
-            return Fetch(channelID: channelID, result: .success(outcome), shortIDs: await shortIDs(feed, of: channelID, library: library))
+            var fetch = Fetch(channelID: channelID, result: .success(outcome))
+            var feed: AtomFeed?
+            if case .feed(let fetched, _, _) = outcome {
+                feed = fetched
+                fetch.shortIDs = await shortIDs(fetched, of: channelID, library: library)
+            }
+            fetch.catalog = await catalogCall(channelID, feed: feed, fetchedBefore: known?.lastSuccess != nil, library: library, breaker: breaker)
+            return fetch
         } catch {
             return Fetch(channelID: channelID, result: .failure(error))
+        }
+    }
+
+    /// The catalog call `channelID` needs after its feed answered (``DirectCatalog/need(for:of:library:fetchedBefore:owed:)``),
+    /// at a slot of the feeds' rate, unless `breaker` stopped the run's calls or the run is past
+    /// its deadline; nil when it needs none.
+    private func catalogCall(_ channelID: String, feed: AtomFeed?, fetchedBefore: Bool, library: Library, breaker: CatalogRunBreaker) async -> CatalogCall? {
+        guard let catalog else { return nil }
+        let owed = await feedGuard.owedCatalog(channelID)
+        guard let need = catalog.need(for: feed, of: channelID, library: library, fetchedBefore: fetchedBefore, owed: owed) else {
+            return owed == nil ? nil : CatalogCall(need: nil)
+        }
+        let beforeDeadline = client.runDeadline.map { ContinuousClock.now < $0 } ?? true
+        guard beforeDeadline, await breaker.allows() else { return CatalogCall(need: need) }
+        do {
+            try await feedGuard.acquireSlot()
+        } catch {
+            return CatalogCall(need: need)
+        }
+        do throws(YouTubeError) {
+            return CatalogCall(need: need, uploads: try await catalog.uploads(of: channelID, for: need))
+        } catch {
+            if error != .cancelled { await breaker.failed(error) }
+            return CatalogCall(need: need)
         }
     }
 
@@ -101,6 +149,7 @@ struct DirectSyncRun {
         var added = 0
         var received = 0
         var invalid = 0
+        var backfilled = 0
     }
 
     private func fetchAll() async throws(SyncError) -> SyncReport {
@@ -141,6 +190,7 @@ struct DirectSyncRun {
         let start = clock.now()
         let count = channelIDs.count
         var failuresInARow = 0
+        let breaker = CatalogRunBreaker()
         await feedGuard.spread(count, over: pace?.spread)
         await withTaskGroup(of: Fetch.self) { group in
             var pending = Array(channelIDs.enumerated())[...]
@@ -148,7 +198,7 @@ struct DirectSyncRun {
                 guard let (index, id) = pending.popFirst() else { return }
                 let known = previous[id]
                 let turn = pace?.turn(index, of: count, from: start)
-                group.addTask { await fetch(id, known: known, library: library, turn: turn) }
+                group.addTask { await fetch(id, known: known, library: library, turn: turn, breaker: breaker) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
@@ -159,6 +209,7 @@ struct DirectSyncRun {
                     answered = true
                     failuresInARow = 0
                     if case .feed(let feed, _, _) = outcome { batchEntries += feed.entries.count }
+                    batchEntries += fetch.catalog?.uploads?.videos.count ?? 0
                 case .failure(let error):
                     failures[fetch.channelID] = error
                     failuresInARow += 1
@@ -168,11 +219,13 @@ struct DirectSyncRun {
                     report.sourceOutage = outage
                     report.outageBegan = true
                 }
+                if let call = fetch.catalog, !call.isSettled, let need = call.need { await feedGuard.oweCatalog(fetch.channelID, need) }
                 batch.append(fetch)
                 if fetched % 50 == 0 { progress("fetched \(fetched) of \(planned) feeds") }
                 if batchEntries >= Self.batchEntryLimit, mergeError == nil {
                     do throws(SyncError) {
                         try merge(batch, at: now, into: &merged, finishing: nil)
+                        await settleCatalog(of: batch)
                     } catch {
                         mergeError = error
                         group.cancelAll()
@@ -186,14 +239,23 @@ struct DirectSyncRun {
         if let mergeError { throw mergeError }
         let finished = !Task.isCancelled && report.sourceOutage == nil && (answered || channelIDs.isEmpty)
         try merge(batch, at: now, into: &merged, finishing: finished)
+        await settleCatalog(of: batch)
         report.cancelled = report.sourceOutage == nil && fetched < planned
         report.outageEnded = await feedGuard.takeEndedOutage()
         report.requests = fetched
         if merged.invalid > 0 { report.notes.append("\(merged.invalid) feed entries dropped (invalid video id)") }
+        if let note = await breaker.note() { report.notes.append(note) }
         report.newVideos = merged.added
+        report.backfilledVideos = merged.backfilled
         report.videosReceived = merged.received
         report.failedChannels = failures
         return report
+    }
+
+    /// Forgets what was owed to the channels of `fetches` whose catalog answers are now stored.
+    private func settleCatalog(of fetches: [Fetch]) async {
+        let settled = fetches.filter { $0.catalog?.isSettled == true }.map(\.channelID)
+        if !settled.isEmpty { await feedGuard.settleCatalog(settled) }
     }
 
     /// Merges one batch of fetches (their videos and each channel's fetch result) into the store
@@ -204,6 +266,7 @@ struct DirectSyncRun {
         let result = try store.syncTransaction { transaction -> Merged in
             var result = Merged()
             var videos: [Video] = []
+            var newIDs: Set<String> = []
             let library = transaction.library
             for fetch in fetches {
                 var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
@@ -217,12 +280,15 @@ struct DirectSyncRun {
                     let entries = feed.entries.filter { library.channels[$0.channelID] != nil }
                     let usable = entries.filter { PeerInput.isVideoID($0.videoID) }
                     result.invalid += entries.count - usable.count
-                    videos += usable.map { entry in
+                    let lengths = fetch.catalog?.uploads.map(\.lengths) ?? [:]
+                    let arriving = usable.map { entry in
                         var video = entry.video(fallbackDate: now).marked(shorts: fetch.shortIDs)
                         video.title = PeerInput.title(video.title)
-                        video.duration = library.video(entry.videoID)?.duration
+                        video.duration = library.video(entry.videoID)?.duration ?? lengths[entry.videoID]
                         return video
                     }
+                    newIDs.formUnion(arriving.filter { library.video($0.id) == nil }.map(\.id))
+                    videos += arriving
                     if let title = feed.channelTitle.map(PeerInput.title), var channel = library.channels[fetch.channelID], channel.title != title {
                         channel.title = title
                         transaction.change.channels.append(channel)
@@ -232,8 +298,13 @@ struct DirectSyncRun {
                     state.lastError = error.description
                 }
                 transaction.sync.channelFetches[fetch.channelID] = state
+                if fetch.catalog?.need == .backfill, let uploads = fetch.catalog?.uploads, let catalog, library.channels[fetch.channelID] != nil {
+                    let backfill = uploads.backfill(catalog.backfill, besides: videos, in: library, at: now)
+                    result.backfilled += backfill.count
+                    videos += backfill
+                }
             }
-            result.added = Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
+            result.added = newIDs.count
             result.received = videos.count
             transaction.applySkipRules(rules, toArriving: videos)
             transaction.change.videos = videos
@@ -243,6 +314,7 @@ struct DirectSyncRun {
         merged.added += result.added
         merged.received += result.received
         merged.invalid += result.invalid
+        merged.backfilled += result.backfilled
     }
 }
 

@@ -11,6 +11,7 @@ public struct DirectVideoSource: VideoSource {
     private let rules: FeedRules
     private let feedGuard: DirectFeedGuard
     private let clock: FeedClock
+    private let catalog: DirectCatalog?
 
     /// The requests per second toward the feed server when nothing else is said.
     public static let defaultRate = 100.0
@@ -21,11 +22,15 @@ public struct DirectVideoSource: VideoSource {
     /// channels fail at once the source counts as down and is probed one feed at a time; `clock`
     /// times both (a test clock in tests). With `healthFile`, the backoff and the outage are
     /// taken up from earlier runs (unless `ignoresSavedBackoff`) and kept after each run.
+    /// `catalog` backfills channels and fills in lengths (calls at the same rate), keeping what
+    /// it owes channels after a failure with the backoff.
     public init(
         store: Store, client: DirectFeedClient, concurrency: Int = 8, rate: Double = defaultRate, backoffStep: Duration = .seconds(300),
-        rules: FeedRules = FeedRules(), clock: FeedClock = .continuous, healthFile: FeedHealthFile? = nil, ignoresSavedBackoff: Bool = false
+        rules: FeedRules = FeedRules(), clock: FeedClock = .continuous, healthFile: FeedHealthFile? = nil, ignoresSavedBackoff: Bool = false,
+        catalog: DirectCatalog? = nil
     ) {
         self.rules = rules
+        self.catalog = catalog
         feedGuard = DirectFeedGuard(
             rate: rate, firstStep: backoffStep, clock: clock, healthFile: healthFile, feeds: client.urlTemplate, ignoresSaved: ignoresSavedBackoff
         )
@@ -45,7 +50,8 @@ public struct DirectVideoSource: VideoSource {
     /// still within the global rate.
     public func sync(pace: SyncPace?, progress: @escaping @Sendable (String) -> Void) async throws(SyncError) -> SyncReport {
         try await DirectSyncRun(
-            store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard, pace: pace, clock: clock
+            store: store, client: client, concurrency: concurrency, rules: rules, progress: progress, feedGuard: feedGuard, pace: pace, clock: clock,
+            catalog: catalog
         ).run()
     }
 

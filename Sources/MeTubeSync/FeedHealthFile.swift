@@ -59,6 +59,9 @@ public struct FeedHealthFile: Sendable {
             let longest = state.channels.sorted { ($0.value.until, $0.key) > ($1.value.until, $1.key) }.prefix(Self.maximumChannels)
             state.channels = Dictionary(uniqueKeysWithValues: longest.map { ($0.key, $0.value) })
         }
+        if let owed = state.catalogOwed, owed.count > Self.maximumChannels {
+            state.catalogOwed = Dictionary(uniqueKeysWithValues: owed.sorted { $0.key < $1.key }.prefix(Self.maximumChannels).map { ($0.key, $0.value) })
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(state) else { return "the feed state was not saved: it cannot be encoded" }
@@ -98,6 +101,9 @@ public struct FeedHealthFile: Sendable {
             guard ChannelID.isValid(id), (1...64).contains(channel.failures), channel.until <= latest,
                   channel.status.map({ (100...599).contains($0) }) ?? true, channel.reason.utf8.count <= 200
             else { return "it holds an impossible entry" }
+        }
+        if let owed = state.catalogOwed {
+            guard owed.count <= maximumChannels, owed.keys.allSatisfy(ChannelID.isValid) else { return "it holds an impossible catalog entry" }
         }
         if let outage = state.outage {
             guard outage.since <= now + clockSkew, outage.nextProbe <= latest, outage.reason.utf8.count <= 200 else {

@@ -36,6 +36,9 @@ struct FeedHealthState: Codable, Equatable, Sendable {
     var channels: [String: ChannelBackoff] = [:]
     /// The outage in progress, if any.
     var outage: Outage?
+    /// The channels whose backfill or lengths call failed or was put off, by channel id; absent
+    /// when none (and in files of earlier versions).
+    var catalogOwed: [String: CatalogNeed]?
 
     /// The version this metube writes.
     static let currentVersion = 1

@@ -158,6 +158,8 @@ struct HubSyncRun {
     /// Pages received but not merged yet: their videos and the watermark they prove.
     private struct Batch {
         var videos: [Video] = []
+        /// The videos of ``videos`` the hub marked `backfilled`.
+        var backfilledIDs: Set<String> = []
         var next: Int64?
         /// When the batch was opened.
         var opened = ContinuousClock.now
@@ -233,14 +235,26 @@ struct HubSyncRun {
 
     /// A batch being merged while the next pages are fetched: how many of its videos were new,
     /// and how many it held.
-    private typealias BackgroundMerge = Task<Result<(added: Int, received: Int), SyncError>, Never>
+    private typealias BackgroundMerge = Task<Result<MergeCounts, SyncError>, Never>
+
+    /// What merging a batch counted: new videos from feeds, new videos from backfills, and all.
+    private struct MergeCounts: Sendable {
+        var added = 0
+        var backfilled = 0
+        var received = 0
+    }
 
     /// Waits for the batch being merged in the background, if any, and counts it.
     private func finish(_ merging: inout BackgroundMerge?, report: inout SyncReport) async throws(SyncError) {
         guard let task = merging else { return }
         merging = nil
-        let counts = try await task.value.get()
+        count(try await task.value.get(), into: &report)
+    }
+
+    /// Adds a merged batch's counts to `report`.
+    private func count(_ counts: MergeCounts, into report: inout SyncReport) {
         report.newVideos += counts.added
+        report.backfilledVideos += counts.backfilled
         report.videosReceived += counts.received
     }
 
@@ -271,7 +285,9 @@ struct HubSyncRun {
 
     /// Adds one page's videos and the watermark `next` it proves to the batch.
     private func take(_ answer: ScreenedHubPage, upTo next: Int64, local: Set<String>, into batch: inout Batch, report: SyncReport) {
-        batch.videos += answer.videos.filter { local.contains($0.channelID) }.compactMap { Self.video($0) }
+        let rows = answer.videos.filter { local.contains($0.channelID) }
+        batch.videos += rows.compactMap { Self.video($0) }
+        batch.backfilledIDs.formUnion(rows.filter { $0.backfilled == true }.map(\.videoID))
         batch.next = max(batch.next ?? next, next)
         progress("page \(report.requests): \(answer.rowCount) videos, up to seq \(next)")
     }
@@ -281,24 +297,23 @@ struct HubSyncRun {
     private func merge(_ batch: inout Batch, advancesWatermark: Bool, report: inout SyncReport) throws(SyncError) {
         let full = batch
         batch = Batch()
-        let counts = try Self.merge(full, into: store, rules: rules, advancesWatermark: advancesWatermark)
-        report.newVideos += counts.added
-        report.videosReceived += counts.received
+        count(try Self.merge(full, into: store, rules: rules, advancesWatermark: advancesWatermark), into: &report)
     }
 
-    /// Merges `batch` into `store` in one transaction; returns how many of its videos were new
-    /// and how many it held.
-    private static func merge(_ batch: Batch, into store: Store, rules: FeedRules, advancesWatermark: Bool) throws(SyncError) -> (added: Int, received: Int) {
-        guard let next = batch.next else { return (0, 0) }
+    /// Merges `batch` into `store` in one transaction; returns how many of its videos were new,
+    /// from feeds and from backfills (the hub's `backfilled`), and how many it held.
+    private static func merge(_ batch: Batch, into store: Store, rules: FeedRules, advancesWatermark: Bool) throws(SyncError) -> MergeCounts {
+        guard let next = batch.next else { return MergeCounts() }
         let videos = batch.videos
         let added = try store.syncTransaction { transaction in
             transaction.applySkipRules(rules, toArriving: videos)
             transaction.change.videos = videos
             if advancesWatermark { transaction.sync.hubWatermark = max(transaction.sync.hubWatermark, next) }
             let library = transaction.library
-            return Set(videos.filter { library.video($0.id) == nil }.map(\.id)).count
+            return Set(videos.filter { library.video($0.id) == nil }.map(\.id))
         }
-        return (added, videos.count)
+        let backfilled = added.intersection(batch.backfilledIDs).count
+        return MergeCounts(added: added.count - backfilled, backfilled: backfilled, received: videos.count)
     }
 
     private func checkCancellation() throws(SyncError) {

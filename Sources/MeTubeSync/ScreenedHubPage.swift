@@ -103,7 +103,7 @@ struct ScreenedHubPage: Sendable {
             seq: seq, videoID: videoID, channelID: channelID, publishedAt: published, title: title, url: url, durationSeconds: duration,
             availability: PeerInput.shortText(row.availability, maxBytes: 32), scheduledStart: PeerInput.shortText(row.scheduledStart, maxBytes: 64),
             description: description, thumbnailURL: thumbnailURL, viewCount: count(row.viewCount, "view count"),
-            starRatingCount: count(row.starRatingCount, "rating count")))
+            starRatingCount: count(row.starRatingCount, "rating count"), backfilled: row.backfilled ? true : nil))
     }
 
     /// A count when it is in `FeedLimits.count`'s range; else nil, counted as cleared.
@@ -138,6 +138,8 @@ private struct LenientHubRow {
     var thumbnailURL: String?
     var viewCount: Int?
     var starRatingCount: Int?
+    /// `backfilled` was `true` (anything else reads as false).
+    var backfilled = false
 
     /// Reads the row that comes next in `scanner` (over `bytes`).
     static func read(_ scanner: inout JSONScanner, in bytes: UnsafeBufferPointer<UInt8>) throws(JSONScanner.Failure) -> LenientHubRow {
@@ -163,6 +165,9 @@ private struct LenientHubRow {
             case "thumbnailUrl": row.thumbnailURL = try text(&scanner).value
             case "viewCount": row.viewCount = try number(&scanner, in: bytes).count
             case "starRatingCount": row.starRatingCount = try number(&scanner, in: bytes).count
+            case "backfilled":
+                let value = try scanner.lenient({ (scanner: inout JSONScanner) throws(JSONScanner.Failure) in try scanner.readBool() })
+                if case .success(true) = value { row.backfilled = true }
             default: try scanner.skipValue()
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeYouTube
 
 /// How the `SyncEngine` syncs videos and when it runs; built from the `[hub]` and `[sync]`
 /// settings by `init(settings:)`.
@@ -38,6 +39,15 @@ public struct SyncConfiguration: Sendable {
     /// Whether direct mode fetches every channel this time, ignoring the backoff kept from
     /// earlier runs (`metube sync --force`).
     public var ignoresSavedBackoff = false
+    /// The uploads a newly followed or overflowing channel brings in direct mode (`[hub]
+    /// backfill`; 0: none).
+    public var backfill = 50
+    /// The YouTube Data API key (`[youtube] api-key` or `api-key-file`), when one is set.
+    public var youTubeAPIKey: String?
+    /// The Data API's base URL (`[youtube] api-url`).
+    public var youTubeAPIURL = YouTubeDataAPI.defaultBaseURL
+    /// The yt-dlp direct mode asks for backfills and lengths (`[download] command`); nil: none.
+    public var ytDLPCommand: String?
     /// The waits between probes while the feed source fails for every channel (the last one
     /// repeats): short, because each is one request, and the feeds' return should be noticed
     /// within seconds.

@@ -3,7 +3,7 @@ import MeTubeFeeds
 
 extension SyncReport: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case source, run, includesVideos, channelsRegistered, newVideos, videosReceived, requests, failedChannels
+        case source, run, includesVideos, channelsRegistered, newVideos, backfilledVideos, videosReceived, requests, failedChannels
         case hubWasReset, notes, cancelled, error, errorIsRetryable, seconds, status, statusError
         case sourceOutage, backingOff, backingOffUntil
     }
@@ -17,6 +17,7 @@ extension SyncReport: Encodable {
         try container.encode(includesVideos, forKey: .includesVideos)
         try container.encode(channelsRegistered, forKey: .channelsRegistered)
         try container.encode(newVideos, forKey: .newVideos)
+        try container.encode(backfilledVideos, forKey: .backfilledVideos)
         try container.encode(videosReceived, forKey: .videosReceived)
         try container.encode(requests, forKey: .requests)
         try container.encode(failedChannels.mapValues(\.description), forKey: .failedChannels)

@@ -15,6 +15,9 @@ public struct SyncReport: Sendable, Equatable {
     public var channelsRegistered = 0
     /// Videos not in the store before.
     public var newVideos = 0
+    /// Videos not in the store before that a backfill brought (a newly followed channel's last
+    /// uploads, or what fell off an overflowing feed); not among ``newVideos``.
+    public var backfilledVideos = 0
     /// Videos received (new or updated).
     public var videosReceived = 0
     /// Pages (hub) or feeds (direct) fetched.

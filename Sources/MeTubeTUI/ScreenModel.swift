@@ -378,6 +378,8 @@ public struct ScreenModel: Sendable {
             message = FooterMessage(text: text, isError: isError)
         case .storeChanged:
             break
+        case .backfilled(let count):
+            newCount = max(0, newCount - count)
         }
     }
 

@@ -53,6 +53,9 @@ public enum TUISyncEvent: Sendable, Equatable {
     case service(RemoteService, ServiceState)
     /// The store changed (videos merged, marks pulled): the TUI reloads its view of it.
     case storeChanged
+    /// This many of the videos that run brought were backfilled (a channel's older uploads,
+    /// not new ones): taken back off the "N new" count the reload raised.
+    case backfilled(Int)
     /// Whether every video's status is known (the first status pull finished), so a video without
     /// a mark shows as unwatched rather than unknown.
     case statusesKnown(Bool)

@@ -43,6 +43,7 @@ public struct SyncEventBridge: Sendable {
             return [.service(.statusService, Self.state(health, lastSynced: lastStatusSynced))]
         case .finished(let report):
             var events: [TUISyncEvent] = [.storeChanged]
+            if report.backfilledVideos > 0 { events.append(.backfilled(report.backfilledVideos)) }
             if report.includesVideos { events += videosFinished(report, now: now) }
             if hasStatusSync { events += statusFinished(report, now: now) }
             return events

@@ -84,7 +84,8 @@ struct ChannelsCommand: ParsableCommand {
                     throw fail("\(DisplayText.line(text, limit: 60)): \(reason); nothing was added", code: ExitStatus.badInput)
                 }
             }
-            let resolved = await LinkResolution(settings: try store.settings()).resolve(links)
+            let settings = try store.settings()
+            let resolved = await LinkResolution(settings: settings).resolve(links)
             var failed = 0
             for link in links {
                 switch resolved[link] {

@@ -37,7 +37,8 @@ struct ConfigCommand: ParsableCommand {
                 for name in SettingName.allCases where name.section == section {
                     let origin = settings.origins[name] ?? .default
                     let value = settings.values[name].map { DisplayText.line($0.text) }
-                    print((value.map { "\(name.key) = \($0)" } ?? "# \(name.key) is not set") + "  # \(origin.rawValue)")
+                    let line = name.kind == .apiKey && value != nil ? "# \(name.key) is set (not shown)" : value.map { "\(name.key) = \($0)" }
+                    print((line ?? "# \(name.key) is not set") + "  # \(origin.rawValue)")
                 }
             }
             print("\n[keys]")

@@ -23,9 +23,9 @@ struct LinkResolution {
     /// How long one yt-dlp lookup may take.
     static let ytDLPDeadline: Duration = .seconds(30)
 
-    /// The resolution `settings` configure; `apiKey` is the Data API key, when one is set.
-    init(settings: Settings, apiKey: String? = nil) {
-        let dataAPI = apiKey.map { YouTubeDataAPI(key: $0, baseURL: settings.text(.youTubeAPIURL) ?? YouTubeDataAPI.defaultBaseURL) }
+    /// The resolution `settings` configure, with their Data API key (`[youtube] api-key`) when one is set.
+    init(settings: Settings) {
+        let dataAPI = settings.text(.youTubeAPIKey).map { YouTubeDataAPI(key: $0, baseURL: settings.text(.youTubeAPIURL) ?? YouTubeDataAPI.defaultBaseURL) }
         let command = settings.text(.downloadCommand) ?? "yt-dlp"
         resolver = ChannelResolver(
             dataAPI: dataAPI, ytDLP: command.isEmpty ? nil : YTDLPCatalog(command: command, deadline: Self.ytDLPDeadline),

@@ -61,7 +61,7 @@ struct StoreAccess: ParsableArguments {
 
     private func loadSettings() throws -> Settings {
         do {
-            return try Settings.load(from: configFile).applyingEnvironment(ProcessInfo.processInfo.environment)
+            return try Settings.load(from: configFile).applyingEnvironment(ProcessInfo.processInfo.environment).readingAPIKeyFile()
         } catch {
             throw fail(error.description, code: ExitStatus.badInput)
         }

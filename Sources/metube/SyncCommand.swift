@@ -110,7 +110,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     static func summary(_ report: SyncReport) -> String {
         var text = report.includesVideos
-            ? "\(report.source.displayName) sync: \(report.newVideos) new videos (\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
+            ? "\(report.source.displayName) sync: \(report.newVideos) new videos (\(report.backfilledVideos > 0 ? "\(report.backfilledVideos) backfilled, " : "")\(report.videosReceived) received, \(report.requests) requests) in \(String(format: "%.2f", report.seconds)) s"
             : "no video source configured; marks only, in \(String(format: "%.2f", report.seconds)) s"
         if report.hubWasReset { text += "; the hub had lost this device's channels, registered again" }
         if report.cancelled { text += "; cancelled" }

@@ -22,7 +22,7 @@ import Testing
             server = await FailingFeedServer.start()
             channels = FailingFeedServer.channelIDs(count)
             try Store.open(at: directory.url).apply(StoreChange(channels: channels.map { Channel(id: $0) }))
-            try "[hub]\nfeed-url-template = \"\(server.feedURLTemplate)\"\n".write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
+            try "[hub]\nfeed-url-template = \"\(server.feedURLTemplate)\"\nbackfill = 0\n[download]\ncommand = \"\"\n".write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
         }
 
         var stateFile: URL { URL(fileURLWithPath: directory.path("state")).appendingPathComponent("metube/feed-health.json") }

@@ -22,7 +22,7 @@ import TestSupport
         defer { server.stop() }
         let channels = FailingFeedServer.channelIDs(2_000)
         try Store.open(at: directory.url).apply(StoreChange(channels: channels.map { Channel(id: $0) }))
-        try "[hub]\nfeed-url-template = \"\(url)/feeds/videos.xml?channel_id={channelId}\"\nconcurrency = 16\nrate = 1000\n"
+        try "[hub]\nfeed-url-template = \"\(url)/feeds/videos.xml?channel_id={channelId}\"\nconcurrency = 16\nrate = 1000\nbackfill = 0\n[download]\ncommand = \"\"\n"
             .write(toFile: directory.path("config.toml"), atomically: true, encoding: .utf8)
         let arguments = ["sync", "--direct", "--data-dir", directory.url.path, "--config", directory.path("config.toml")]
         let environment = ["XDG_CONFIG_HOME": directory.path("config"), "XDG_STATE_HOME": directory.path("state")]

@@ -53,6 +53,9 @@ struct ChannelCatalogTests {
         let oldestFeed = try #require(rows[DemoCatalog.videoID(46)]).publishedAt
         #expect(rows[DemoCatalog.videoID(45)].map { $0.publishedAt < oldestFeed } == true)
         #expect(rows[DemoCatalog.videoID(10)] == nil)
+        // The backfilled rows say so, so that clients do not count them new; the feed's do not.
+        #expect((11...45).allSatisfy { rows[DemoCatalog.videoID($0)]?.backfilled == true })
+        #expect((46...60).allSatisfy { rows[DemoCatalog.videoID($0)]?.backfilled == nil })
         // A second pass finds nothing to do: the backfill is once for every client.
         #expect(await service.pass() == .init())
         #expect(standIn.calls().count == 1)

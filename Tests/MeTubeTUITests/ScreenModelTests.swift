@@ -2,6 +2,7 @@ import Foundation
 import MeTubeCore
 import TestSupport
 import MeTubeStore
+import MeTubeSync
 import Testing
 @testable import MeTubeTUI
 
@@ -310,6 +311,35 @@ struct ScreenModelTests {
         #expect(model.newCount == 2)
         // And going to the top clears the notice
         model.press(.character("g"))
+        #expect(model.newCount == 0)
+    }
+
+    @Test("videos a sync backfilled are taken off the new-videos notice")
+    func backfilledVideosAreNotNew() {
+        // Given a feed scrolled down
+        let synthetic = SyntheticLibrary(channelCount: 5, videoCount: 100, markCount: 0)
+        var model = ScreenModel(library: synthetic.library(), size: Fixture.size, now: Fixture.now, statusesKnown: true)
+        for _ in 0..<12 { model.press(.character("j")) }
+        // When a sync brings one new upload and three older backfilled ones
+        var library = model.library
+        library.upsert([
+            Fixture.video(1_000, channel: 1, minutes: -10, title: "Newest", duration: 60),
+            Fixture.video(1_001, channel: 2, minutes: -90_000, title: "Older 1", duration: 60),
+            Fixture.video(1_002, channel: 2, minutes: -90_001, title: "Older 2", duration: 60),
+            Fixture.video(1_003, channel: 2, minutes: -90_002, title: "Older 3", duration: 60),
+        ])
+        _ = model.apply(.libraryChanged(library))
+        #expect(model.newCount == 4)
+        var bridge = SyncEventBridge(hasStatusSync: false)
+        var report = SyncReport(source: .hub)
+        (report.newVideos, report.backfilledVideos) = (1, 3)
+        let events = bridge.translate(.finished(report))
+        #expect(events.contains(.backfilled(3)))
+        for event in events where event != .storeChanged { _ = model.apply(.sync(event)) }
+        // Then "1 new" is raised, not 4
+        #expect(model.newCount == 1)
+        // And a report of more backfilled videos than the notice counts never goes below 0
+        _ = model.apply(.sync(.backfilled(9)))
         #expect(model.newCount == 0)
     }
 

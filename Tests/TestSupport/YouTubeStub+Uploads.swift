@@ -8,43 +8,52 @@ extension YouTubeStub {
         /// ISO 8601, as `contentDetails.videoPublishedAt`.
         public var published: String
 
-        public init(id: String, title: String, published: String) {
+        /// An upload titled `title` (by default "Upload ID"), published at `published`.
+        public init(id: String, title: String? = nil, published: String = "2026-10-01T12:00:00Z") {
             self.id = id
-            self.title = title
+            self.title = title ?? "Upload \(id)"
             self.published = published
         }
     }
 
-    /// Answers `playlistItems.list?part=snippet,contentDetails&playlistId=UU…` in Google's
-    /// documented shape (`playlistItemListResponse`): the channel's `uploads`, newest first,
-    /// `maxResults` (at most 50) a page, `nextPageToken` `p1`, `p2`… while more follow; an unknown
-    /// playlist is 404 `playlistNotFound`, and `quotaSpent` answers 403 `quotaExceeded`. Pass it
-    /// as `override` to ``start(channels:polls:initialAccessToken:revokedRefreshToken:override:)``.
+    /// ``uploading(_:quotaSpent:)`` of uploads that do not change.
     public static func uploads(_ uploads: [String: [Upload]], quotaSpent: @escaping @Sendable () -> Bool = { false }) -> @Sendable (Request, Int) -> Reply? {
-        let byPlaylist = Dictionary(uniqueKeysWithValues: uploads.map { ("UU" + $0.key.dropFirst(2), (channel: $0.key, uploads: $0.value)) })
-        return { request, _ in
+        uploading({ uploads }, quotaSpent: quotaSpent)
+    }
+
+    /// Answers `playlistItems.list?part=snippet,contentDetails&playlistId=UU…` in Google's
+    /// documented shape (`playlistItemListResponse`): the channel's uploads as `uploads` returns
+    /// them at the time, newest first, `maxResults` (at most 50) a page, `nextPageToken` `p1`,
+    /// `p2`… while more follow; an unknown playlist is 404 `playlistNotFound`, and `quotaSpent`
+    /// answers 403 `quotaExceeded`. Pass it as `override` to
+    /// ``start(channels:polls:initialAccessToken:revokedRefreshToken:override:)``; other paths fall through.
+    public static func uploading(
+        _ uploads: @escaping @Sendable () -> [String: [Upload]], quotaSpent: @escaping @Sendable () -> Bool = { false }
+    ) -> @Sendable (Request, Int) -> Reply? {
+        { request, _ in
             guard request.path == "/playlistItems", request.query["key"] != nil else { return nil }
             if quotaSpent() {
                 return .json(apiError(status: 403, reason: "quotaExceeded", message: "The request cannot be completed because you have exceeded your quota."), status: 403)
             }
             let playlistID = request.query["playlistId"] ?? ""
-            guard let playlist = byPlaylist[playlistID] else {
+            guard playlistID.hasPrefix("UU"), let playlist = uploads()["UC" + playlistID.dropFirst(2)] else {
                 return .json(apiError(status: 404, reason: "playlistNotFound", message: "The playlist identified with the request's <code>playlistId</code> parameter cannot be found."), status: 404)
             }
+            let channel = "UC" + playlistID.dropFirst(2)
             let size = min(Int(request.query["maxResults"] ?? "5") ?? 5, 50)
             let page = request.query["pageToken"].flatMap { $0.hasPrefix("p") ? Int($0.dropFirst()) : nil } ?? 0
-            let slice = playlist.uploads.dropFirst(page * size).prefix(size)
+            let slice = playlist.dropFirst(page * size).prefix(size)
             let items = slice.enumerated().map { offset, upload in
                 """
-                {"kind":"youtube#playlistItem","etag":"e","id":"item-\(upload.id)","snippet":{"publishedAt":"\(upload.published)","channelId":"\(playlist.channel)",\
-                "title":"\(upload.title)","playlistId":"\(playlistID)","position":\(page * size + offset),"resourceId":{"kind":"youtube#video","videoId":"\(upload.id)"}},\
+                {"kind":"youtube#playlistItem","etag":"e","id":"item-\(upload.id)","snippet":{"publishedAt":"\(upload.published)","channelId":"\(channel)",\
+                "title":"\(upload.title)","description":"","playlistId":"\(playlistID)","position":\(page * size + offset),"resourceId":{"kind":"youtube#video","videoId":"\(upload.id)"}},\
                 "contentDetails":{"videoId":"\(upload.id)","videoPublishedAt":"\(upload.published)"}}
                 """
             }
-            let next = (page + 1) * size < playlist.uploads.count ? "\"nextPageToken\":\"p\(page + 1)\"," : ""
+            let next = (page + 1) * size < playlist.count ? "\"nextPageToken\":\"p\(page + 1)\"," : ""
             return .json("""
                 {"kind":"youtube#playlistItemListResponse","etag":"e",\(next)"items":[\(items.joined(separator: ","))],\
-                "pageInfo":{"totalResults":\(playlist.uploads.count),"resultsPerPage":\(size)}}
+                "pageInfo":{"totalResults":\(playlist.count),"resultsPerPage":\(size)}}
                 """)
         }
     }

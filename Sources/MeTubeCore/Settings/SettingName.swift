@@ -11,6 +11,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case followHubChannels = "hub.follow-hub-channels"
     case feedURLTemplate = "hub.feed-url-template"
     case feedRate = "hub.rate"
+    case backfill = "hub.backfill"
     case hubInterval = "sync.hub-interval"
     case statusInterval = "sync.status-interval"
     case open = "tui.open"
@@ -30,6 +31,8 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case youTubeClientSecret = "youtube.client-secret"
     case youTubeOAuthURL = "youtube.oauth-url"
     case youTubeAPIURL = "youtube.api-url"
+    case youTubeAPIKey = "youtube.api-key"
+    case youTubeAPIKeyFile = "youtube.api-key-file"
     case downloadCommand = "download.command"
     case downloadDirectory = "download.dir"
     case downloadFormat = "download.format"
@@ -58,6 +61,9 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .pageSize: .whole(1...500)
         case .concurrency: .whole(1...64)
         case .feedRate: .number(0.1...1_000)
+        case .backfill: .whole(0...500)
+        case .youTubeAPIKey: .apiKey
+        case .youTubeAPIKeyFile: .absolutePath
         case .followHubChannels, .ascii: .flag
         case .hubInterval, .statusInterval: .seconds(1...604_800, zeroTurnsOff: true)
         case .markOnOpen: .choice(["never", "on-success", "always"])
@@ -84,13 +90,14 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     /// The value when nothing sets it; `nil` for "not set".
     public var defaultValue: SettingValue? {
         switch self {
-        case .hubURL, .open, .feedURLTemplate, .youTubeClientID, .youTubeClientSecret: nil
+        case .hubURL, .open, .feedURLTemplate, .youTubeClientID, .youTubeClientSecret, .youTubeAPIKey, .youTubeAPIKeyFile: nil
         case .youTubeOAuthURL: .text("https://oauth2.googleapis.com")
         case .youTubeAPIURL: .text("https://www.googleapis.com/youtube/v3")
         case .source: .text("hub")
         case .pageSize: .whole(100)
         case .concurrency: .whole(8)
         case .feedRate: .number(100)
+        case .backfill: .whole(50)
         case .followHubChannels, .ascii: .flag(false)
         case .hubInterval: .seconds(3600)
         case .statusInterval: .seconds(300)
@@ -137,6 +144,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .youTubeClientSecret: "METUBE_YOUTUBE_CLIENT_SECRET"
         case .youTubeOAuthURL: "METUBE_YOUTUBE_OAUTH_URL"
         case .youTubeAPIURL: "METUBE_YOUTUBE_API_URL"
+        case .youTubeAPIKey: "METUBE_YOUTUBE_API_KEY"
         default: nil
         }
     }

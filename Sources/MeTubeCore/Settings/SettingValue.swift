@@ -22,6 +22,8 @@ public enum SettingKind: Sendable, Equatable {
     case absolutePath
     /// A string holding this placeholder, e.g. `{videoId}`.
     case template(String)
+    /// A Google API key: 1…256 characters of `A-Z a-z 0-9 - _`.
+    case apiKey
 
     /// What a value of this kind looks like, for messages.
     public var expectation: String {
@@ -37,6 +39,7 @@ public enum SettingKind: Sendable, Equatable {
         case .list(let options): "an array of one or more of " + options.map { "\"\($0)\"" }.joined(separator: ", ")
         case .absolutePath: "an absolute path such as \"/home/me/Videos\""
         case .template(let placeholder): "a string containing \(placeholder)"
+        case .apiKey: "a YouTube Data API key (1 to 256 of A-Z, a-z, 0-9, - and _)"
         }
     }
 }
@@ -64,6 +67,11 @@ public enum SettingValue: Sendable, Equatable {
     private static func isWebURL(_ text: String) -> Bool {
         guard text.utf8.count <= 2_048, let components = URLComponents(string: text) else { return false }
         return ["http", "https"].contains(components.scheme?.lowercased() ?? "") && !(components.host ?? "").isEmpty
+    }
+
+    /// Whether `text` looks like a Google API key: 1…256 characters of `A-Z a-z 0-9 - _`.
+    public static func isAPIKey(_ text: String) -> Bool {
+        (1...256).contains(text.utf8.count) && text.utf8.allSatisfy(ChannelID.isIDByte)
     }
 
     /// The raw value read from a file or the environment, before it is checked.
@@ -102,6 +110,8 @@ public enum SettingValue: Sendable, Equatable {
         case (.absolutePath, .string(let value)) where value.hasPrefix("/") && !value.contains("\0"):
             self = .text(value)
         case (.template(let placeholder), .string(let value)) where value.contains(placeholder):
+            self = .text(value)
+        case (.apiKey, .string(let value)) where Self.isAPIKey(value):
             self = .text(value)
         case (.choice(let options), .string(let value)) where options.contains(value):
             self = .text(value)

@@ -20,15 +20,16 @@ extension Settings {
     private mutating func override(_ name: SettingName, with text: String, from origin: SettingOrigin, location: String) throws(SettingsError) {
         let raw: SettingValue.Raw
         switch name.kind {
-        case .text, .webURL, .choice, .absolutePath, .template: raw = .string(text)
+        case .text, .webURL, .choice, .absolutePath, .template, .apiKey: raw = .string(text)
         case .whole: raw = Int(text).map(SettingValue.Raw.integer) ?? .string(text)
         case .seconds, .number: raw = Double(text).map(SettingValue.Raw.number) ?? .string(text)
         case .flag: raw = Bool(text).map(SettingValue.Raw.bool) ?? .string(text)
         case .list: raw = .strings(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
         guard let value = SettingValue(raw, as: name.kind) else {
-            throw SettingsError(location: location, setting: "[\(name.section)] \(name.key)", message: "must be \(name.kind.expectation), not \(text)")
+            throw SettingsError(location: location, setting: "[\(name.section)] \(name.key)", message: "must be \(name.kind.expectation), not \(name.kind == .apiKey ? "the value given (not shown)" : text)")
         }
         set(name, to: value, from: origin)
+        locations[name] = location
     }
 }

@@ -83,12 +83,13 @@ extension Settings {
             let setting = "[\(sectionName)] \(key)"
             let raw = section[key].map(Self.raw) ?? .other("value")
             guard let value = SettingValue(raw, as: name.kind) else {
-                throw .inFile(file, line: line, setting: setting, message: "must be \(name.kind.expectation), not \(raw.description)")
+                throw .inFile(file, line: line, setting: setting, message: "must be \(name.kind.expectation), not \(name.kind == .apiKey ? "the value given (not shown)" : raw.description)")
             }
             if isDeprecated {
                 deprecations.append("\(line.map { "\(file):\($0)" } ?? file): [\(sectionName)] \(key) is deprecated; write \(name.key)")
             }
             set(name, to: value, from: .file)
+            locations[name] = line.map { "\(file):\($0)" } ?? file
         }
     }
 

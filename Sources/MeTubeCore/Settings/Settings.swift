@@ -21,6 +21,8 @@ public struct Settings: Sendable, Equatable {
     public internal(set) var deprecations: [String] = []
     /// The config file read, if one was.
     public internal(set) var file: String?
+    /// Where each value not a default was set: `path:line`, `environment NAME` or `--flag`.
+    public internal(set) var locations: [SettingName: String] = [:]
 
     /// The defaults.
     public init() {

@@ -138,7 +138,7 @@ actor ChannelCatalogService: Service {
         if channel.needsBackfill {
             let videos = try await backfillVideos(uploads, stored: stored)
             if !videos.isEmpty {
-                let outcome = try await hub.ingest(FeedIngestion(channelID: channel.channelID, channelTitle: nil, videos: videos))
+                let outcome = try await hub.ingest(FeedIngestion(channelID: channel.channelID, channelTitle: nil, videos: videos, backfilled: true))
                 pass.videos += outcome.inserted
                 pass.durations += videos.filter { $0.duration != nil }.count
             }

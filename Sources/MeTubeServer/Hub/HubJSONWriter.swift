@@ -6,7 +6,8 @@ import MeTubeAPI
 /// to, byte for byte the answer of earlier versions (which had SQLite's `json_object` write it):
 /// `\b`, `\f`, `\n`, `\r`, `\t` and `\u00xx` for the other control characters, `/` and
 /// non-ASCII characters unescaped; metube-server's additional fields (`description`,
-/// `thumbnailUrl`, `viewCount`, `starRatingCount`) only when known, as `HubVideo` encodes them.
+/// `thumbnailUrl`, `viewCount`, `starRatingCount`) only when known and `backfilled` only when true,
+/// as `HubVideo` encodes them.
 enum HubJSONWriter {
     /// The page as JSON: `{"videos":[…],"maxSeqReturned":n}`.
     static func page(_ page: HubVideoPage) -> ByteBuffer {
@@ -47,6 +48,7 @@ enum HubJSONWriter {
                 buffer.writeStaticString(",\"starRatingCount\":")
                 buffer.writeString(String(ratings))
             }
+            if video.backfilled == true { buffer.writeStaticString(",\"backfilled\":true") }
             buffer.writeInteger(UInt8(ascii: "}"))
         }
         buffer.writeStaticString("],\"maxSeqReturned\":")

@@ -117,12 +117,16 @@ public struct FeedIngestion: Sendable {
     public var channelTitle: String?
     /// The feed's videos (possibly of other channels, which are stored under their own id).
     public var videos: [Video]
+    /// Whether the videos are the channel's backfill (``ChannelCatalogService``), not its feed:
+    /// those stored new are served with `backfilled: true`.
+    public var backfilled: Bool
 
     /// Creates an ingestion.
-    public init(channelID: String, channelTitle: String?, videos: [Video]) {
+    public init(channelID: String, channelTitle: String?, videos: [Video], backfilled: Bool = false) {
         self.channelID = channelID
         self.channelTitle = channelTitle
         self.videos = videos
+        self.backfilled = backfilled
     }
 }
 
@@ -153,14 +157,16 @@ extension HubVideo {
     }
 
     /// A stored row: `published` and `scheduledStart` in seconds since 1970, `availability` NULL
-    /// for available, and what else the feed said of the video.
+    /// for available, what else the feed said of the video, and whether a backfill brought it.
     init(seq: Int64, videoID: String, channelID: String, published: Double, title: String?, url: String, duration: Int?,
-         availability: String?, scheduledStart: Double?, description: String?, thumbnailURL: String?, viewCount: Int?, starRatingCount: Int?) {
+         availability: String?, scheduledStart: Double?, description: String?, thumbnailURL: String?, viewCount: Int?, starRatingCount: Int?,
+         backfilled: Bool) {
         self.init(
             seq: seq, videoID: videoID, channelID: channelID, publishedAt: ISO8601Timestamp.format(Date(timeIntervalSince1970: published)),
             title: title, url: url, durationSeconds: duration, availability: availability,
             scheduledStart: scheduledStart.map { ISO8601Timestamp.format(Date(timeIntervalSince1970: $0)) },
-            description: description, thumbnailURL: thumbnailURL, viewCount: viewCount, starRatingCount: starRatingCount
+            description: description, thumbnailURL: thumbnailURL, viewCount: viewCount, starRatingCount: starRatingCount,
+            backfilled: backfilled ? true : nil
         )
     }
 }

@@ -72,7 +72,7 @@ public struct PostgresHubRepository: HubRepository {
     /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
     /// alone (with nulls) when the page is empty.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count, backfilled"
         var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
             page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
@@ -92,14 +92,14 @@ public struct PostgresHubRepository: HubRepository {
         var videos: [HubVideo] = []
         videos.reserveCapacity(query.limit)
         for row in try await database.query(statement) {
-            let (value, seq, videoID, channelID, published, title, url, duration, availability, scheduledStart, description, thumbnail, views, ratings) =
-                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?, String?, Double?, String?, String?, Int?, Int?).self)
+            let (value, seq, videoID, channelID, published, title, url, duration, availability, scheduledStart, description, thumbnail, views, ratings, backfilled) =
+                try row.decode((Int64, Int64?, String?, String?, Double?, String?, String?, Int?, String?, Double?, String?, String?, Int?, Int?, Bool?).self)
             version = value
             guard let seq, let videoID, let channelID, let published, let title, let url else { continue }
             videos.append(HubVideo(
                 seq: seq, videoID: videoID, channelID: channelID, published: published, title: title, url: url, duration: duration,
                 availability: availability, scheduledStart: scheduledStart, description: description, thumbnailURL: thumbnail,
-                viewCount: views, starRatingCount: ratings))
+                viewCount: views, starRatingCount: ratings, backfilled: backfilled ?? false))
         }
         return (HubVideoPage(videos: videos, maxSeqReturned: videos.last?.seq ?? query.afterSeq), version)
     }
@@ -143,10 +143,10 @@ public struct PostgresHubRepository: HubRepository {
                     try await connection.query(
                         """
                         INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
-                            description, thumbnail_url, view_count, star_rating_count)
+                            description, thumbnail_url, view_count, star_rating_count, backfilled)
                         VALUES (\(seq), \(video.id), \(video.channelID), \(video.published.timeIntervalSince1970), \(video.title), \(video.hubURL), \(video.duration),
                             \(video.storedAvailability), \(video.scheduledStart?.timeIntervalSince1970),
-                            \(video.description), \(video.thumbnailURL), \(video.views), \(video.starRatings))
+                            \(video.description), \(video.thumbnailURL), \(video.views), \(video.starRatings), \(ingestion.backfilled))
                         ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
                             published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, hub_videos.duration_seconds),
                             availability = excluded.availability, scheduled_start = excluded.scheduled_start,

@@ -79,7 +79,7 @@ public final class SQLiteHubRepository: HubRepository {
                 videos.append(HubVideo(
                     seq: row[0], videoID: row[1], channelID: row[2], published: row[3], title: row[4], url: row[5], duration: row[6],
                     availability: row[7], scheduledStart: row[8], description: row[9], thumbnailURL: row[10], viewCount: row[11],
-                    starRatingCount: row[12]))
+                    starRatingCount: row[12], backfilled: row[13]))
             }
             return (videos, try Self.videosVersion(db))
         }
@@ -116,7 +116,7 @@ public final class SQLiteHubRepository: HubRepository {
     /// `(channel_id, seq)` index and sorting them reads fewer. The walk reads about
     /// `limit × channels / requested` rows, the index plan up to `requested × videosKeptPerChannel`.
     private func select(matching query: HubVideoSelection) throws -> (String, StatementArguments) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count"
+        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count, backfilled"
         if query.channelIDs.isEmpty {
             return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [query.afterSeq, query.limit])
         }
@@ -189,8 +189,8 @@ public final class SQLiteHubRepository: HubRepository {
             let nextSeq = try db.cachedStatement(sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value")
             let store = try db.cachedStatement(sql: """
                 INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
-                    description, thumbnail_url, view_count, star_rating_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    description, thumbnail_url, view_count, star_rating_count, backfilled)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (video_id) DO UPDATE SET seq = excluded.seq, title = excluded.title, url = excluded.url,
                     published_at = excluded.published_at, duration_seconds = coalesce(excluded.duration_seconds, duration_seconds),
                     availability = excluded.availability, scheduled_start = excluded.scheduled_start,
@@ -203,7 +203,7 @@ public final class SQLiteHubRepository: HubRepository {
                 try store.execute(arguments: [
                     seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
                     video.storedAvailability, video.scheduledStart?.timeIntervalSince1970,
-                    video.description, video.thumbnailURL, video.views, video.starRatings,
+                    video.description, video.thumbnailURL, video.views, video.starRatings, ingestion.backfilled,
                 ])
             }
             let trim = try db.cachedStatement(sql: """

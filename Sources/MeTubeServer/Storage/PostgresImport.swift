@@ -52,7 +52,7 @@ public enum PostgresImport {
     private struct Snapshot: Sendable {
         var lastSeq: Int64
         var channels: [(String, String?, String?, Int64, Int64?, Int64, String?)] = []
-        var videos: [(Int64, String, String, Double, String, String, Int64?, String?, Double?, String?, String?, Int64?, Int64?)] = []
+        var videos: [(Int64, String, String, Double, String, String, Int64?, String?, Double?, String?, String?, Int64?, Int64?, Bool)] = []
         var users: [(Int64, String, String, Int64?, Int64?)] = []
         var zones: [(Int64, Int64, String, String, String, Int64, Int64, Int64)] = []
         var records: [(Int64, String, String, Data, Int64, Int64, Int64, Bool)] = []
@@ -73,9 +73,9 @@ public enum PostgresImport {
                 """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
             videos = try Row.fetchAll(db, sql: """
                 SELECT seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
-                    description, thumbnail_url, view_count, star_rating_count
+                    description, thumbnail_url, view_count, star_rating_count, backfilled
                 FROM hub_videos
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12]) }
+                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13]) }
             users = try Row.fetchAll(db, sql: "SELECT id, name, token_hash, created_millis, last_seen_millis FROM status_users")
                 .map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
             zones = try Row.fetchAll(db, sql: """
@@ -131,8 +131,8 @@ public enum PostgresImport {
             for v in videos {
                 try await run("""
                     INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
-                        description, thumbnail_url, view_count, star_rating_count)
-                    VALUES (\(v.0), \(v.1), \(v.2), \(v.3), \(v.4), \(v.5), \(v.6), \(v.7), \(v.8), \(v.9), \(v.10), \(v.11), \(v.12))
+                        description, thumbnail_url, view_count, star_rating_count, backfilled)
+                    VALUES (\(v.0), \(v.1), \(v.2), \(v.3), \(v.4), \(v.5), \(v.6), \(v.7), \(v.8), \(v.9), \(v.10), \(v.11), \(v.12), \(v.13))
                     """)
             }
             for u in users {

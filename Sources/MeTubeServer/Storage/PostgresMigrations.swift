@@ -249,6 +249,10 @@ enum PostgresMigrations {
         Step(name: "postgres-hub-008-channel-links", statements: [
             "CREATE TABLE IF NOT EXISTS hub_channel_links (link_key TEXT COLLATE \"C\" PRIMARY KEY, channel_id TEXT, resolved_at BIGINT NOT NULL)",
         ]),
+        // Whether the catalog service's backfill brought the video (SQLite's hub-007).
+        Step(name: "postgres-hub-009-backfilled-videos", statements: [
+            "ALTER TABLE hub_videos ADD COLUMN IF NOT EXISTS backfilled BOOLEAN NOT NULL DEFAULT FALSE",
+        ]),
     ]
 
     /// Applies the steps `connection`'s database lacks, under the session advisory lock `lockKey`

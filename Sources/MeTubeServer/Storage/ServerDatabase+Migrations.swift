@@ -244,6 +244,11 @@ extension ServerDatabase {
                 CREATE TABLE hub_channel_links (link_key TEXT PRIMARY KEY, channel_id TEXT, resolved_at INTEGER NOT NULL) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("sqlite-hub-007-backfilled-videos") { db in
+            // Whether the catalog service's backfill brought the video (1) rather than a feed (0),
+            // served as videos/query's additive `backfilled` so that clients do not count it new.
+            try db.execute(sql: "ALTER TABLE hub_videos ADD COLUMN backfilled INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }()
 

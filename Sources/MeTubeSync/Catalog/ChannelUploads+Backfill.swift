@@ -1,0 +1,23 @@
+import Foundation
+import MeTubeCore
+import MeTubeYouTube
+
+extension ChannelUploads {
+    /// The lengths the answer gave, by video id.
+    var lengths: [String: Int] {
+        Dictionary(videos.compactMap { video in video.durationSeconds.map { (video.id, $0) } }) { first, _ in first }
+    }
+
+    /// The videos a backfill of `count` brings: of the answer's first `count` (the channel's last
+    /// uploads), those `library` does not hold and `arriving` does not bring, as ordinary videos,
+    /// dated by the answer or, when it gives no date, a second apart in the answer's order just
+    /// before the oldest video of the channel among `arriving` (else `now`).
+    func backfill(_ count: Int, besides arriving: [Video], in library: Library, at now: Date) -> [Video] {
+        let arrivingIDs = Set(arriving.map(\.id))
+        let anchor = arriving.filter { $0.channelID == channelID }.map(\.published).min() ?? now
+        return videos.prefix(count).filter { library.video($0.id) == nil && !arrivingIDs.contains($0.id) }.enumerated().map { offset, upload in
+            Video(id: upload.id, channelID: channelID, title: PeerInput.title(upload.title ?? upload.id),
+                  published: upload.published ?? anchor.addingTimeInterval(-Double(offset + 1)), duration: upload.durationSeconds)
+        }
+    }
+}
