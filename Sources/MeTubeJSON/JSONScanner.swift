@@ -98,19 +98,25 @@ package struct JSONScanner: ~Copyable {
     private mutating func readKey() throws(Failure) -> JSONKey {
         try expect(UInt8(ascii: "\""))
         let start = index
+        let run = try scanToQuoteOrEscape()
+        if run.isEscaped { return .unescaped(try readEscapedString(from: start)) }
+        guard run.isASCII || String(validating: run.bytes, as: UTF8.self) != nil else { throw fail("invalid UTF-8 in string") }
+        return .plain(run.bytes)
+    }
+
+    /// Reads a string's bytes from after its opening quote: up to and past its closing quote, or
+    /// up to (not past) its first backslash, which `isEscaped` tells; `isASCII` says whether the
+    /// bytes read hold only ASCII.
+    private mutating func scanToQuoteOrEscape() throws(Failure) -> (bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, isEscaped: Bool) {
+        let start = index
         var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let key = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard isASCII || String(validating: key, as: UTF8.self) != nil else { throw fail("invalid UTF-8 in string") }
-                index += 1
-                return .plain(key)
+                defer { index += 1 }
+                return (UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII, false)
             }
-            if byte == UInt8(ascii: "\\") {
-                index = start - 1
-                return .unescaped(try readString())
-            }
+            if byte == UInt8(ascii: "\\") { return (UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII, true) }
             if byte < 0x20 { throw fail("control character in string") }
             if byte >= 0x80 { isASCII = false }
             index += 1
@@ -136,20 +142,9 @@ package struct JSONScanner: ~Copyable {
     package mutating func readString() throws(Failure) -> String {
         try expect(UInt8(ascii: "\""))
         let start = index
-        var isASCII = true
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let literal = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                return try text(literal, isASCII: isASCII)
-            }
-            if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
-            if byte < 0x20 { throw fail("control character in string") }
-            if byte >= 0x80 { isASCII = false }
-            index += 1
-        }
-        throw fail("unterminated string")
+        let run = try scanToQuoteOrEscape()
+        if run.isEscaped { return try readEscapedString(from: start) }
+        return try text(run.bytes, isASCII: run.isASCII)
     }
 
     /// The string `utf8` holds; a failure when it is not valid UTF-8.

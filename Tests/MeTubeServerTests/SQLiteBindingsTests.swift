@@ -57,10 +57,13 @@ import Testing
         // When they are looked up by name, with names that are not there between them
         let names = written.map(\.name) + ["missing", "?", "#1"]
         let found = try await repository.read { try $0.records(named: names.shuffled(), in: zone) }
-        // Then each reads back as it was (its fields as the fields codec keeps them), and nothing else
+        // Then each reads back as it was (its fields as the fields codec keeps them, its size as
+        // its quota counts it), and nothing else
         let expected = try Dictionary(uniqueKeysWithValues: written.map { record in
             var kept = record
-            kept.fields = try MarkSyncFieldsCodec.fields(stored: MarkSyncFieldsCodec.stored(record.fields), of: record.name)
+            let stored = try MarkSyncFieldsCodec.stored(record.fields)
+            kept.fields = try MarkSyncFieldsCodec.fields(stored: stored, of: record.name)
+            kept.storedBytes = MarkSyncRecordBytes.of(name: record.name, type: record.type, storedFieldBytes: stored.count)
             return (record.name, kept)
         })
         #expect(found == expected)

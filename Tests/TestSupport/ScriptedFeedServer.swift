@@ -65,15 +65,7 @@ public final class ScriptedFeedServer: Sendable {
 
                 """
         }
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
-             <id>yt:channel:\(channelID.dropFirst(2))</id>
-             <yt:channelId>\(channelID.dropFirst(2))</yt:channelId>
-             <title>Channel \(channelID)</title>
-             <author><name>Channel \(channelID)</name><uri>https://www.youtube.com/channel/\(channelID)</uri></author>
-
-            """ + entries.joined() + "</feed>\n"
+        return MinimalAtomFeed.channel(channelID, title: "Channel \(channelID)", entries: entries)
     }
 
     /// The feeds and the counts, shared with the router.

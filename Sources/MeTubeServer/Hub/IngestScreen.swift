@@ -67,7 +67,10 @@ enum IngestScreen {
 
     /// `ingestion` with its channel name and every video screened.
     static func ingestion(_ ingestion: FeedIngestion) -> FeedIngestion {
-        FeedIngestion(channelID: ingestion.channelID, channelTitle: ingestion.channelTitle.map(line), videos: ingestion.videos.map(video))
+        var screened = ingestion
+        screened.channelTitle = ingestion.channelTitle.map(line)
+        screened.videos = ingestion.videos.map(video)
+        return screened
     }
 
     /// A channel's Data API details with the name and thumbnail address screened.
