@@ -164,7 +164,6 @@ private func endToEndFigures() throws -> [Figure] {
         let goal = "<= 50 ms"
         figures.append(Figure(name: "tui.start.first-frame.\(count / 1000)k", value: Measure.median(inProgram), unit: "ms", goal: goal, detail: "median of 5, in-program (--timing), store open included"))
         figures.append(Figure(name: "tui.start.screen-seen.tmux.\(count / 1000)k", value: Measure.median(outside), unit: "ms", goal: goal, detail: "median of 5, tmux new-session to status line on capture-pane"))
-        if count == benchSizes.last { figures.append(try steadyStateFirstFrameFigure(directory: directory, videos: count)) }
         guard count >= 50_000 else { continue }
         let keys: [(String, [String])] = [
             ("move", Array(repeating: "j", count: 200)),
@@ -188,6 +187,9 @@ private func endToEndFigures() throws -> [Figure] {
                 detail: "\(measured.count) keys via tmux, in-program key read to screen refreshed, median \(String(format: "%.2f", Measure.median(measured))) ms"
             ))
         }
+        // Last, as it grows the store and leaves a journal past the compaction threshold, which
+        // the key and memory figures above must not start with.
+        if count == benchSizes.last { figures.append(try steadyStateFirstFrameFigure(directory: directory, videos: count)) }
     }
     return figures
 }
