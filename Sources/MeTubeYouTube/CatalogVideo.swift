@@ -52,3 +52,15 @@ public struct ChannelUploads: Sendable, Equatable {
         self.rejected = rejected
     }
 }
+
+extension ChannelUploads {
+    /// `uploads` (some of this answer's, in its order) as ordinary videos of the channel, titled
+    /// by the answer or their id, and dated by the answer or, when it gives no date, a second
+    /// apart in that order just before `anchor`.
+    public func ordinaryVideos(_ uploads: some Sequence<CatalogVideo>, datedBefore anchor: Date) -> [Video] {
+        uploads.enumerated().map { offset, upload in
+            Video(id: upload.id, channelID: channelID, title: upload.title ?? upload.id,
+                  published: upload.published ?? anchor.addingTimeInterval(-Double(offset + 1)), duration: upload.durationSeconds)
+        }
+    }
+}

@@ -163,10 +163,7 @@ actor ChannelCatalogService: Service {
         let lastStored = uploads.videos.lastIndex { stored.contains($0.id) }
         let older = uploads.videos[(lastStored.map { $0 + 1 } ?? 0)...].filter { !stored.contains($0.id) }
         let anchor = try await repository.oldestPublished(channelID: uploads.channelID).map { Date(timeIntervalSince1970: $0) } ?? Date()
-        return older.enumerated().map { offset, video in
-            Video(id: video.id, channelID: uploads.channelID, title: video.title ?? video.id,
-                  published: video.published ?? anchor.addingTimeInterval(-Double(offset + 1)), duration: video.durationSeconds)
-        }
+        return uploads.ordinaryVideos(older, datedBefore: anchor)
     }
 
     /// Logs `error` as one line and schedules the channel's next try.

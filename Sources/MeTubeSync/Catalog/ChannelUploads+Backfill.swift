@@ -15,9 +15,11 @@ extension ChannelUploads {
     func backfill(_ count: Int, besides arriving: [Video], in library: Library, at now: Date) -> [Video] {
         let arrivingIDs = Set(arriving.map(\.id))
         let anchor = arriving.filter { $0.channelID == channelID }.map(\.published).min() ?? now
-        return videos.prefix(count).filter { library.video($0.id) == nil && !arrivingIDs.contains($0.id) }.enumerated().map { offset, upload in
-            Video(id: upload.id, channelID: channelID, title: PeerInput.title(upload.title ?? upload.id),
-                  published: upload.published ?? anchor.addingTimeInterval(-Double(offset + 1)), duration: upload.durationSeconds)
+        let brought = videos.prefix(count).filter { library.video($0.id) == nil && !arrivingIDs.contains($0.id) }
+        return ordinaryVideos(brought, datedBefore: anchor).map { video in
+            var screened = video
+            screened.title = PeerInput.title(video.title)
+            return screened
         }
     }
 }
