@@ -64,35 +64,35 @@ public final class ServerProcess: Sendable {
     /// Waits until the server prints that it is listening and returns its port, failing after `limit`.
     @discardableResult
     public func listening(within limit: Duration) async throws -> Int {
-        let port = try await port(after: "listening on http://", within: limit)
-        let host = printed.withLock { text in
-            text.range(of: "listening on http://").flatMap { range in
-                text[range.upperBound...].split(separator: "\n").first?.split(separator: "/").first
-            }.map(String.init)
-        }
-        listeningURL.withLock { $0 = "http://" + (host ?? "127.0.0.1:\(port)") }
-        return port
+        let address = try await address(after: "listening on http://", within: limit)
+        listeningURL.withLock { $0 = "http://" + address.hostAndPort }
+        return address.port
     }
 
     /// Waits until the server prints a line with `prefix` followed by `HOST:PORT` and returns the
     /// port, failing after `limit`; lines printed earlier count too.
     public func port(after prefix: String, within limit: Duration) async throws -> Int {
+        try await address(after: prefix, within: limit).port
+    }
+
+    private func address(after prefix: String, within limit: Duration) async throws -> (hostAndPort: String, port: Int) {
         try await withDeadline(limit, "the server did not print \(prefix)") { [self] in
-            if let port = printedPort(after: prefix) { return port }
+            if let address = printedAddress(after: prefix) { return address }
             for await chunk in output {
                 printed.withLock { $0 += chunk }
-                if let port = printedPort(after: prefix) { return port }
+                if let address = printedAddress(after: prefix) { return address }
             }
             throw ServerProcessFailure("the server closed stdout without printing \(prefix)")
         }
     }
 
-    private func printedPort(after prefix: String) -> Int? {
+    /// The `HOST:PORT` printed after `prefix` on a whole line, and its port.
+    private func printedAddress(after prefix: String) -> (hostAndPort: String, port: Int)? {
         printed.withLock { text in
             guard let range = text.range(of: prefix), text[range.upperBound...].contains("\n"),
                   let line = text[range.upperBound...].split(separator: "\n").first else { return nil }
             let hostAndPort = line.split(separator: "/").first ?? line
-            return hostAndPort.split(separator: ":").last.flatMap { Int($0) }
+            return hostAndPort.split(separator: ":").last.flatMap { Int($0) }.map { (String(hostAndPort), $0) }
         }
     }
 
