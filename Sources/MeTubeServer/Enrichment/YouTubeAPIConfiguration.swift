@@ -11,8 +11,6 @@ public struct YouTubeAPIConfiguration: Sendable, Equatable {
     public static let keyEnvironmentVariable = "METUBE_YOUTUBE_API_KEY"
     /// The quota units a Google Cloud project gets a day unless Google granted more.
     public static let defaultDailyUnits = 10_000
-    /// The largest key file read.
-    static let maxKeyFileBytes = 4_096
 
     /// The API key (never logged).
     public var key: String
@@ -40,11 +38,11 @@ public struct YouTubeAPIConfiguration: Sendable, Equatable {
         guard idleInterval > .zero else { throw .invalidConfiguration("the enrichment interval must be positive") }
     }
 
+    private static let malformedKey = ServerError.invalidConfiguration("the YouTube API key must be 1…256 characters of A-Z, a-z, 0-9, '-' and '_'")
+
     /// Checks that `key` looks like a Google API key: 1…256 characters of `[A-Za-z0-9_-]`.
     public static func checkKey(_ key: String) throws(ServerError) {
-        guard (1...256).contains(key.utf8.count), key.utf8.allSatisfy(ChannelID.isIDByte) else {
-            throw .invalidConfiguration("the YouTube API key must be 1…256 characters of A-Z, a-z, 0-9, '-' and '_'")
-        }
+        guard SettingValue.isAPIKey(key) else { throw malformedKey }
     }
 
     /// The key from `option` (`--youtube-api-key`), else the file `file` (`--youtube-api-key-file`,
@@ -58,15 +56,12 @@ public struct YouTubeAPIConfiguration: Sendable, Equatable {
         if let option {
             key = option
         } else if let file {
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw .invalidConfiguration("cannot read the YouTube API key file \(file)")
+            switch APIKeyFile.read(file) {
+            case .key(let read): key = read
+            case .unreadable: throw .invalidConfiguration("cannot read the YouTube API key file \(file)")
+            case .notText: throw .invalidConfiguration("the YouTube API key file \(file) must be a UTF-8 text of at most \(APIKeyFile.maximumBytes) bytes")
+            case .notAKey: throw Self.malformedKey
             }
-            defer { try? handle.close() }
-            let data = (try? handle.read(upToCount: maxKeyFileBytes + 1)) ?? nil
-            guard let data, data.count <= maxKeyFileBytes, let text = String(data: data, encoding: .utf8) else {
-                throw .invalidConfiguration("the YouTube API key file \(file) must be a UTF-8 text of at most \(maxKeyFileBytes) bytes")
-            }
-            key = text.trimmingCharacters(in: .whitespacesAndNewlines)
         } else if let value = environment[keyEnvironmentVariable], !value.isEmpty {
             key = value
         } else {
