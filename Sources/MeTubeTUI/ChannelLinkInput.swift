@@ -8,12 +8,6 @@ public struct ChannelLinkInput: Sendable, Equatable {
     public internal(set) var text = ""
     /// The lookup of the link being resolved to a channel id; `nil` while the user types.
     public internal(set) var resolving: ChannelLookup?
-
-    /// Adds `character` unless the text would grow past what ``ChannelReference/parse(_:)`` reads.
-    mutating func append(_ character: Character) {
-        guard text.utf8.count + character.utf8.count <= ChannelReference.maximumLength else { return }
-        text.append(character)
-    }
 }
 
 /// One lookup of a channel link: the link and the lookup's number, so the answer of a lookup that

@@ -20,21 +20,16 @@ extension ScreenModel {
             message = FooterMessage(text: "stopped resolving; nothing was followed", isError: false)
             return [.cancelChannelResolution]
         }
-        switch key {
-        case .enter:
+        switch PromptKey.apply(key, to: &input.text, maxBytes: ChannelReference.maximumLength) {
+        case .submit:
             return submitFollow(input.text)
-        case .escape:
+        case .cancel:
             followInput = nil
-            return []
-        case .backspace, .delete:
-            guard !input.text.isEmpty else { return [] }
-            input.text.removeLast()
-        case .character(let character):
-            input.append(character)
-        default:
-            return []
+        case .edited:
+            followInput = input
+        case .ignored:
+            break
         }
-        followInput = input
         return []
     }
 

@@ -14,26 +14,23 @@ extension ScreenModel {
 
     mutating func handleSearchInput(_ key: Key) -> [Effect] {
         guard var text = searchInput else { return [] }
-        switch key {
-        case .enter:
+        switch PromptKey.apply(key, to: &text) {
+        case .submit:
             finishSearch()
             searchInput = nil
             message = searchText.isEmpty ? nil : FooterMessage(text: "\(Formatting.count(searchMatchCount, "match")) for \"\(searchText)\"", isError: searchMatchCount == 0)
             return []
-        case .escape:
+        case .cancel:
             searchInput = nil
             searchText = ""
             searchMatchCount = 0
             searchScan = nil
             feedCursor.select(searchOrigin, count: rows.count, visible: listHeight)
             return []
-        case .backspace, .delete:
-            guard !text.isEmpty else { return [] }
-            text.removeLast()
-        case .character(let character):
-            text.append(character)
-        default:
+        case .ignored:
             return []
+        case .edited:
+            break
         }
         searchInput = text
         searchText = text

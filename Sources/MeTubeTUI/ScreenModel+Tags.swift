@@ -12,26 +12,22 @@ extension ScreenModel {
     /// Esc leaves them as they were.
     mutating func handleTagInput(_ key: Key) -> [Effect] {
         guard var input = tagInput else { return [] }
-        switch key {
-        case .enter:
+        switch PromptKey.apply(key, to: &input.text) {
+        case .submit:
             tagInput = nil
             if let bad = input.tags.first(where: { ChannelTags.checked($0) == nil }) {
                 message = FooterMessage(text: "\"\(DisplayText.line(bad, limit: 40))\" is not a tag (1 to \(ChannelTags.maxCharacters) characters); nothing was changed", isError: true)
                 return []
             }
             return [.setTags(channelID: input.channelID, tags: ChannelTags.bounded(input.tags))]
-        case .escape:
+        case .cancel:
             tagInput = nil
             return []
-        case .backspace, .delete:
-            guard !input.text.isEmpty else { return [] }
-            input.text.removeLast()
-        case .character(let character):
-            input.text.append(character)
-        default:
+        case .ignored:
+            return []
+        case .edited:
+            tagInput = input
             return []
         }
-        tagInput = input
-        return []
     }
 }
