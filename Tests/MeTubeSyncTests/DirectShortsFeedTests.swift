@@ -84,7 +84,7 @@ import Testing
         let server = await FailingFeedServer.start()
         defer { server.stop() }
         let store = try HubSyncTestSupport.store(in: directory, following: Self.channelIDs.map { Channel(id: $0) })
-        let client = DirectFeedClient(urlTemplate: server.feedURLTemplate, timeout: .seconds(2))
+        let client = DirectFeedClient(urlTemplate: server.feedURLTemplate, timeout: .seconds(5))
         let source = DirectVideoSource(store: store, client: client, concurrency: 3, rate: 0, clock: FeedClock(TestClock()))
         let silent = Self.channelIDs[0]
         server.silenceShortsFeed(for: silent, during: .seconds(20))
