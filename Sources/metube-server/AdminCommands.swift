@@ -21,9 +21,9 @@ enum AdminExit {
         } catch let error as ServerError {
             FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
             switch error {
-            case .databaseMissing: throw databaseMissing
+            case .storage(.missing): throw databaseMissing
             case .unknownName: throw unknownName
-            case .databaseBusy: throw databaseBusy
+            case .storage(.busy): throw databaseBusy
             default: throw failure
             }
         }

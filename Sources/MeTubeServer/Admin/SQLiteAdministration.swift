@@ -6,22 +6,23 @@ import GRDB
 ///
 /// Every operation works while a server serves the same file (SQLite's locking keeps them
 /// consistent), except ``restore(from:to:)``, which refuses then. Failures are
-/// ``ServerError/databaseMissing(_:)``, ``ServerError/unknownName(_:)`` and
-/// ``ServerError/databaseBusy(_:)``, or ``ServerError/storage(_:)`` for the rest.
+/// ``ServerError/unknownName(_:)`` and the storage failures
+/// ``ServerError/StorageFailure/missing(path:)``, ``ServerError/StorageFailure/busy(_:)`` or
+/// ``ServerError/StorageFailure/failed(_:)``.
 public struct SQLiteAdministration: UserAndChannelAdministration {
     private let database: ServerDatabase
 
     /// Opens the existing database at `path`; it is never created here.
     public init(path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.databaseMissing(path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.storage(.missing(path: path)) }
         do {
             database = try ServerDatabase(path: path)
         } catch let error as ServerError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw ServerError.databaseBusy("\(path) stayed locked: \(error.message ?? "busy")")
+            throw ServerError.storage(.busy("\(path) stayed locked: \(error.message ?? "busy")"))
         } catch {
-            throw ServerError.storage("cannot open \(path): \(error)")
+            throw ServerError.storage(.failed("cannot open \(path): \(error)"))
         }
     }
 
@@ -121,14 +122,14 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
             try copy.close()
         } catch {
             try? FileManager.default.removeItem(atPath: destination)
-            throw ServerError.storage("backup to \(destination) failed: \(error)")
+            throw ServerError.storage(.failed("backup to \(destination) failed: \(error)"))
         }
     }
 
     /// Replaces the database at `destination` with the backup `source`, refusing while a server
     /// holds `destination` or when `source` is not a metube-server database.
     public static func restore(from source: String, to destination: String) throws {
-        guard FileManager.default.fileExists(atPath: source) else { throw ServerError.databaseMissing(source) }
+        guard FileManager.default.fileExists(atPath: source) else { throw ServerError.storage(.missing(path: source)) }
         let lock = try ServerDatabaseLock(databasePath: destination)
         do {
             var readOnly = Configuration()
@@ -145,7 +146,7 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         } catch let error as ServerError {
             throw error
         } catch {
-            throw ServerError.storage("restore of \(source) into \(destination) failed: \(error)")
+            throw ServerError.storage(.failed("restore of \(source) into \(destination) failed: \(error)"))
         }
         withExtendedLifetime(lock) {}
     }
@@ -156,9 +157,9 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         } catch let error as ServerError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw ServerError.databaseBusy("the database stayed locked: \(error.message ?? "busy")")
+            throw ServerError.storage(.busy("the database stayed locked: \(error.message ?? "busy")"))
         } catch {
-            throw ServerError.storage("\(error)")
+            throw ServerError.storage(.failed("\(error)"))
         }
     }
 }
