@@ -24,8 +24,6 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(StorageFailure)
     /// The server, or an administration command, cannot run with the given settings.
     case invalidConfiguration(String)
-    /// An administration command named a user or channel the database does not hold.
-    case unknownName(String)
 
     /// A one-line description for logs and the command line.
     public var description: String {
@@ -38,7 +36,6 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unavailable(let message, _): "unavailable: \(message)"
         case .storage(let failure): failure.description
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
-        case .unknownName(let detail): detail
         }
     }
 
@@ -50,7 +47,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .badRequest, .payloadTooLarge, .unauthorized, .notFound, .tooManyRequests, .unavailable: self
         case .storage(.unavailable(let reason)): .unavailable(reason, retryAfter: StorageDeadline.retryAfter)
-        case .storage, .invalidConfiguration, .unknownName: nil
+        case .storage, .invalidConfiguration: nil
         }
     }
 
@@ -58,7 +55,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .unauthorized, .notFound, .tooManyRequests: true
-        case .unavailable, .storage, .invalidConfiguration, .unknownName: false
+        case .unavailable, .storage, .invalidConfiguration: false
         }
     }
 
@@ -71,7 +68,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
         case .unavailable: .serviceUnavailable
-        case .storage, .invalidConfiguration, .unknownName: .internalServerError
+        case .storage, .invalidConfiguration: .internalServerError
         }
     }
 
@@ -82,7 +79,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _), .unavailable(let message, _): message
-        case .storage, .invalidConfiguration, .unknownName: "internal error"
+        case .storage, .invalidConfiguration: "internal error"
         }
     }
 
