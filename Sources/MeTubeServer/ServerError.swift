@@ -2,7 +2,9 @@ import Foundation
 import Hummingbird
 import MeTubeAPI
 
-/// Every failure the server reports; ``ServerErrorMiddleware`` turns each into its answer.
+/// Every failure the server reports: an answer to the request (the first six cases, each an HTTP
+/// status), a failure of its storage, or settings it cannot start with. ``ServerErrorMiddleware``
+/// turns each into what the client is told (``answer``).
 public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The request was understood but its content is wrong: 400.
     case badRequest(String)
@@ -18,21 +20,10 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server cannot answer now (e.g. a handler missed its deadline); the client may try again
     /// after `retryAfter` seconds: 503 with `Retry-After` and the reason.
     case unavailable(String, retryAfter: Int)
-    /// The storage failed: 500 (the detail is logged, never sent).
-    case storage(String)
-    /// The server could not start with the given settings.
+    /// The storage failed; ``answer`` says what a client is told of it.
+    case storage(StorageFailure)
+    /// The server, or an administration command, cannot run with the given settings.
     case invalidConfiguration(String)
-    /// An administration command found no database file at the path.
-    case databaseMissing(String)
-    /// An administration command found the database held by a running server.
-    case databaseBusy(String)
-    /// An administration command named a user or channel the database does not hold.
-    case unknownName(String)
-    /// A service the server calls (the WebSub hub, the YouTube Data API) failed or answered
-    /// something unusable; the detail is logged.
-    case upstream(String)
-    /// The YouTube Data API's daily quota is spent (the local budget, or its `quotaExceeded`).
-    case quotaExceeded(String)
 
     /// A one-line description for logs and the command line.
     public var description: String {
@@ -43,13 +34,20 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: "not found"
         case .tooManyRequests(let message, _): "too many requests: \(message)"
         case .unavailable(let message, _): "unavailable: \(message)"
-        case .storage(let detail): "storage failure: \(detail)"
+        case .storage(let failure): failure.description
         case .invalidConfiguration(let detail): "invalid configuration: \(detail)"
-        case .databaseMissing(let path): "no database at \(path)"
-        case .databaseBusy(let detail): "database busy: \(detail)"
-        case .unknownName(let detail): detail
-        case .upstream(let detail): "upstream failure: \(detail)"
-        case .quotaExceeded(let detail): "quota exceeded: \(detail)"
+        }
+    }
+
+    /// What a client is answered for this failure: an answer to the request as itself; a
+    /// database that cannot answer now as 503 with its reason and `Retry-After`
+    /// (``StorageDeadline/retryAfter``), since waiting helps; nil for any other failure of the
+    /// server, which is logged and answered `internal error`.
+    var answer: ServerError? {
+        switch self {
+        case .badRequest, .payloadTooLarge, .unauthorized, .notFound, .tooManyRequests, .unavailable: self
+        case .storage(.unavailable(let reason)): .unavailable(reason, retryAfter: StorageDeadline.retryAfter)
+        case .storage, .invalidConfiguration: nil
         }
     }
 
@@ -57,7 +55,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     var isClientError: Bool {
         switch self {
         case .badRequest, .payloadTooLarge, .unauthorized, .notFound, .tooManyRequests: true
-        case .unavailable, .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: false
+        case .unavailable, .storage, .invalidConfiguration: false
         }
     }
 
@@ -70,7 +68,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: .notFound
         case .tooManyRequests: .tooManyRequests
         case .unavailable: .serviceUnavailable
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: .internalServerError
+        case .storage, .invalidConfiguration: .internalServerError
         }
     }
 
@@ -81,7 +79,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .payloadTooLarge(let limit): "request body larger than \(limit) bytes"
         case .notFound: "not found"
         case .tooManyRequests(let message, _), .unavailable(let message, _): message
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: "internal error"
+        case .storage, .invalidConfiguration: "internal error"
         }
     }
 

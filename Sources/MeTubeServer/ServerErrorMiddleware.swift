@@ -8,7 +8,8 @@ import MeTubeAPI
 /// Every answer carries a fresh request id as `X-Request-Id`. Failures of the request keep their
 /// documented answers: a ``ServerError`` as `{"error":"…"}` on the hub, a `MarkSyncErrorBody` as
 /// itself on the status routes; an unknown path or method gets 404 and a body over the limit 413,
-/// each in the shape of the API the path falls under. Anything else is unexpected: it is logged
+/// each in the shape of the API the path falls under. A database that cannot answer now gets 503
+/// with its reason and `Retry-After` (``ServerError/answer``). Anything else is unexpected: it is logged
 /// with the request id, method and path, and the client gets 500 with the request id and no
 /// detail: `{"error":"internal error","requestId":"…"}` on the hub, `INTERNAL_ERROR` with the
 /// id as `uuid` on the status routes (`/database/…`).
@@ -37,24 +38,27 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func answer(to error: any Error, request: Request, requestID: String, logger: Logger) -> Response {
         let isStatus = request.uri.path.hasPrefix("/database/")
-        let failure: ServerError
-        switch error {
-        case let error as MarkSyncErrorBody where isStatus:
-            return MarkSyncResponses.error(error)
-        case let error as ServerError where error.isClientError || error.status == .serviceUnavailable:
-            failure = error
-        case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed:
-            failure = .notFound
-        case let error as any HTTPResponseError where error.status == .contentTooLarge:
-            failure = .payloadTooLarge(limit: isStatus ? MarkSyncConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
-        default:
+        if isStatus, let body = error as? MarkSyncErrorBody { return MarkSyncResponses.error(body) }
+        guard let failure = Self.answer(to: error, isStatus: isStatus) else {
             logger.error("unexpected error", metadata: [
                 "requestId": "\(requestID)", "method": "\(request.method)", "path": "\(request.uri.path)",
                 "error": "\(String(reflecting: error))",
             ])
-            failure = .storage("unexpected")
+            return Self.answer(.storage(.failed("unexpected")), path: request.uri.path, requestID: requestID)
         }
         return Self.answer(failure, path: request.uri.path, requestID: requestID)
+    }
+
+    /// What the client is told of `error`: a ``ServerError``'s ``ServerError/answer``, 404 for an
+    /// unknown path or method, 413 for a body over the limit; nil when it is unexpected.
+    private static func answer(to error: any Error, isStatus: Bool) -> ServerError? {
+        switch error {
+        case let error as ServerError: error.answer
+        case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed: .notFound
+        case let error as any HTTPResponseError where error.status == .contentTooLarge:
+            .payloadTooLarge(limit: isStatus ? MarkSyncConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
+        default: nil
+        }
     }
 
     /// The answer to `failure` in the shape of the API `path` falls under.

@@ -18,12 +18,14 @@ enum AdminExit {
     static func run<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let error as AdminError {
+            FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
+            throw unknownName
         } catch let error as ServerError {
             FileHandle.standardError.write(Data("metube-server: \(error)\n".utf8))
             switch error {
-            case .databaseMissing: throw databaseMissing
-            case .unknownName: throw unknownName
-            case .databaseBusy: throw databaseBusy
+            case .storage(.missing): throw databaseMissing
+            case .storage(.busy): throw databaseBusy
             default: throw failure
             }
         }
@@ -108,7 +110,7 @@ extension Users {
             try await AdminExit.run {
                 let administration = try await database.open()
                 guard try await administration.users().contains(where: { $0.name == name }) else {
-                    throw ServerError.unknownName("no user named \(name)")
+                    throw AdminError.noUser(name)
                 }
                 if !yes {
                     FileHandle.standardError.write(Data("Remove user \(name) and all their data? [y/N] ".utf8))
@@ -117,7 +119,7 @@ extension Users {
                         throw AdminExit.failure
                     }
                 }
-                try await administration.removeUser(name: name)
+                guard try await administration.removeUser(name: name) else { throw AdminError.noUser(name) }
                 print("removed user \(name)")
             }
         }
@@ -135,7 +137,10 @@ extension Users {
         @OptionGroup var database: AdminDatabaseOption
 
         func run() async throws {
-            try await AdminExit.run { print(try await database.open().rotateToken(name: name)) }
+            try await AdminExit.run {
+                guard let token = try await database.open().rotateToken(name: name) else { throw AdminError.noUser(name) }
+                print(token)
+            }
         }
     }
 }
@@ -184,7 +189,7 @@ struct Channels: AsyncParsableCommand {
 
         func run() async throws {
             try await AdminExit.run {
-                try await database.open().removeChannel(id: id)
+                guard try await database.open().removeChannel(id: id) else { throw AdminError.noChannel(id) }
                 print("removed channel \(id)")
             }
         }

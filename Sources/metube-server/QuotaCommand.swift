@@ -80,13 +80,13 @@ extension Users {
         func run() async throws {
             try await AdminExit.run {
                 let administration = try await database.open()
-                var held = try await administration.quota(name: name)
+                guard var held = try await administration.quota(name: name) else { throw AdminError.noUser(name) }
                 if zones != nil || records != nil || bytes != nil {
                     held.setting = MarkSyncQuotaSetting(
                         zones: QuotaLimitChange.apply(zones, to: held.setting.zones),
                         records: QuotaLimitChange.apply(records, to: held.setting.records),
                         bytes: QuotaLimitChange.apply(bytes, to: held.setting.bytes))
-                    try await administration.setQuota(name: name, held.setting)
+                    guard try await administration.setQuota(name: name, held.setting) else { throw AdminError.noUser(name) }
                 }
                 print("WHAT\tUSED\tQUOTA")
                 for (what, used, limit) in [("zones", held.usage.zones, held.setting.zones), ("records", held.usage.records, held.setting.records),

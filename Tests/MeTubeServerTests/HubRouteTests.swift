@@ -189,12 +189,14 @@ import Testing
 /// A repository whose every call fails, to inject storage faults.
 struct FailingHubRepository: HubRepository {
     struct Failure: Error {}
-    func register(channelIDs: [String]) async throws -> HubRegisterResponse { throw Failure() }
-    func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] { throw Failure() }
-    func registeredChannelIDs() async throws -> [String] { throw Failure() }
-    func videos(matching query: HubVideoSelection) async throws -> HubVideoPage { throw Failure() }
+    /// What every call throws.
+    var failure: any Error & Sendable = Failure()
+    func register(channelIDs: [String]) async throws -> HubRegisterResponse { throw failure }
+    func channels(after channelID: String?, limit: Int) async throws -> [HubChannel] { throw failure }
+    func registeredChannelIDs() async throws -> [String] { throw failure }
+    func videos(matching query: HubVideoSelection) async throws -> HubVideoPage { throw failure }
     func ingest(_ ingestion: FeedIngestion, planning plan: @escaping @Sendable ([String: StoredVideoDetails]) -> FeedIngestionPlan) async throws -> FeedIngestionOutcome {
-        throw Failure()
+        throw failure
     }
-    func recordFetches(_ records: [ChannelFetchRecord]) async throws { throw Failure() }
+    func recordFetches(_ records: [ChannelFetchRecord]) async throws { throw failure }
 }

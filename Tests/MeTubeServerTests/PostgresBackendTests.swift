@@ -419,7 +419,7 @@ struct PostgresBackendTests {
 
         // When `metube-server channels remove` deletes a channel's videos, then A's next answer
         // is without them
-        try await PostgresAdministration(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).removeChannel(id: upload.channelID)
+        #expect(try await PostgresAdministration(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)).removeChannel(id: upload.channelID))
         let afterRemoval = String(buffer: try await service.videoPage(body: body).bytes)
         #expect(!afterRemoval.contains(upload.channelID))
         #expect(afterRemoval == (try await uncached()))

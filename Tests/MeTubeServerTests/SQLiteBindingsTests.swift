@@ -76,7 +76,7 @@ import Testing
             try db.execute(sql: "CREATE TABLE t (a INTEGER, b TEXT)")
             var tooFew = SQLiteBindings(try db.cachedStatement(sql: "INSERT INTO t (a, b) VALUES (?, ?)"))
             try tooFew.bind(1 as Int64)
-            #expect(throws: ServerError.storage("1 values bound to a statement of 2 placeholders: INSERT INTO t (a, b) VALUES (?, ?)")) { try tooFew.execute() }
+            #expect(throws: ServerError.storage(.failed("1 values bound to a statement of 2 placeholders: INSERT INTO t (a, b) VALUES (?, ?)"))) { try tooFew.execute() }
             var tooMany = SQLiteBindings(try db.cachedStatement(sql: "INSERT INTO t (a, b) VALUES (?, ?)"))
             try tooMany.bind(2 as Int64)
             try tooMany.bind("two")

@@ -109,13 +109,15 @@ import TestSupport
         #expect(missing.status == 3 && missing.stderr.contains("no database at"))
         #expect(!FileManager.default.fileExists(atPath: db))
 
-        // An unknown user or channel: 4
+        // An unknown user or channel: 4, and one line naming it
         _ = try Self.admin("users", "add", "alice", "--database", db)
-        for arguments in [["users", "rotate", "carol"], ["users", "remove", "carol", "--yes"], ["channels", "remove", "UCnothing"]] {
+        for arguments in [["users", "rotate", "carol"], ["users", "remove", "carol", "--yes"], ["users", "quota", "carol"], ["users", "quota", "carol", "--zones", "5"]] {
             let outcome = try runProcess(Self.binary, arguments + ["--database", db])
             #expect(outcome.status == 4, "\(arguments)")
-            #expect(outcome.stderr.contains("no user named carol") || outcome.stderr.contains("no channel UCnothing"))
+            #expect(outcome.stderr == "metube-server: no user named carol\n", "\(arguments)")
         }
+        let channel = try runProcess(Self.binary, ["channels", "remove", "UCnothing", "--database", db])
+        #expect(channel.status == 4 && channel.stderr == "metube-server: no channel UCnothing\n")
 
         // A busy database: 5 (a held server lock refuses a restore)
         let backup = directory.path("backup.sqlite")

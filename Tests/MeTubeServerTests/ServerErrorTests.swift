@@ -12,12 +12,14 @@ import Testing
         var description: String { "disk I/O error at /var/lib/secret/path" }
     }
 
-    /// A status repository whose every call fails with a Swift error text that must not leak.
+    /// A status repository whose every transaction fails, by default with a Swift error text that
+    /// must not leak.
     struct FailingStatusRepository: MarkSyncRepository {
+        var failure: any Error & Sendable = SecretFailure()
         func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: name) }
         func user(tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: "alice") }
         func recordSeen(userID: Int64, atMillis millis: Int64) async throws {}
-        func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T { throw SecretFailure() }
+        func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T { throw failure }
     }
 
     static func application(hub: any HubRepository, status: MarkSyncRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {
@@ -61,6 +63,49 @@ import Testing
             #expect(body.uuid == response.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
             #expect(!String(buffer: response.body).contains("secret"))
             #expect(logs.entries.contains { $0.level == .error && $0.metadata["requestId"] == body.uuid && $0.metadata["error"]?.contains("secret") == true })
+        }
+    }
+
+    @Test func aDatabaseThatCannotAnswerNowIsAnswered503WithItsReasonAndRetryAfter() async throws {
+        // Given the hub and the status routes over storage that did not answer in time
+        let failure = StorageDeadline.unavailable("the database stayed locked")
+        let logs = LogCapture()
+        let status = MarkSyncRoutes(repository: FailingStatusRepository(failure: failure), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
+        let token = try await status.service.addUser(name: "alice")
+        try await Self.application(hub: FailingHubRepository(failure: failure), status: status, logs: logs).test(.router) { client in
+            // When a client lists the hub's channels and alice her zones
+            let hub = try await client.execute(uri: HubAPI.channelsPath, method: .post)
+            let zones = try await client.execute(uri: StatusTestClient.uri("zones/list", token: token), method: .get)
+
+            // Then each is told 503 with the reason and to retry after 2 s, in its API's shape, and nothing is logged as unexpected
+            let requestID = try #require(hub.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
+            #expect(hub.status == .serviceUnavailable)
+            #expect(hub.headers[.retryAfter] == "2")
+            #expect(try HubTestSupport.decode(HubErrorBody.self, hub.body) == HubErrorBody(error: "the database stayed locked", requestID: requestID))
+            #expect(zones.status == .serviceUnavailable)
+            #expect(zones.headers[.retryAfter] == "2")
+            let body = try decode(MarkSyncErrorBody.self, zones)
+            #expect(body.serverErrorCode == .tryAgainLater && body.reason == "the database stayed locked" && body.retryAfter == 2)
+            #expect(!logs.entries.contains { $0.level == .error })
+        }
+    }
+
+    @Test(arguments: [
+        ServerError.StorageFailure.missing(path: "/var/lib/secret/hub.sqlite"), .busy("a running metube-server holds /var/lib/secret/hub.sqlite"),
+        .failed("disk I/O error at /var/lib/secret/hub.sqlite"),
+    ])
+    func anyOtherStorageFailureIsLoggedAndAnswered500WithoutDetail(failure: ServerError.StorageFailure) async throws {
+        // Given a hub whose storage fails so
+        let logs = LogCapture()
+        try await Self.application(hub: FailingHubRepository(failure: ServerError.storage(failure)), logs: logs).test(.router) { client in
+            // When a client lists channels
+            let response = try await client.execute(uri: HubAPI.channelsPath, method: .post)
+
+            // Then it gets 500 "internal error" with the request id and no path, and the log has the detail
+            let requestID = try #require(response.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
+            #expect(response.status == .internalServerError && response.headers[.retryAfter] == nil)
+            #expect(try HubTestSupport.decode(HubErrorBody.self, response.body) == HubErrorBody(error: "internal error", requestID: requestID))
+            #expect(logs.entries.contains { $0.level == .error && $0.metadata["requestId"] == requestID && $0.metadata["error"]?.contains("/var/lib/secret") == true })
         }
     }
 

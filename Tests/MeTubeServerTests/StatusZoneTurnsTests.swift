@@ -72,8 +72,9 @@ struct StatusZoneTurnsTests {
         for await _ in entered { break }
         // When another caller of z waits for its turn
         let waiter = await #expect(throws: ServerError.self) { try await turns.inTurn(for: Self.zone("z")) {} }
-        // Then it fails as unavailable with a retryAfter; and once the holder is done, z's next caller runs
-        guard case .unavailable(_, let retryAfter) = waiter else { Issue.record("not unavailable: \(String(describing: waiter))"); return }
+        // Then it fails as unavailable, which a client is answered 503 with a retryAfter; and once
+        // the holder is done, z's next caller runs
+        guard case .unavailable(_, let retryAfter)? = waiter?.answer else { Issue.record("not unavailable: \(String(describing: waiter))"); return }
         #expect(retryAfter > 0)
         opener.yield()
         try await holder.value

@@ -2,8 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// ``UserAndChannelAdministration`` of a PostgreSQL database, safe while servers use it.
-/// Failures are ``ServerError/unknownName(_:)`` for a user or channel the database does not hold
-/// and ``ServerError/storage(_:)`` for the rest.
+/// Failures are ``ServerError/storage(_:)``.
 public struct PostgresAdministration: UserAndChannelAdministration {
     private let database: PostgresServerDatabase
 
@@ -19,46 +18,46 @@ public struct PostgresAdministration: UserAndChannelAdministration {
         }
     }
 
-    public func removeUser(name: String) async throws {
+    public func removeUser(name: String) async throws -> Bool {
         try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let logger = database.logger
                 guard let id = try await PostgresServerDatabase.single(
                     Int64.self, connection.query("SELECT id FROM status_users WHERE name = \(name) FOR UPDATE", logger: logger))
-                else { throw ServerError.unknownName("no user named \(name)") }
+                else { return false }
                 try await connection.query("DELETE FROM status_zones WHERE user_id = \(id)", logger: logger)
                 try await connection.query("DELETE FROM status_users WHERE id = \(id)", logger: logger)
+                return true
             }
         }
     }
 
-    public func rotateToken(name: String) async throws -> String {
+    public func rotateToken(name: String) async throws -> String? {
         let token = MarkSyncTokenHasher.newToken()
         let rows = try await database.query("UPDATE status_users SET token_hash = \(MarkSyncTokenHasher.hash(token)) WHERE name = \(name) RETURNING id")
-        guard !rows.isEmpty else { throw ServerError.unknownName("no user named \(name)") }
-        return token
+        return rows.isEmpty ? nil : token
     }
 
-    public func quota(name: String) async throws -> MarkSyncUserUsage {
+    public func quota(name: String) async throws -> MarkSyncUserUsage? {
         let rows = try await database.query("""
             SELECT u.id, q.zones, q.records, q.bytes, q.max_zones, q.max_records, q.max_bytes
             FROM status_users u LEFT JOIN status_usage q ON q.user_id = u.id WHERE u.name = \(name)
             """)
-        guard let row = rows.first else { throw ServerError.unknownName("no user named \(name)") }
+        guard let row = rows.first else { return nil }
         let (_, zones, records, bytes, maxZones, maxRecords, maxBytes) = try row.decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
         return MarkSyncUserUsage(
             usage: MarkSyncUsage(zones: zones ?? 0, records: records ?? 0, bytes: bytes ?? 0),
             setting: MarkSyncQuotaSetting(zones: maxZones, records: maxRecords, bytes: maxBytes))
     }
 
-    public func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws {
+    public func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws -> Bool {
         let rows = try await database.query("""
             INSERT INTO status_usage (user_id, max_zones, max_records, max_bytes)
             SELECT id, \(setting.zones), \(setting.records), \(setting.bytes) FROM status_users WHERE name = \(name)
             ON CONFLICT (user_id) DO UPDATE SET max_zones = excluded.max_zones, max_records = excluded.max_records, max_bytes = excluded.max_bytes
             RETURNING user_id
             """)
-        guard !rows.isEmpty else { throw ServerError.unknownName("no user named \(name)") }
+        return !rows.isEmpty
     }
 
     public func channels() async throws -> [AdministeredChannel] {
@@ -76,14 +75,15 @@ public struct PostgresAdministration: UserAndChannelAdministration {
         }
     }
 
-    public func removeChannel(id channelID: String) async throws {
+    public func removeChannel(id channelID: String) async throws -> Bool {
         try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
                 let logger = database.logger
                 let removed = try await PostgresServerDatabase.single(
                     String.self, connection.query("DELETE FROM hub_channels WHERE channel_id = \(channelID) RETURNING channel_id", logger: logger))
-                guard removed != nil else { throw ServerError.unknownName("no channel \(channelID)") }
+                guard removed != nil else { return false }
                 try await connection.query("DELETE FROM hub_videos WHERE channel_id = \(channelID)", logger: logger)
+                return true
             }
         }
     }

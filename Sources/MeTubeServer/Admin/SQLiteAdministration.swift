@@ -5,23 +5,23 @@ import GRDB
 /// `metube-server users|channels|backup|restore` commands use them.
 ///
 /// Every operation works while a server serves the same file (SQLite's locking keeps them
-/// consistent), except ``restore(from:to:)``, which refuses then. Failures are
-/// ``ServerError/databaseMissing(_:)``, ``ServerError/unknownName(_:)`` and
-/// ``ServerError/databaseBusy(_:)``, or ``ServerError/storage(_:)`` for the rest.
+/// consistent), except ``restore(from:to:)``, which refuses then. Failures are the storage
+/// failures ``ServerError/StorageFailure/missing(path:)``, ``ServerError/StorageFailure/busy(_:)``
+/// and ``ServerError/StorageFailure/failed(_:)``.
 public struct SQLiteAdministration: UserAndChannelAdministration {
     private let database: ServerDatabase
 
     /// Opens the existing database at `path`; it is never created here.
     public init(path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.databaseMissing(path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.storage(.missing(path: path)) }
         do {
             database = try ServerDatabase(path: path)
         } catch let error as ServerError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw ServerError.databaseBusy("\(path) stayed locked: \(error.message ?? "busy")")
+            throw ServerError.storage(.busy("\(path) stayed locked: \(error.message ?? "busy")"))
         } catch {
-            throw ServerError.storage("cannot open \(path): \(error)")
+            throw ServerError.storage(.failed("cannot open \(path): \(error)"))
         }
     }
 
@@ -34,52 +34,51 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         }
     }
 
-    /// Deletes the user `name` with their zones and records; their token stops working at once.
-    public func removeUser(name: String) async throws {
+    /// Deletes the user `name` with their zones and records, their token stopping working at once;
+    /// false when no user has that name.
+    public func removeUser(name: String) async throws -> Bool {
         try await run { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM status_users WHERE name = ?", arguments: [name]) else {
-                throw ServerError.unknownName("no user named \(name)")
-            }
+            guard let id = try Self.userID(name, in: db) else { return false }
             try db.execute(sql: "DELETE FROM status_zones WHERE user_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM status_users WHERE id = ?", arguments: [id])
+            return true
         }
     }
 
     /// Gives the user `name` a new token and returns it (only its hash is stored); the old token
-    /// stops working at once.
-    public func rotateToken(name: String) async throws -> String {
+    /// stops working at once; nil when no user has that name.
+    public func rotateToken(name: String) async throws -> String? {
         let token = MarkSyncTokenHasher.newToken()
-        try await run { db in
+        let rotated = try await run { db in
             try db.execute(sql: "UPDATE status_users SET token_hash = ? WHERE name = ?", arguments: [MarkSyncTokenHasher.hash(token), name])
-            guard db.changesCount == 1 else { throw ServerError.unknownName("no user named \(name)") }
+            return db.changesCount == 1
         }
-        return token
+        return rotated ? token : nil
     }
 
-    /// What the user `name` holds and the quota set for them.
-    public func quota(name: String) async throws -> MarkSyncUserUsage {
+    /// What the user `name` holds and the quota set for them; nil when no user has that name.
+    public func quota(name: String) async throws -> MarkSyncUserUsage? {
         try await run { db in
-            let id = try Self.userID(name, in: db)
+            guard let id = try Self.userID(name, in: db) else { return nil }
             return try SQLiteMarkSyncTransaction(db: db, isReadOnly: true).usage(ofUser: id)
         }
     }
 
-    /// Sets the quota of the user `name` (a nil limit: the server's default).
-    public func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws {
+    /// Sets the quota of the user `name` (a nil limit: the server's default); false when no user
+    /// has that name.
+    public func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws -> Bool {
         try await run { db in
-            let id = try Self.userID(name, in: db)
+            guard let id = try Self.userID(name, in: db) else { return false }
             try db.execute(sql: """
                 INSERT INTO status_usage (user_id, max_zones, max_records, max_bytes) VALUES (?, ?, ?, ?)
                 ON CONFLICT (user_id) DO UPDATE SET max_zones = excluded.max_zones, max_records = excluded.max_records, max_bytes = excluded.max_bytes
                 """, arguments: [id, setting.zones, setting.records, setting.bytes])
+            return true
         }
     }
 
-    private static func userID(_ name: String, in db: Database) throws -> Int64 {
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM status_users WHERE name = ?", arguments: [name]) else {
-            throw ServerError.unknownName("no user named \(name)")
-        }
-        return id
+    private static func userID(_ name: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM status_users WHERE name = ?", arguments: [name])
     }
 
     /// Every registered channel with its number of stored videos, its newest upload and how its
@@ -100,12 +99,14 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         }
     }
 
-    /// Deletes the channel `channelID` and its videos; it returns when a client registers it again.
-    public func removeChannel(id channelID: String) async throws {
+    /// Deletes the channel `channelID` and its videos (it returns when a client registers it
+    /// again); false when it is not registered.
+    public func removeChannel(id channelID: String) async throws -> Bool {
         try await run { db in
             try db.execute(sql: "DELETE FROM hub_channels WHERE channel_id = ?", arguments: [channelID])
-            guard db.changesCount == 1 else { throw ServerError.unknownName("no channel \(channelID)") }
+            guard db.changesCount == 1 else { return false }
             try db.execute(sql: "DELETE FROM hub_videos WHERE channel_id = ?", arguments: [channelID])
+            return true
         }
     }
 
@@ -121,14 +122,14 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
             try copy.close()
         } catch {
             try? FileManager.default.removeItem(atPath: destination)
-            throw ServerError.storage("backup to \(destination) failed: \(error)")
+            throw ServerError.storage(.failed("backup to \(destination) failed: \(error)"))
         }
     }
 
     /// Replaces the database at `destination` with the backup `source`, refusing while a server
     /// holds `destination` or when `source` is not a metube-server database.
     public static func restore(from source: String, to destination: String) throws {
-        guard FileManager.default.fileExists(atPath: source) else { throw ServerError.databaseMissing(source) }
+        guard FileManager.default.fileExists(atPath: source) else { throw ServerError.storage(.missing(path: source)) }
         let lock = try ServerDatabaseLock(databasePath: destination)
         do {
             var readOnly = Configuration()
@@ -145,7 +146,7 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         } catch let error as ServerError {
             throw error
         } catch {
-            throw ServerError.storage("restore of \(source) into \(destination) failed: \(error)")
+            throw ServerError.storage(.failed("restore of \(source) into \(destination) failed: \(error)"))
         }
         withExtendedLifetime(lock) {}
     }
@@ -156,9 +157,9 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
         } catch let error as ServerError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw ServerError.databaseBusy("the database stayed locked: \(error.message ?? "busy")")
+            throw ServerError.storage(.busy("the database stayed locked: \(error.message ?? "busy")"))
         } catch {
-            throw ServerError.storage("\(error)")
+            throw ServerError.storage(.failed("\(error)"))
         }
     }
 }

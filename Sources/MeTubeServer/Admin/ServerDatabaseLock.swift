@@ -8,7 +8,7 @@ import Foundation
 public final class ServerDatabaseLock: Sendable {
     private let descriptor: Int32
 
-    /// Takes the lock for the database at `databasePath`, or throws ``ServerError/databaseBusy(_:)``
+    /// Takes the lock for the database at `databasePath`, or throws ``ServerError/StorageFailure/busy(_:)``
     /// when another process holds it.
     public init(databasePath: String) throws {
         let lockPath = Self.lockPath(forDatabase: databasePath)
@@ -18,7 +18,7 @@ public final class ServerDatabaseLock: Sendable {
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw ServerError.databaseBusy("a running metube-server holds \(databasePath); stop it first")
+            throw ServerError.storage(.busy("a running metube-server holds \(databasePath); stop it first"))
         }
         self.descriptor = descriptor
     }

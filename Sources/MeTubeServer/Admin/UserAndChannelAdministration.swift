@@ -1,20 +1,25 @@
 /// The users and channels an operator manages (`metube-server users|channels`), on either backend.
+///
+/// A user or channel the database does not hold is an answer (false or nil), not a failure: the
+/// command says so with an exit code of its own.
 public protocol UserAndChannelAdministration: Sendable {
     /// Every user by name, without tokens.
     func users() async throws -> [AdministeredUser]
-    /// Deletes the user `name` with their zones and records; their token stops working at once.
-    func removeUser(name: String) async throws
-    /// Gives the user `name` a new token and returns it (only its hash is stored).
-    func rotateToken(name: String) async throws -> String
-    /// What the user `name` holds and the quota set for them.
-    func quota(name: String) async throws -> MarkSyncUserUsage
-    /// Sets the quota of the user `name` (a nil limit: the server's default); a running server
-    /// applies it from its next write.
-    func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws
+    /// Deletes the user `name` with their zones and records, their token stopping working at once;
+    /// false when no user has that name.
+    func removeUser(name: String) async throws -> Bool
+    /// Gives the user `name` a new token and returns it (only its hash is stored); nil when no
+    /// user has that name.
+    func rotateToken(name: String) async throws -> String?
+    /// What the user `name` holds and the quota set for them; nil when no user has that name.
+    func quota(name: String) async throws -> MarkSyncUserUsage?
+    /// Sets the quota of the user `name` (a nil limit: the server's default), which a running
+    /// server applies from its next write; false when no user has that name.
+    func setQuota(name: String, _ setting: MarkSyncQuotaSetting) async throws -> Bool
     /// Every registered channel with its number of stored videos, its newest upload and its fetches.
     func channels() async throws -> [AdministeredChannel]
-    /// Deletes the channel `channelID` and its videos.
-    func removeChannel(id channelID: String) async throws
+    /// Deletes the channel `channelID` and its videos; false when it is not registered.
+    func removeChannel(id channelID: String) async throws -> Bool
 }
 
 /// A status user as `users list` shows them.

@@ -22,7 +22,7 @@ enum MarkSyncFieldsCodec {
         do {
             return try decode(data) ?? JSONDecoder().decode([String: MarkSyncField].self, from: data)
         } catch {
-            throw ServerError.storage("record \(name) holds unreadable fields: \(error)")
+            throw ServerError.storage(.failed("record \(name) holds unreadable fields: \(error)"))
         }
     }
 

@@ -30,7 +30,7 @@ enum MarkSyncResponses {
         case .payloadTooLarge: .limitExceeded(failure.clientMessage)
         case .tooManyRequests(let message, let retryAfter): MarkSyncErrorBody(.throttled, message, retryAfter: Double(retryAfter))
         case .unavailable(let message, let retryAfter): MarkSyncErrorBody(.tryAgainLater, message, retryAfter: Double(retryAfter))
-        case .storage, .invalidConfiguration, .databaseMissing, .databaseBusy, .unknownName, .upstream, .quotaExceeded: MarkSyncErrorBody(.internalError, failure.clientMessage)
+        case .storage, .invalidConfiguration: MarkSyncErrorBody(.internalError, failure.clientMessage)
         }
         body.uuid = requestID
         return error(body)

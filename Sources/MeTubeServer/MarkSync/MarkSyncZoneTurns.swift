@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// A caller waits for its turn at most `deadline` (and never past its request's end, see
 /// ``StorageDeadline``), then fails with
-/// ``ServerError/unavailable(_:retryAfter:)`` and leaves the line: a turn held by a request stuck
+/// ``ServerError/StorageFailure/unavailable(_:)`` and leaves the line: a turn held by a request stuck
 /// on the database cannot hold the zone's other requests for ever.
 final class MarkSyncZoneTurns: Sendable {
     /// One caller waiting for a zone's turn.
@@ -30,7 +30,7 @@ final class MarkSyncZoneTurns: Sendable {
     }
 
     /// Runs `body` once every earlier caller for `zone` has finished; throws
-    /// ``ServerError/unavailable(_:retryAfter:)`` when that takes longer than the deadline.
+    /// ``ServerError/StorageFailure/unavailable(_:)`` when that takes longer than the deadline.
     func inTurn<T>(for zone: MarkSyncZoneKey, _ body: () async throws -> T) async throws -> T {
         try await take(zone)
         defer { pass(zone) }

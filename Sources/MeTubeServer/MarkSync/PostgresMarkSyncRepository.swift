@@ -70,7 +70,7 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
             } catch let error as PSQLError {
                 let state = PostgresServerDatabase.sqlState(of: error)
                 if attempt < 3, state == "40P01" || state == "40001" { continue }
-                throw ServerError.storage(PostgresServerDatabase.describe(error))
+                throw ServerError.storage(.failed(PostgresServerDatabase.describe(error)))
             }
         }
     }

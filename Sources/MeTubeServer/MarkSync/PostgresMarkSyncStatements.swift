@@ -10,7 +10,7 @@ import PostgresNIO
 /// lock on it (see ``PostgresMarkSyncRepository``). Each statement is answered within
 /// ``StorageDeadline/call`` and not past the transaction's end, or its connection is closed (so
 /// that the pool replaces it and the advisory lock goes with it) and it fails with
-/// ``ServerError/unavailable(_:retryAfter:)``.
+/// ``ServerError/StorageFailure/unavailable(_:)``.
 final class PostgresMarkSyncStatements {
     private let connection: PostgresConnection
     private let end: ContinuousClock.Instant
@@ -162,7 +162,7 @@ final class PostgresMarkSyncStatements {
     }
 
     private func saveRecords(_ records: [StoredMarkSyncRecord], in zone: MarkSyncZoneKey) async throws {
-        guard let zoneID = try await zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
+        guard let zoneID = try await zoneID(zone) else { throw ServerError.storage(.failed("zone \(zone.zoneName) vanished inside its transaction")) }
         // One statement for all of them, each column sent as an array.
         let fields = try records.map { ByteBuffer(bytes: try $0.storedFields ?? MarkSyncFieldsCodec.stored($0.fields)) }
         try await execute("""

@@ -142,7 +142,7 @@ final class PostgresMarkSyncTransaction: MarkSyncTransaction {
             case .deleteZone(let deleted) where deleted == zone:
                 return true
             case .saveRecords(_, let written) where written == zone:
-                throw ServerError.storage("a status transaction read records of zone \(zone.zoneName) after writing them")
+                throw ServerError.storage(.failed("a status transaction read records of zone \(zone.zoneName) after writing them"))
             default:
                 continue
             }
@@ -154,10 +154,10 @@ final class PostgresMarkSyncTransaction: MarkSyncTransaction {
     /// would have to answer for (no body reads it after writing).
     private func checkUnwritten(_ database: MarkSyncDatabaseKey) throws {
         guard !writes.contains(where: { $0.zoneKey?.database == database }) else {
-            throw ServerError.storage("a status transaction read the change history of a database it changed")
+            throw ServerError.storage(.failed("a status transaction read the change history of a database it changed"))
         }
     }
 
     /// An answer of another kind than its read asks for (never: answers are fetched per read).
-    private static let mismatch = ServerError.storage("a status read got an answer of another kind")
+    private static let mismatch = ServerError.storage(.failed("a status read got an answer of another kind"))
 }

@@ -95,7 +95,7 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
 
     func saveRecords(_ records: [StoredMarkSyncRecord], in zone: MarkSyncZoneKey) throws {
         guard !records.isEmpty else { return }
-        guard let zoneID = try zoneID(zone) else { throw ServerError.storage("zone \(zone.zoneName) vanished inside its transaction") }
+        guard let zoneID = try zoneID(zone) else { throw ServerError.storage(.failed("zone \(zone.zoneName) vanished inside its transaction")) }
         // Many rows a statement: a statement's own cost is paid once per chunk, and the chunk
         // sizes repeat, so their statements are prepared once. An upsert rather than INSERT OR
         // REPLACE: with foreign keys on, SQLite does foreign-key bookkeeping for every statement

@@ -46,7 +46,7 @@ final class GroupCommit: Sendable {
                             value = try body(db)
                             return .commit
                         }
-                        guard let value else { throw ServerError.storage("a grouped transaction returned nothing") }
+                        guard let value else { throw ServerError.storage(.failed("a grouped transaction returned nothing")) }
                         result = .success(value)
                     } catch {
                         result = .failure(error)
@@ -82,7 +82,7 @@ final class GroupCommit: Sendable {
                     try group.map { job in
                         // A failure that ended SQLite's transaction (a full disk, an I/O error)
                         // fails the whole group rather than letting the rest run outside it.
-                        guard db.isInsideTransaction else { throw ServerError.storage("the grouped transaction ended early") }
+                        guard db.isInsideTransaction else { throw ServerError.storage(.failed("the grouped transaction ended early")) }
                         return job.run(db)
                     }
                 }

@@ -35,7 +35,7 @@ public enum PostgresImport {
 
     /// Copies the SQLite database at `path` into the PostgreSQL database at `url`.
     public static func run(from path: String, to url: PostgresDatabaseURL, logger: Logger) async throws -> Counts {
-        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.databaseMissing(path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw ServerError.storage(.missing(path: path)) }
         let source = try ServerDatabase(path: path)
         let data = try await source.read { db in try Snapshot(db) }
         let target = try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger)
@@ -44,7 +44,7 @@ public enum PostgresImport {
         } catch let error as ServerError {
             throw error
         } catch {
-            throw ServerError.storage("copying into \(url): \(PostgresServerDatabase.describe(error))")
+            throw ServerError.storage(.failed("copying into \(url): \(PostgresServerDatabase.describe(error))"))
         }
     }
 
@@ -196,7 +196,7 @@ public enum PostgresImport {
                     Int.self, connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)) ?? 0
             }
             guard copied == counts else {
-                throw ServerError.storage("the copy holds \(copied), the SQLite database \(counts); nothing was committed")
+                throw ServerError.storage(.failed("the copy holds \(copied), the SQLite database \(counts); nothing was committed"))
             }
             return copied
         }

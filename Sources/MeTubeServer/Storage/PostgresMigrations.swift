@@ -298,7 +298,7 @@ enum PostgresMigrations {
                 try await connection.query("COMMIT", logger: logger)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw ServerError.storage("migration \(step.name) failed: \(PostgresServerDatabase.describe(error))")
+                throw ServerError.storage(.failed("migration \(step.name) failed: \(PostgresServerDatabase.describe(error))"))
             }
         }
     }

@@ -18,7 +18,7 @@ import Synchronization
 /// The pool (``PostgresClient``) runs as long as this object lives. Every call has a deadline
 /// (``StorageDeadline``): the wait for a pooled connection and each statement included. A call
 /// that fails for want of the database (no connection, a closed one, no answer in time) fails with
-/// ``ServerError/unavailable(_:retryAfter:)`` and marks the database unreachable
+/// ``ServerError/StorageFailure/unavailable(_:)`` and marks the database unreachable
 /// (``PostgresReachability``), which `/health` reports; a connection that did not answer in time
 /// is closed, so the pool replaces it. While unreachable, calls fail at once and the database is
 /// probed with a backoff
@@ -124,7 +124,7 @@ public final class PostgresServerDatabase: Sendable {
 
     /// Runs `body` in one transaction on a pooled connection: committed when it returns, rolled
     /// back when it throws. With a `timeout` (by default ``StorageDeadline/transaction``) it fails
-    /// with ``ServerError/unavailable(_:retryAfter:)`` when it has not ended by then.
+    /// with ``ServerError/StorageFailure/unavailable(_:)`` when it has not ended by then.
     func transaction<T: Sendable>(
         within timeout: Duration? = StorageDeadline.transaction, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
@@ -145,7 +145,7 @@ public final class PostgresServerDatabase: Sendable {
     /// Runs `body` on a pooled connection, the wait for the connection included, within `timeout`
     /// (nil: no deadline). When the deadline passes the connection is closed, so that a statement
     /// stuck on it ends and the pool replaces it. A failure for want of the database is thrown as
-    /// ``ServerError/unavailable(_:retryAfter:)``; when it shows the database gone (no connection,
+    /// ``ServerError/StorageFailure/unavailable(_:)``; when it shows the database gone (no connection,
     /// a connection refused or closed by the server), it marks the database unreachable, and while
     /// it is, calls fail so at once, until the probe finds it again.
     func withConnection<T: Sendable>(
@@ -200,7 +200,7 @@ public final class PostgresServerDatabase: Sendable {
     /// too slow, or the connection closed on this side), in words fit for a client (no host, no
     /// secret), and whether it shows the database itself gone; nil when it is another failure.
     static func unavailability(_ error: any Error) -> (reason: String, isOutage: Bool)? {
-        if case .unavailable(let reason, _) = error as? ServerError { return (reason, false) }
+        if case .storage(.unavailable(let reason)) = error as? ServerError { return (reason, false) }
         guard let error = error as? PSQLError else { return nil }
         switch error.code {
         case .connectionError: return ("cannot connect to the database", true)
@@ -224,7 +224,7 @@ public final class PostgresServerDatabase: Sendable {
         } catch let error as ServerError {
             throw error
         } catch {
-            throw ServerError.storage(describe(error))
+            throw ServerError.storage(.failed(describe(error)))
         }
     }
 
@@ -259,7 +259,7 @@ public final class PostgresServerDatabase: Sendable {
         } catch {
             try? await connection.close()
             if let error = error as? ServerError { throw error }
-            throw ServerError.storage("migrating \(url): \(describe(error))")
+            throw ServerError.storage(.failed("migrating \(url): \(describe(error))"))
         }
     }
 }

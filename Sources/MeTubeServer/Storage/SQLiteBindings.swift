@@ -67,7 +67,7 @@ struct SQLiteBindings {
 
     private mutating func advance(_ code: CInt) throws {
         guard code == SQLITE_OK else {
-            throw ServerError.storage("binding value \(next) of a statement failed (SQLite code \(code)): \(statement.sql.prefix(80))")
+            throw ServerError.storage(.failed("binding value \(next) of a statement failed (SQLite code \(code)): \(statement.sql.prefix(80))"))
         }
         next += 1
     }
@@ -75,13 +75,13 @@ struct SQLiteBindings {
     private func checkComplete() throws {
         let expected = sqlite3_bind_parameter_count(statement.sqliteStatement)
         guard next - 1 == expected else {
-            throw ServerError.storage("\(next - 1) values bound to a statement of \(expected) placeholders: \(statement.sql.prefix(80))")
+            throw ServerError.storage(.failed("\(next - 1) values bound to a statement of \(expected) placeholders: \(statement.sql.prefix(80))"))
         }
     }
 
     /// A length SQLite takes, or the error why it cannot.
     private static func length(_ count: Int) throws -> CInt {
-        guard let length = CInt(exactly: count) else { throw ServerError.storage("a value of \(count) bytes is too large for SQLite") }
+        guard let length = CInt(exactly: count) else { throw ServerError.storage(.failed("a value of \(count) bytes is too large for SQLite")) }
         return length
     }
 }

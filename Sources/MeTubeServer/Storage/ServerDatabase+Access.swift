@@ -4,7 +4,7 @@ import Metrics
 extension ServerDatabase {
     /// Runs `body` in a read transaction on one of the pool's readers, recording how long it
     /// waited for one in ``PoolWaitMetrics/read``. A lock that stays taken past the busy timeout
-    /// (5 s) throws ``ServerError/unavailable(_:retryAfter:)``.
+    /// (5 s) throws ``ServerError/StorageFailure/unavailable(_:)``.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let asked = ContinuousClock.now
         return try await Self.lockTimeouts {
@@ -17,7 +17,7 @@ extension ServerDatabase {
 
     /// Runs `body` in a write transaction on the pool's one writer, recording how long it waited
     /// for it in ``PoolWaitMetrics/write``. A lock that stays taken past the busy timeout (5 s)
-    /// throws ``ServerError/unavailable(_:retryAfter:)``.
+    /// throws ``ServerError/StorageFailure/unavailable(_:)``.
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         let asked = ContinuousClock.now
         return try await Self.lockTimeouts {
@@ -29,7 +29,7 @@ extension ServerDatabase {
     }
 
     /// `body`, with SQLite's "busy" and "locked" (a lock not free within the busy timeout) as
-    /// ``ServerError/unavailable(_:retryAfter:)``.
+    /// ``ServerError/StorageFailure/unavailable(_:)``.
     private static func lockTimeouts<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

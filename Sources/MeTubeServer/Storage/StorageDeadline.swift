@@ -2,8 +2,8 @@ import Synchronization
 
 /// The ends of the server's waits for its database, so that no request waits for ever: a
 /// database that does not answer in time fails the request with
-/// ``ServerError/unavailable(_:retryAfter:)`` (503, `TRY_AGAIN_LATER` on the status routes),
-/// which clients retry.
+/// ``ServerError/StorageFailure/unavailable(_:)``, which a client is told as 503 (`TRY_AGAIN_LATER`
+/// on the status routes) with ``retryAfter``, and retries.
 ///
 /// Each wait has its own deadline, and within a request (``StorageDeadlineMiddleware``) none
 /// goes past the request's: all of a request's storage work ends within ``request``, which fits
@@ -42,7 +42,7 @@ enum StorageDeadline {
     /// no host or secret), counted in ``StorageAvailabilityMetrics/refused``.
     static func unavailable(_ reason: String) -> ServerError {
         StorageAvailabilityMetrics.refused.increment()
-        return .unavailable(reason, retryAfter: retryAfter)
+        return .storage(.unavailable(reason))
     }
 
     /// Runs `body` and returns what it returns, or throws ``expired(_:after:)`` once `timeout` (cut
