@@ -186,7 +186,6 @@ public final class SQLiteHubRepository: HubRepository {
             for video in changes.refreshed {
                 try refresh.execute(arguments: [video.thumbnailURL, video.views, video.starRatings, video.id])
             }
-            let nextSeq = try db.cachedStatement(sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value")
             let store = try db.cachedStatement(sql: """
                 INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
                     description, thumbnail_url, view_count, star_rating_count, backfilled)
@@ -198,8 +197,7 @@ public final class SQLiteHubRepository: HubRepository {
                     view_count = coalesce(excluded.view_count, view_count),
                     star_rating_count = coalesce(excluded.star_rating_count, star_rating_count)
                 """)
-            for video in changes.resequenced {
-                let seq = try Int64.fetchOne(nextSeq) ?? 0
+            for (seq, video) in try FreshSeqs.take(for: changes.resequenced, db) {
                 try store.execute(arguments: [
                     seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
                     video.storedAvailability, video.scheduledStart?.timeIntervalSince1970,

@@ -110,14 +110,18 @@ struct SQLiteWebSubRepository: WebSubRepository {
     func markVideosGone(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
         return try await database.write { db in
-            var marked = 0
-            let stored = try db.cachedStatement(sql: "SELECT 1 FROM hub_videos WHERE video_id = ? AND channel_id = ? AND availability IS NOT 'gone'")
-            for id in Set(videoIDs) where try Bool.fetchOne(stored, arguments: [id, channelID]) != nil {
-                let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
-                try db.execute(sql: "UPDATE hub_videos SET seq = ?, availability = 'gone', scheduled_start = NULL WHERE video_id = ?", arguments: [seq, id])
-                marked += 1
+            let read = try db.cachedStatement(sql: "SELECT channel_id, availability FROM hub_videos WHERE video_id = ?")
+            var stored: [String: DeletedEntriesPlan.Stored] = [:]
+            for id in Set(videoIDs) {
+                guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
+                stored[id] = DeletedEntriesPlan.Stored(channelID: row["channel_id"], availability: row["availability"])
             }
-            return marked
+            let plan = DeletedEntriesPlan(videoIDs, of: channelID, stored: stored)
+            let update = try db.cachedStatement(sql: "UPDATE hub_videos SET seq = ?, availability = 'gone', scheduled_start = NULL WHERE video_id = ?")
+            for (seq, id) in try FreshSeqs.take(for: plan.resequenced, db) {
+                try update.execute(arguments: [seq, id])
+            }
+            return plan.resequenced.count
         }
     }
 }
