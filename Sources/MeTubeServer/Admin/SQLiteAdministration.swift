@@ -9,7 +9,13 @@ import GRDB
 /// ``ServerError/databaseMissing(_:)``, ``ServerError/unknownName(_:)`` and
 /// ``ServerError/databaseBusy(_:)``, or ``ServerError/storage(_:)`` for the rest.
 public struct SQLiteAdministration: UserAndChannelAdministration {
-    private let database: ServerDatabase
+    /// The database administered.
+    let database: ServerDatabase
+
+    /// The administration of `database`.
+    init(database: ServerDatabase) {
+        self.database = database
+    }
 
     /// Opens the existing database at `path`; it is never created here.
     public init(path: String) throws {
