@@ -78,7 +78,7 @@ public struct PostgresHubRepository: HubRepository {
     /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
     /// alone (with nulls) when the page is empty.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count, backfilled"
+        let columns = HubVideoColumn.selectList
         var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
             page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
