@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import MeTubeServer
 
 /// The exit codes of the administration commands, besides 0 for success.
@@ -59,10 +58,7 @@ struct AdminDatabaseOption: ParsableArguments {
 
     /// The users and channels of the database, opened for administration.
     func open() async throws -> any UserAndChannelAdministration {
-        guard let url = try database.postgresURL() else { return try openSQLite() }
-        var logger = Logger(label: "metube-server")
-        logger.logLevel = .critical
-        return PostgresAdministration(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
+        try await ServerBackend.open(database.location(), existing: true).administration
     }
 
     /// The SQLite database, for what only SQLite offers (`backup`).

@@ -11,12 +11,7 @@ struct DatabaseOptions: ParsableArguments {
     static let environmentVariable = "METUBE_DATABASE_URL"
 
     /// Where the data is kept.
-    enum Location: Equatable {
-        /// An SQLite file.
-        case sqlite(path: String)
-        /// A PostgreSQL database.
-        case postgres(PostgresDatabaseURL)
-    }
+    typealias Location = ServerBackend.Location
 
     @Option(
         name: .customLong("database"),
@@ -67,10 +62,12 @@ struct DatabaseOptions: ParsableArguments {
         return try Self.location(of: environment, option: "$\(Self.environmentVariable)")
     }
 
-    /// The PostgreSQL database to use, if the database is one.
-    func postgresURL(legacyFileGiven: Bool = false) throws -> PostgresDatabaseURL? {
-        guard case .postgres(let url)? = try location(legacyFileGiven: legacyFileGiven) else { return nil }
-        return url
+    /// The database `serve` and `users add` open, and the status file of the older two-file layout
+    /// to import into it: the database named (``location(legacyFileGiven:)``), else `statusDb`,
+    /// which is then the database itself.
+    func serverLocation(statusDb: String?) throws -> (location: Location?, legacyStatusPath: String?) {
+        let location = try location(legacyFileGiven: statusDb != nil) ?? statusDb.map { .sqlite(path: $0) }
+        return (location, sqlitePath == nil ? nil : statusDb)
     }
 
     /// What `text` names: a URL with a scheme is PostgreSQL (and must parse as one), anything else

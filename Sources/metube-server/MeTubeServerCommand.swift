@@ -180,10 +180,9 @@ struct Serve: AsyncParsableCommand {
         LoggingSystem.bootstrap { [logFormat] label in logFormat.makeHandler(label: label) }
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let location = try database.location(legacyFileGiven: statusDb != nil)
-        let sqlitePath = database.sqlitePath
+        let (location, legacyStatusPath) = try database.serverLocation(statusDb: statusDb)
         var configuration = ServerConfiguration(
-            host: host, port: port, databasePath: sqlitePath ?? statusDb, feedURLTemplate: feedURLTemplate,
+            host: host, port: port, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
             ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
             logger: logger,
@@ -193,11 +192,11 @@ struct Serve: AsyncParsableCommand {
         )
         configuration.feedRate = feedRate
         configuration.catalog = CatalogConfiguration(ytDLP: ytDLP, backfill: backfill)
-        configuration.legacyStatusDatabasePath = sqlitePath == nil ? nil : statusDb
-        if case .postgres(let url)? = location {
-            guard statusDb == nil else { throw ValidationError("--status-db belongs to an SQLite --database, not to PostgreSQL") }
-            configuration.databaseURL = url
+        if case .postgres? = location, statusDb != nil {
+            throw ValidationError("--status-db belongs to an SQLite --database, not to PostgreSQL")
         }
+        configuration.databaseLocation = location
+        configuration.legacyStatusDatabasePath = legacyStatusPath
         configuration.databasePoolSize = database.databasePool
         configuration.status = MarkSyncConfiguration(
             requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL,
@@ -218,7 +217,7 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             configuration.youTubeAPI = try youTubeAPIConfiguration()
-            let databaseLock = try (sqlitePath ?? statusDb).map { try ServerDatabaseLock(databasePath: $0) }
+            let databaseLock = try location?.sqlitePath.map { try ServerDatabaseLock(databasePath: $0) }
             defer { withExtendedLifetime(databaseLock) {} }
             let app = try await buildApplication(configuration: configuration)
             var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -258,15 +257,9 @@ struct Users: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let repository: any MarkSyncRepository
-                if let url = try database.postgresURL(legacyFileGiven: statusDb != nil) {
-                    var logger = Logger(label: "metube-server")
-                    logger.logLevel = .critical
-                    repository = PostgresMarkSyncRepository(database: try await PostgresServerDatabase(url: url, poolSize: 1, logger: logger))
-                } else {
-                    repository = SQLiteMarkSyncRepository(database: try ServerDatabase(path: database.sqlitePath ?? statusDb ?? "", legacyStatusPath: database.sqlitePath == nil ? nil : statusDb))
-                }
-                print(try await MarkSyncService(repository: repository).addUser(name: name))
+                let (location, legacyStatusPath) = try database.serverLocation(statusDb: statusDb)
+                let backend = try await ServerBackend.open(location, legacyStatusPath: legacyStatusPath)
+                print(try await MarkSyncService(repository: backend.markSync).addUser(name: name))
             } catch {
                 FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))
                 throw ExitCode.failure

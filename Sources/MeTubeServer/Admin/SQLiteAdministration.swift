@@ -9,7 +9,13 @@ import GRDB
 /// failures ``ServerError/StorageFailure/missing(path:)``, ``ServerError/StorageFailure/busy(_:)``
 /// and ``ServerError/StorageFailure/failed(_:)``.
 public struct SQLiteAdministration: UserAndChannelAdministration {
-    private let database: ServerDatabase
+    /// The database administered.
+    let database: ServerDatabase
+
+    /// The administration of `database`.
+    init(database: ServerDatabase) {
+        self.database = database
+    }
 
     /// Opens the existing database at `path`; it is never created here.
     public init(path: String) throws {
@@ -29,7 +35,7 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
     public func users() async throws -> [AdministeredUser] {
         try await run { db in
             try Row.fetchAll(db, sql: "SELECT name, created_millis, last_seen_millis FROM status_users ORDER BY name").map { row in
-                AdministeredUser(name: row[0], createdMillis: row[1], lastSeenMillis: row[2])
+                AdministeredUser(name: row["name"], createdMillis: row["created_millis"], lastSeenMillis: row["last_seen_millis"])
             }
         }
     }
@@ -86,14 +92,15 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
     public func channels() async throws -> [AdministeredChannel] {
         try await run { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.channel_id, c.title, c.registered_at, count(v.seq), max(v.published_at),
+                SELECT c.channel_id, c.title, c.registered_at, count(v.seq) AS video_count, max(v.published_at) AS newest_upload,
                     c.last_fetch_millis, c.consecutive_failures, c.last_failure
                 FROM hub_channels c LEFT JOIN hub_videos v ON v.channel_id = c.channel_id
                 GROUP BY c.channel_id ORDER BY c.channel_id
                 """).map { row in
                 AdministeredChannel(
-                    channelID: row[0], title: row[1], registeredAt: row[2], videoCount: row[3], newestUpload: row[4],
-                    lastFetchMillis: row[5], consecutiveFailures: row[6], lastFailure: row[7]
+                    channelID: row["channel_id"], title: row["title"], registeredAt: row["registered_at"], videoCount: row["video_count"],
+                    newestUpload: row["newest_upload"], lastFetchMillis: row["last_fetch_millis"], consecutiveFailures: row["consecutive_failures"],
+                    lastFailure: row["last_failure"]
                 )
             }
         }

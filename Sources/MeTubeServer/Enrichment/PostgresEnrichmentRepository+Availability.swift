@@ -1,4 +1,3 @@
-import Foundation
 import PostgresNIO
 
 extension PostgresEnrichmentRepository {
@@ -14,53 +13,46 @@ extension PostgresEnrichmentRepository {
             """).map { try $0.decode(String.self) }
     }
 
-    /// Re-sequences the changed videos under the `seq` counter's row lock, as ingestion does.
+    /// Re-sequences the changed videos under the `seq` counter's row lock, taken before the stored
+    /// states are read (``FreshSeqs``), as ingestion does.
     func recordAvailability(_ states: [String: LiveStreamingState], now: Int64) async throws -> Int {
         guard !states.isEmpty else { return 0 }
         let logger = database.logger
-        let date = Date(timeIntervalSince1970: TimeInterval(now) / 1000)
         return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
-                let ids = Array(states.keys)
-                var stored: [String: (availability: String?, scheduledStart: Double?, checks: Int)] = [:]
+                try await FreshSeqs.lock(connection, logger)
+                var stored: [String: AvailabilityCheckPlan.Stored] = [:]
                 for try await (id, availability, scheduledStart, checks) in try await connection.query("""
                     SELECT v.video_id, v.availability, v.scheduled_start, coalesce(r.checks, 0) FROM hub_videos v
                     LEFT JOIN youtube_availability_rechecks r ON r.video_id = v.video_id
-                    WHERE v.video_id = ANY(\(ids)::text[])
+                    WHERE v.video_id = ANY(\(Array(states.keys))::text[])
                     """, logger: logger
                 ).decode((String, String?, Double?, Int).self) {
-                    stored[id] = (availability, scheduledStart, checks)
+                    stored[id] = AvailabilityCheckPlan.Stored(availability: availability, scheduledStart: scheduledStart, checks: checks)
                 }
-                let known = states.filter { stored[$0.key] != nil }.sorted { $0.key < $1.key }
-                guard !known.isEmpty else { return 0 }
-                let changed = known.filter { id, state in
-                    stored[id].map { state.changes(availability: $0.availability, scheduledStart: $0.scheduledStart) } ?? false
-                }
-                if !changed.isEmpty {
-                    let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
-                        "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
-                    let first = last - Int64(changed.count) + 1
-                    let seqs = (0..<Int64(changed.count)).map { first + $0 }
+                let plan = AvailabilityCheckPlan(states, stored: stored, now: now)
+                guard !plan.rechecks.isEmpty else { return 0 }
+                let changes = try await FreshSeqs.take(for: plan.resequenced, connection, logger)
+                if !changes.isEmpty {
                     // Unknown values travel as '' and -1 (arrays of optionals do not), read back as NULL.
-                    let availabilities = changed.map { $0.value.storedAvailability ?? "" }
-                    let starts = changed.map { $0.value.storedScheduledStart ?? -1 }
+                    let availabilities = changes.map { $0.change.state.storedAvailability ?? "" }
+                    let starts = changes.map { $0.change.state.storedScheduledStart ?? -1 }
                     try await connection.query("""
                         UPDATE hub_videos SET availability = nullif(u.availability, ''), scheduled_start = nullif(u.start, -1), seq = u.seq
-                        FROM unnest(\(changed.map(\.key))::text[], \(availabilities)::text[], \(starts)::float8[], \(seqs)::bigint[])
+                        FROM unnest(\(changes.map(\.change.videoID))::text[], \(availabilities)::text[], \(starts)::float8[], \(changes.map(\.seq))::bigint[])
                             AS u(video_id, availability, start, seq)
                         WHERE hub_videos.video_id = u.video_id
                         """, logger: logger)
                 }
-                let counts = known.map { Int64((stored[$0.key]?.checks ?? 0) + 1) }
-                let dues = zip(known, counts).map { entry, count in
-                    AvailabilityRecheck.next(after: entry.value, checks: Int(count), now: date).map { Int64($0.timeIntervalSince1970 * 1000) } ?? -1
-                }
+                let rechecks = plan.rechecks
                 try await connection.query("""
                     INSERT INTO youtube_availability_rechecks (video_id, due_at, checks)
-                    SELECT u.video_id, nullif(u.due, -1), u.checks FROM unnest(\(known.map(\.key))::text[], \(dues)::bigint[], \(counts)::bigint[]) AS u(video_id, due, checks)
+                    SELECT u.video_id, nullif(u.due, -1), u.checks
+                    FROM unnest(\(rechecks.map(\.videoID))::text[], \(rechecks.map { $0.dueAt ?? -1 })::bigint[], \(rechecks.map { Int64($0.checks) })::bigint[])
+                        AS u(video_id, due, checks)
                     ON CONFLICT (video_id) DO UPDATE SET due_at = excluded.due_at, checks = excluded.checks
                     """, logger: logger)
-                return changed.count
+                return changes.count
             }
         }
     }

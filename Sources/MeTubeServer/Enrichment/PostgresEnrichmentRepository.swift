@@ -14,8 +14,9 @@ import PostgresNIO
 /// `youtube_claims` for ``claimDuration`` (longer than one API call may take), as
 /// ``PostgresWebSubRepository`` claims subscriptions, so no unit is spent twice on one video or
 /// channel. An instance's own claims never hold it back; another instance's run out when the
-/// instance dies. Durations re-sequence their videos under the `seq` counter's row lock, as
-/// ``PostgresHubRepository`` ingests, so readers paging by `seq` never miss them.
+/// instance dies. Durations re-sequence their videos under the `seq` counter's row lock, taken
+/// before the stored durations are read (``FreshSeqs``), as ``PostgresHubRepository`` ingests, so
+/// readers paging by `seq` never miss them.
 struct PostgresEnrichmentRepository: EnrichmentRepository {
     /// How long a claimed lookup is left to the instance that claimed it.
     static let claimDuration: Duration = .seconds(300)
@@ -61,28 +62,23 @@ struct PostgresEnrichmentRepository: EnrichmentRepository {
                     ON CONFLICT (video_id) DO UPDATE SET checked_at = excluded.checked_at, attempts = youtube_video_checks.attempts + 1
                     """, logger: logger)
                 guard !durations.isEmpty else { return 0 }
+                try await FreshSeqs.lock(connection, logger)
                 var known: [String: Int?] = [:]
                 let ids = Array(durations.keys)
                 for try await (id, seconds) in try await connection.query(
                     "SELECT video_id, duration_seconds FROM hub_videos WHERE video_id = ANY(\(ids)::text[])", logger: logger
                 ).decode((String, Int?).self) {
-                    known[id] = seconds
+                    known.updateValue(seconds, forKey: id)
                 }
-                let changed = durations.sorted { $0.key < $1.key }.filter { id, seconds in known[id].map { $0 != seconds } ?? false }
-                guard !changed.isEmpty else { return 0 }
-                // The counter's row lock, held to the commit, puts this re-sequencing in seq order with the ingests.
-                let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
-                    "UPDATE hub_counters SET value = value + \(changed.count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
-                let first = last - Int64(changed.count) + 1
-                let videoIDs = changed.map(\.key)
-                let seconds = changed.map { Int64($0.value) }
-                let seqs = (0..<Int64(changed.count)).map { first + $0 }
+                let changes = try await FreshSeqs.take(for: VideoDurationPlan(durations, stored: known).resequenced, connection, logger)
+                guard !changes.isEmpty else { return 0 }
                 try await connection.query("""
                     UPDATE hub_videos SET duration_seconds = u.seconds, seq = u.seq
-                    FROM unnest(\(videoIDs)::text[], \(seconds)::bigint[], \(seqs)::bigint[]) AS u(video_id, seconds, seq)
+                    FROM unnest(\(changes.map(\.change.videoID))::text[], \(changes.map { Int64($0.change.seconds) })::bigint[],
+                        \(changes.map(\.seq))::bigint[]) AS u(video_id, seconds, seq)
                     WHERE hub_videos.video_id = u.video_id
                     """, logger: logger)
-                return changed.count
+                return changes.count
             }
         }
     }

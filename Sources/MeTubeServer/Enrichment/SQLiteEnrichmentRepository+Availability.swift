@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 
 extension SQLiteEnrichmentRepository {
@@ -15,29 +14,30 @@ extension SQLiteEnrichmentRepository {
     }
 
     func recordAvailability(_ states: [String: LiveStreamingState], now: Int64) async throws -> Int {
-        let date = Date(timeIntervalSince1970: TimeInterval(now) / 1000)
-        return try await database.write { db in
-            let stored = try db.cachedStatement(sql: "SELECT availability, scheduled_start FROM hub_videos WHERE video_id = ?")
-            let checks = try db.cachedStatement(sql: "SELECT checks FROM youtube_availability_rechecks WHERE video_id = ?")
+        try await database.write { db in
+            let read = try db.cachedStatement(sql: """
+                SELECT v.availability, v.scheduled_start, coalesce(r.checks, 0) AS checks FROM hub_videos v
+                LEFT JOIN youtube_availability_rechecks r ON r.video_id = v.video_id
+                WHERE v.video_id = ?
+                """)
+            var stored: [String: AvailabilityCheckPlan.Stored] = [:]
+            for id in states.keys {
+                guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
+                stored[id] = AvailabilityCheckPlan.Stored(availability: row["availability"], scheduledStart: row["scheduled_start"], checks: row["checks"])
+            }
+            let plan = AvailabilityCheckPlan(states, stored: stored, now: now)
+            let update = try db.cachedStatement(sql: "UPDATE hub_videos SET availability = ?, scheduled_start = ?, seq = ? WHERE video_id = ?")
+            for (seq, change) in try FreshSeqs.take(for: plan.resequenced, db) {
+                try update.execute(arguments: [change.state.storedAvailability, change.state.storedScheduledStart, seq, change.videoID])
+            }
             let schedule = try db.cachedStatement(sql: """
                 INSERT INTO youtube_availability_rechecks (video_id, due_at, checks) VALUES (?, ?, ?)
                 ON CONFLICT (video_id) DO UPDATE SET due_at = excluded.due_at, checks = excluded.checks
                 """)
-            var changed = 0
-            for (id, state) in states.sorted(by: { $0.key < $1.key }) {
-                guard let row = try Row.fetchOne(stored, arguments: [id]) else { continue }
-                if state.changes(availability: row[0], scheduledStart: row[1]) {
-                    let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
-                    try db.execute(
-                        sql: "UPDATE hub_videos SET availability = ?, scheduled_start = ?, seq = ? WHERE video_id = ?",
-                        arguments: [state.storedAvailability, state.storedScheduledStart, seq, id])
-                    changed += 1
-                }
-                let count = (try Int.fetchOne(checks, arguments: [id]) ?? 0) + 1
-                let due = AvailabilityRecheck.next(after: state, checks: count, now: date).map { Int64($0.timeIntervalSince1970 * 1000) }
-                try schedule.execute(arguments: [id, due, count])
+            for recheck in plan.rechecks {
+                try schedule.execute(arguments: [recheck.videoID, recheck.dueAt, recheck.checks])
             }
-            return changed
+            return plan.resequenced.count
         }
     }
 }

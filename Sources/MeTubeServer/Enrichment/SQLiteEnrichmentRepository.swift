@@ -25,15 +25,17 @@ struct SQLiteEnrichmentRepository: EnrichmentRepository {
                 ON CONFLICT (video_id) DO UPDATE SET checked_at = excluded.checked_at, attempts = attempts + 1
                 """)
             for id in checked { try check.execute(arguments: [id, now]) }
-            var changed = 0
-            for (id, seconds) in durations.sorted(by: { $0.key < $1.key }) {
-                let known = try Row.fetchOne(db, sql: "SELECT duration_seconds FROM hub_videos WHERE video_id = ?", arguments: [id])
-                guard let known, (known[0] as Int?) != seconds else { continue }
-                let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
-                try db.execute(sql: "UPDATE hub_videos SET duration_seconds = ?, seq = ? WHERE video_id = ?", arguments: [seconds, seq, id])
-                changed += 1
+            let stored = try db.cachedStatement(sql: "SELECT duration_seconds FROM hub_videos WHERE video_id = ?")
+            var known: [String: Int?] = [:]
+            for id in durations.keys {
+                if let row = try Row.fetchOne(stored, arguments: [id]) { known.updateValue(row["duration_seconds"], forKey: id) }
             }
-            return changed
+            let plan = VideoDurationPlan(durations, stored: known)
+            let update = try db.cachedStatement(sql: "UPDATE hub_videos SET duration_seconds = ?, seq = ? WHERE video_id = ?")
+            for (seq, change) in try FreshSeqs.take(for: plan.resequenced, db) {
+                try update.execute(arguments: [change.seconds, seq, change.videoID])
+            }
+            return plan.resequenced.count
         }
     }
 
@@ -96,8 +98,8 @@ struct SQLiteEnrichmentRepository: EnrichmentRepository {
     func quotaUsage(day: String) async throws -> (used: Int, exceeded: Bool) {
         try await database.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT used, exhausted FROM youtube_quota WHERE day = ?", arguments: [day])
-            let used: Int = row?[0] ?? 0
-            let exceeded: Bool = row?[1] ?? false
+            let used: Int = row?["used"] ?? 0
+            let exceeded: Bool = row?["exhausted"] ?? false
             return (used, exceeded)
         }
     }

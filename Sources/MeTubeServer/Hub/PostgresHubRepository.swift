@@ -15,6 +15,12 @@ import PostgresNIO
 /// holding a larger one, which a reader paging with `afterSeq` would then skip for good.
 /// ``videos(matching:)`` is one statement, so it reads one snapshot.
 ///
+/// **Why every instance decides as SQLite does.** An ingest locks the counter's row before it
+/// reads the stored details it plans from (``FreshSeqs/lock(_:_:)``), as every writer that hands
+/// out `seq`s does. So ``FeedIngestionPlan`` decides on the rows the ingest writes over, as it
+/// does on SQLite, whose writes run one at a time: of two instances ingesting the same video at
+/// once, the second sees the first's row, and stores it again only if it changed.
+///
 /// **Why a cached page is never stale.** A trigger on `hub_videos` (``PostgresMigrations``,
 /// `postgres-hub-004-videos-version`) counts up the `videos_version` row in every transaction that writes
 /// videos, whichever instance or command runs it, and the count commits with the change. A page
@@ -72,7 +78,7 @@ public struct PostgresHubRepository: HubRepository {
     /// so both come from one snapshot: the counter row is joined to the page's rows, and stands
     /// alone (with nulls) when the page is empty.
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count, backfilled"
+        let columns = HubVideoColumn.selectList
         var page = PostgresQuery(unsafeSQL: "")
         if query.channelIDs.isEmpty {
             page = "SELECT \(unescaped: columns) FROM hub_videos WHERE seq > \(query.afterSeq) ORDER BY seq LIMIT \(query.limit)"
@@ -110,6 +116,7 @@ public struct PostgresHubRepository: HubRepository {
         let logger = database.logger
         return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
+                try await FreshSeqs.lock(connection, logger)
                 if let title = ingestion.channelTitle {
                     try await connection.query(
                         "UPDATE hub_channels SET title = \(title) WHERE channel_id = \(ingestion.channelID) AND title IS DISTINCT FROM \(title)",
@@ -131,15 +138,7 @@ public struct PostgresHubRepository: HubRepository {
                 }
                 let changes = plan(known)
                 try await Self.refresh(changes.refreshed, connection, logger)
-                guard !changes.resequenced.isEmpty else { return changes.outcome }
-                // One seq a video, taken together: the counter's row lock, held to the commit, puts
-                // the ingests that take seqs in seq order.
-                let count = changes.resequenced.count
-                let last = try await PostgresServerDatabase.single(Int64.self, connection.query(
-                    "UPDATE hub_counters SET value = value + \(count) WHERE name = 'last_seq' RETURNING value", logger: logger)) ?? 0
-                var seq = last - Int64(count)
-                for video in changes.resequenced {
-                    seq += 1
+                for (seq, video) in try await FreshSeqs.take(for: changes.resequenced, connection, logger) {
                     try await connection.query(
                         """
                         INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
@@ -154,8 +153,6 @@ public struct PostgresHubRepository: HubRepository {
                             thumbnail_url = coalesce(excluded.thumbnail_url, hub_videos.thumbnail_url),
                             view_count = coalesce(excluded.view_count, hub_videos.view_count),
                             star_rating_count = coalesce(excluded.star_rating_count, hub_videos.star_rating_count)
-                        WHERE hub_videos.title IS DISTINCT FROM excluded.title OR hub_videos.availability IS DISTINCT FROM excluded.availability
-                            OR (excluded.description IS NOT NULL AND hub_videos.description IS DISTINCT FROM excluded.description)
                         """, logger: logger)
                 }
                 for channelID in changes.trimmedChannelIDs {

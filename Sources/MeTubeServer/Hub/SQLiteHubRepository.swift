@@ -51,7 +51,7 @@ public final class SQLiteHubRepository: HubRepository {
             try Row.fetchAll(
                 db, sql: "SELECT channel_id, title, thumbnail_url FROM hub_channels WHERE channel_id > ? ORDER BY channel_id LIMIT ?",
                 arguments: [channelID ?? "", limit]
-            ).map { row in HubChannel(channelID: row[0], title: row[1], thumbnailURL: row[2]) }
+            ).map { row in HubChannel(channelID: row["channel_id"], title: row["title"], thumbnailURL: row["thumbnail_url"]) }
         }
     }
 
@@ -70,6 +70,7 @@ public final class SQLiteHubRepository: HubRepository {
     }
 
     public func versionedVideos(matching query: HubVideoSelection) async throws -> (page: HubVideoPage, version: Int64?) {
+        typealias Column = HubVideoColumn
         let (sql, arguments) = try select(matching: query)
         let (videos, version) = try await database.read { db in
             var videos: [HubVideo] = []
@@ -77,9 +78,12 @@ public final class SQLiteHubRepository: HubRepository {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
                 videos.append(HubVideo(
-                    seq: row[0], videoID: row[1], channelID: row[2], published: row[3], title: row[4], url: row[5], duration: row[6],
-                    availability: row[7], scheduledStart: row[8], description: row[9], thumbnailURL: row[10], viewCount: row[11],
-                    starRatingCount: row[12], backfilled: row[13]))
+                    seq: row[Column.seq.rawValue], videoID: row[Column.videoID.rawValue], channelID: row[Column.channelID.rawValue],
+                    published: row[Column.publishedAt.rawValue], title: row[Column.title.rawValue], url: row[Column.url.rawValue],
+                    duration: row[Column.durationSeconds.rawValue], availability: row[Column.availability.rawValue],
+                    scheduledStart: row[Column.scheduledStart.rawValue], description: row[Column.description.rawValue],
+                    thumbnailURL: row[Column.thumbnailURL.rawValue], viewCount: row[Column.viewCount.rawValue],
+                    starRatingCount: row[Column.starRatingCount.rawValue], backfilled: row[Column.backfilled.rawValue]))
             }
             return (videos, try Self.videosVersion(db))
         }
@@ -91,14 +95,14 @@ public final class SQLiteHubRepository: HubRepository {
         let row = try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT title, availability, description, thumbnail_url, view_count, star_rating_count, scheduled_start,
-                    EXISTS (SELECT 1 FROM youtube_availability_rechecks r WHERE r.video_id = hub_videos.video_id)
+                    EXISTS (SELECT 1 FROM youtube_availability_rechecks r WHERE r.video_id = hub_videos.video_id) AS checked
                 FROM hub_videos WHERE video_id = ?
                 """),
             arguments: [videoID])
         return row.map {
             StoredVideoDetails(
-                title: $0[0], availability: $0[1], description: $0[2], thumbnailURL: $0[3], views: $0[4], starRatings: $0[5],
-                scheduledStart: $0[6], checkedByDataAPI: $0[7])
+                title: $0["title"], availability: $0["availability"], description: $0["description"], thumbnailURL: $0["thumbnail_url"],
+                views: $0["view_count"], starRatings: $0["star_rating_count"], scheduledStart: $0["scheduled_start"], checkedByDataAPI: $0["checked"])
         }
     }
 
@@ -116,7 +120,7 @@ public final class SQLiteHubRepository: HubRepository {
     /// `(channel_id, seq)` index and sorting them reads fewer. The walk reads about
     /// `limit × channels / requested` rows, the index plan up to `requested × videosKeptPerChannel`.
     private func select(matching query: HubVideoSelection) throws -> (String, StatementArguments) {
-        let columns = "seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start, description, thumbnail_url, view_count, star_rating_count, backfilled"
+        let columns = HubVideoColumn.selectList
         if query.channelIDs.isEmpty {
             return ("SELECT \(columns) FROM hub_videos WHERE seq > ? ORDER BY seq LIMIT ?", [query.afterSeq, query.limit])
         }
@@ -186,7 +190,6 @@ public final class SQLiteHubRepository: HubRepository {
             for video in changes.refreshed {
                 try refresh.execute(arguments: [video.thumbnailURL, video.views, video.starRatings, video.id])
             }
-            let nextSeq = try db.cachedStatement(sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value")
             let store = try db.cachedStatement(sql: """
                 INSERT INTO hub_videos (seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
                     description, thumbnail_url, view_count, star_rating_count, backfilled)
@@ -198,8 +201,7 @@ public final class SQLiteHubRepository: HubRepository {
                     view_count = coalesce(excluded.view_count, view_count),
                     star_rating_count = coalesce(excluded.star_rating_count, star_rating_count)
                 """)
-            for video in changes.resequenced {
-                let seq = try Int64.fetchOne(nextSeq) ?? 0
+            for (seq, video) in try FreshSeqs.take(for: changes.resequenced, db) {
                 try store.execute(arguments: [
                     seq, video.id, video.channelID, video.published.timeIntervalSince1970, video.title, video.hubURL, video.duration,
                     video.storedAvailability, video.scheduledStart?.timeIntervalSince1970,

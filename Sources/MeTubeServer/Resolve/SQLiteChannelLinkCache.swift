@@ -11,8 +11,8 @@ struct SQLiteChannelLinkCache: ChannelLinkCache {
             let select = try db.cachedStatement(sql: "SELECT channel_id, resolved_at FROM hub_channel_links WHERE link_key = ?")
             for key in keys {
                 guard let row = try Row.fetchOne(select, arguments: [key]) else { continue }
-                let channelID: String? = row[0]
-                let resolvedAt: Int64 = row[1]
+                let channelID: String? = row["channel_id"]
+                let resolvedAt: Int64 = row["resolved_at"]
                 guard resolvedAt >= (channelID == nil ? missingSince : foundSince), let answer = CachedLink(stored: channelID) else { continue }
                 found[key] = answer
             }

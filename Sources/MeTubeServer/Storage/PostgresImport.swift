@@ -70,35 +70,44 @@ public enum PostgresImport {
             lastSeq = try Int64.fetchOne(db, sql: "SELECT value FROM hub_counters WHERE name = 'last_seq'") ?? 0
             channels = try Row.fetchAll(db, sql: """
                 SELECT channel_id, title, thumbnail_url, registered_at, last_fetch_millis, consecutive_failures, last_failure FROM hub_channels
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
+                """).map { ($0["channel_id"], $0["title"], $0["thumbnail_url"], $0["registered_at"], $0["last_fetch_millis"],
+                    $0["consecutive_failures"], $0["last_failure"]) }
             videos = try Row.fetchAll(db, sql: """
                 SELECT seq, video_id, channel_id, published_at, title, url, duration_seconds, availability, scheduled_start,
                     description, thumbnail_url, view_count, star_rating_count, backfilled
                 FROM hub_videos
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7], $0[8], $0[9], $0[10], $0[11], $0[12], $0[13]) }
+                """).map { ($0["seq"], $0["video_id"], $0["channel_id"], $0["published_at"], $0["title"], $0["url"], $0["duration_seconds"],
+                    $0["availability"], $0["scheduled_start"], $0["description"], $0["thumbnail_url"], $0["view_count"],
+                    $0["star_rating_count"], $0["backfilled"]) }
             users = try Row.fetchAll(db, sql: "SELECT id, name, token_hash, created_millis, last_seen_millis FROM status_users")
-                .map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+                .map { ($0["id"], $0["name"], $0["token_hash"], $0["created_millis"], $0["last_seen_millis"]) }
             zones = try Row.fetchAll(db, sql: """
                 SELECT id, user_id, container, environment, name, incarnation, last_sequence, changed_at FROM status_zones
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+                """).map { ($0["id"], $0["user_id"], $0["container"], $0["environment"], $0["name"], $0["incarnation"], $0["last_sequence"],
+                    $0["changed_at"]) }
             records = try Row.fetchAll(db, sql: """
                 SELECT zone_id, name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
+                """).map { ($0["zone_id"], $0["name"], $0["type"], $0["fields"], $0["sequence"], $0["created_millis"],
+                    $0["modified_millis"], $0["deleted"]) }
             counters = try Row.fetchAll(db, sql: "SELECT user_id, container, environment, value FROM status_database_counters")
-                .map { ($0[0], $0[1], $0[2], $0[3]) }
+                .map { ($0["user_id"], $0["container"], $0["environment"], $0["value"]) }
             deletions = try Row.fetchAll(db, sql: "SELECT user_id, container, environment, name, changed_at FROM status_zone_deletions")
-                .map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+                .map { ($0["user_id"], $0["container"], $0["environment"], $0["name"], $0["changed_at"]) }
             subscriptions = try Row.fetchAll(db, sql: """
                 SELECT channel_id, secret, state, requested_at, lease_seconds, lease_expires_at, failures, next_attempt_at FROM websub_subscriptions
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6], $0[7]) }
-            pushedUpdates = try Row.fetchAll(db, sql: "SELECT video_id, updated_at FROM websub_video_updates").map { ($0[0], $0[1]) }
-            videoChecks = try Row.fetchAll(db, sql: "SELECT video_id, checked_at, attempts FROM youtube_video_checks").map { ($0[0], $0[1], $0[2]) }
+                """).map { ($0["channel_id"], $0["secret"], $0["state"], $0["requested_at"], $0["lease_seconds"], $0["lease_expires_at"],
+                    $0["failures"], $0["next_attempt_at"]) }
+            pushedUpdates = try Row.fetchAll(db, sql: "SELECT video_id, updated_at FROM websub_video_updates")
+                .map { ($0["video_id"], $0["updated_at"]) }
+            videoChecks = try Row.fetchAll(db, sql: "SELECT video_id, checked_at, attempts FROM youtube_video_checks")
+                .map { ($0["video_id"], $0["checked_at"], $0["attempts"]) }
             availabilityRechecks = try Row.fetchAll(db, sql: "SELECT video_id, due_at, checks FROM youtube_availability_rechecks")
-                .map { ($0[0], $0[1], $0[2]) }
-            channelChecks = try Row.fetchAll(db, sql: "SELECT channel_id, checked_at FROM youtube_channel_checks").map { ($0[0], $0[1]) }
-            quota = try Row.fetchAll(db, sql: "SELECT day, used, exhausted FROM youtube_quota").map { ($0[0], $0[1], $0[2]) }
+                .map { ($0["video_id"], $0["due_at"], $0["checks"]) }
+            channelChecks = try Row.fetchAll(db, sql: "SELECT channel_id, checked_at FROM youtube_channel_checks")
+                .map { ($0["channel_id"], $0["checked_at"]) }
+            quota = try Row.fetchAll(db, sql: "SELECT day, used, exhausted FROM youtube_quota").map { ($0["day"], $0["used"], $0["exhausted"]) }
             usage = try Row.fetchAll(db, sql: "SELECT user_id, zones, records, bytes, max_zones, max_records, max_bytes FROM status_usage")
-                .map { ($0[0], $0[1], $0[2], $0[3], $0[4], $0[5], $0[6]) }
+                .map { ($0["user_id"], $0["zones"], $0["records"], $0["bytes"], $0["max_zones"], $0["max_records"], $0["max_bytes"]) }
         }
 
         /// The rows per table this snapshot holds.

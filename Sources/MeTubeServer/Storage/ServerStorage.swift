@@ -28,20 +28,21 @@ struct ServerStorage: Sendable {
     /// Why the database does not answer now, for `/health`; nil while it does.
     let unavailableReason: @Sendable () -> String?
 
-    /// The storage the configuration names: the PostgreSQL database of
-    /// `configuration.databaseURL` when it is set, else the SQLite file of
-    /// `configuration.databasePath`, else an SQLite database in memory.
+    /// The storage the configuration names (``ServerConfiguration/databaseLocation``), opened by
+    /// ``ServerBackend/open(_:legacyStatusPath:existing:poolSize:logger:)``.
     static func open(configuration: ServerConfiguration) async throws -> ServerStorage {
-        if let url = configuration.databaseURL {
-            let database = try await PostgresServerDatabase(url: url, poolSize: configuration.databasePoolSize, logger: configuration.logger)
-            return ServerStorage(database: database, configuration: configuration)
-        }
-        guard let path = configuration.databasePath else { return try ServerStorage(database: ServerDatabase()) }
+        let location = configuration.databaseLocation
         do {
-            return try ServerStorage(database: ServerDatabase(path: path, legacyStatusPath: configuration.legacyStatusDatabasePath))
+            switch try await ServerBackend.open(
+                location, legacyStatusPath: configuration.legacyStatusDatabasePath, poolSize: configuration.databasePoolSize, logger: configuration.logger
+            ) {
+            case .sqlite(let database): return try ServerStorage(database: database)
+            case .postgres(let database): return ServerStorage(database: database, configuration: configuration)
+            }
         } catch let error as ServerError {
             throw error
         } catch {
+            guard let path = location?.sqlitePath else { throw error }
             throw ServerError.invalidConfiguration("cannot open the database \(path): \(error)")
         }
     }

@@ -145,17 +145,21 @@ struct PostgresWebSubRepository: WebSubRepository {
         let logger = database.logger
         return try await PostgresServerDatabase.storageErrors {
             try await database.transaction { connection in
-                // The counter's row lock first, as an ingest takes it, so seqs commit in order.
-                _ = try await connection.query("SELECT value FROM hub_counters WHERE name = 'last_seq' FOR UPDATE", logger: logger)
-                return try await connection.query("""
-                    WITH targets AS (
-                        SELECT video_id, row_number() OVER (ORDER BY video_id) AS rank FROM hub_videos
-                        WHERE video_id = ANY(\(videoIDs)::text[]) AND channel_id = \(channelID) AND availability IS DISTINCT FROM 'gone'),
-                    counter AS (
-                        UPDATE hub_counters SET value = value + (SELECT count(*) FROM targets) WHERE name = 'last_seq' RETURNING value)
-                    UPDATE hub_videos SET seq = counter.value - targets.rank + 1, availability = 'gone', scheduled_start = NULL
-                    FROM targets, counter WHERE hub_videos.video_id = targets.video_id RETURNING hub_videos.video_id
-                    """, logger: logger).collect().count
+                try await FreshSeqs.lock(connection, logger)
+                var stored: [String: DeletedEntriesPlan.Stored] = [:]
+                for try await (id, channel, availability) in try await connection.query(
+                    "SELECT video_id, channel_id, availability FROM hub_videos WHERE video_id = ANY(\(videoIDs)::text[])", logger: logger
+                ).decode((String, String, String?).self) {
+                    stored[id] = DeletedEntriesPlan.Stored(channelID: channel, availability: availability)
+                }
+                let changes = try await FreshSeqs.take(for: DeletedEntriesPlan(videoIDs, of: channelID, stored: stored).resequenced, connection, logger)
+                guard !changes.isEmpty else { return 0 }
+                try await connection.query("""
+                    UPDATE hub_videos SET seq = u.seq, availability = 'gone', scheduled_start = NULL
+                    FROM unnest(\(changes.map(\.change))::text[], \(changes.map(\.seq))::bigint[]) AS u(video_id, seq)
+                    WHERE hub_videos.video_id = u.video_id
+                    """, logger: logger)
+                return changes.count
             }
         }
     }

@@ -8,12 +8,17 @@ struct SQLiteWebSubRepository: WebSubRepository {
     func dueSubscriptions(now: Int64, limit: Int) async throws -> [DueSubscription] {
         try await database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT c.channel_id, s.secret, coalesce(s.failures, 0), coalesce(s.lease_expires_at, 0) > ?1, s.requested_at IS NOT NULL
+                SELECT c.channel_id, s.secret, coalesce(s.failures, 0) AS failures, coalesce(s.lease_expires_at, 0) > ?1 AS lease_is_live,
+                    s.requested_at IS NOT NULL AS was_never_verified
                 FROM hub_channels c LEFT JOIN websub_subscriptions s ON s.channel_id = c.channel_id
                 WHERE s.channel_id IS NULL OR s.next_attempt_at <= ?1
                 ORDER BY coalesce(s.next_attempt_at, 0), c.channel_id LIMIT ?2
                 """, arguments: [now, limit]
-            ).map { row in DueSubscription(channelID: row[0], secret: row[1], failures: row[2], leaseIsLive: row[3], wasNeverVerified: row[4]) }
+            ).map { row in
+                DueSubscription(
+                    channelID: row["channel_id"], secret: row["secret"], failures: row["failures"], leaseIsLive: row["lease_is_live"],
+                    wasNeverVerified: row["was_never_verified"])
+            }
         }
     }
 
@@ -58,8 +63,8 @@ struct SQLiteWebSubRepository: WebSubRepository {
                 arguments: [channelID]
             ).map { row in
                 WebSubSubscription(
-                    channelID: channelID, secret: row[0], state: WebSubSubscription.State(rawValue: row[1]) ?? .failing,
-                    requestedAt: row[2], leaseExpiresAt: row[3], failures: row[4])
+                    channelID: channelID, secret: row["secret"], state: WebSubSubscription.State(rawValue: row["state"]) ?? .failing,
+                    requestedAt: row["requested_at"], leaseExpiresAt: row["lease_expires_at"], failures: row["failures"])
             }
         }
     }
@@ -110,14 +115,18 @@ struct SQLiteWebSubRepository: WebSubRepository {
     func markVideosGone(_ videoIDs: [String], of channelID: String) async throws -> Int {
         guard !videoIDs.isEmpty else { return 0 }
         return try await database.write { db in
-            var marked = 0
-            let stored = try db.cachedStatement(sql: "SELECT 1 FROM hub_videos WHERE video_id = ? AND channel_id = ? AND availability IS NOT 'gone'")
-            for id in Set(videoIDs) where try Bool.fetchOne(stored, arguments: [id, channelID]) != nil {
-                let seq = try Int64.fetchOne(db, sql: "UPDATE hub_counters SET value = value + 1 WHERE name = 'last_seq' RETURNING value") ?? 0
-                try db.execute(sql: "UPDATE hub_videos SET seq = ?, availability = 'gone', scheduled_start = NULL WHERE video_id = ?", arguments: [seq, id])
-                marked += 1
+            let read = try db.cachedStatement(sql: "SELECT channel_id, availability FROM hub_videos WHERE video_id = ?")
+            var stored: [String: DeletedEntriesPlan.Stored] = [:]
+            for id in Set(videoIDs) {
+                guard let row = try Row.fetchOne(read, arguments: [id]) else { continue }
+                stored[id] = DeletedEntriesPlan.Stored(channelID: row["channel_id"], availability: row["availability"])
             }
-            return marked
+            let plan = DeletedEntriesPlan(videoIDs, of: channelID, stored: stored)
+            let update = try db.cachedStatement(sql: "UPDATE hub_videos SET seq = ?, availability = 'gone', scheduled_start = NULL WHERE video_id = ?")
+            for (seq, id) in try FreshSeqs.take(for: plan.resequenced, db) {
+                try update.execute(arguments: [seq, id])
+            }
+            return plan.resequenced.count
         }
     }
 }

@@ -1,0 +1,21 @@
+/// The hub's one rule for a write to its videos: a new video, or a stored one whose served row
+/// changes, gets a fresh `seq` of its own, so clients paging `videos/query` by `seq` receive it
+/// (again).
+///
+/// Fresh means the next the `last_seq` counter hands out: it only grows, so a `seq` is never
+/// handed out twice, even for a row deleted or re-sequenced since. Each writer has a plan that
+/// decides, from what the hub holds, which videos change and in which order: feed ingestion
+/// (``FeedIngestionPlan``), the Data API's durations (``VideoDurationPlan``) and availability
+/// (``AvailabilityCheckPlan``), and WebSub deletions (``DeletedEntriesPlan``). A repository reads
+/// what the plan needs and writes what it decided; it moves the counter once by the number of
+/// changes and numbers them with ``numbered(_:endingAt:)`` (see `FreshSeqs+Backends.swift`). On
+/// PostgreSQL the counter's row is locked before the stored rows are read, so, as on SQLite,
+/// whose writes run one at a time, every instance decides on the rows it writes over.
+enum FreshSeqs {
+    /// `changes`, each with its `seq`, in order, once moving the counter by `changes.count` made
+    /// it read `last`: the first change takes the lowest.
+    static func numbered<Change>(_ changes: [Change], endingAt last: Int64) -> [(seq: Int64, change: Change)] {
+        let first = last - Int64(changes.count) + 1
+        return changes.enumerated().map { (first + Int64($0.offset), $0.element) }
+    }
+}
