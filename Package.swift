@@ -79,7 +79,7 @@ let package = Package(
         .target(
             name: "MeTubeServer",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeThumbnails", "MeTubeYouTube",
+                "MeTubeCore", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeYouTube",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -99,6 +99,15 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
+        .target(
+            name: "MeTubeDemoServer",
+            dependencies: [
+                "MeTubeCore", "MeTubeDemo", "MeTubeServer", "MeTubeThumbnails",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "metube",
             dependencies: [
@@ -110,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "metube-server",
             dependencies: [
-                "MeTubeCore", "MeTubeServer",
+                "MeTubeCore", "MeTubeDemoServer", "MeTubeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -119,7 +128,7 @@ let package = Package(
         .executableTarget(
             name: "metube-bench",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport", "ServerTestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport", "ServerTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -172,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeServerTests",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeServer", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -189,9 +198,18 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "MeTubeDemoServerTests",
+            dependencies: [
+                "MeTubeAPI", "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeServer", "MeTubeThumbnails", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "MeTubeSyncTests",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,5 +1,6 @@
-/// Whole numbers as Foundation's `JSONEncoder` writes them, for every hand-written writer: decimal
-/// digits, a leading `-` when negative, no `+`, no leading zeros.
+/// Numbers for every hand-written writer: whole numbers as Foundation's `JSONEncoder` writes them
+/// (decimal digits, a leading `-` when negative, no `+`, no leading zeros), and the one rule for
+/// a `Double` JSON cannot hold.
 public enum JSONNumber {
     /// Writes `value`. Its digits go straight to `sink`, without making a string of them first
     /// (`String(value)` showed in the status server's profile, a few per record).
@@ -17,5 +18,13 @@ public enum JSONNumber {
             if value < 0 { sink.writeJSONByte(UInt8(ascii: "-")) }
             sink.writeJSONBytes(UnsafeBufferPointer(rebasing: digits[start...]))
         }
+    }
+
+    /// `value` as a number JSON can hold: NaN becomes 0 and the infinities the largest finite
+    /// values, so no write ever fails or writes what cannot be read back.
+    @inlinable
+    public static func writable(_ value: Double) -> Double {
+        if value.isNaN { return 0 }
+        return min(max(value, -.greatestFiniteMagnitude), .greatestFiniteMagnitude)
     }
 }

@@ -7,7 +7,8 @@ import MeTubeAPI
 import MeTubeYouTube
 import ServiceLifecycle
 
-/// Builds the whole server: storage, routes, feed ingestion and (with `demo`) the demo publisher.
+/// Builds the whole server: storage, routes, feed ingestion and the configured add-ons
+/// (``ServerConfiguration/addOns``).
 ///
 /// The storage is the PostgreSQL database of `configuration.databaseURL` when it is set, else the
 /// SQLite file of `configuration.databasePath`, else an SQLite database in memory.
@@ -57,16 +58,10 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     if let metrics = configuration.metrics {
         services.append(metrics.endpoint(counts: storage.counts, host: configuration.host, logger: configuration.logger))
     }
-    let thumbnails = DemoThumbnails()
-    let demo = configuration.demo
-        ? DemoPublisher(repository: repository, interval: configuration.demoInterval, thumbnails: thumbnails, logger: configuration.logger) : nil
-    if let demo {
-        DemoThumbnails.addRoute(to: router)
-        // Seeded before the services start, so the first polling round already has the
-        // channels; the thumbnails are pointed here once the port is known.
-        try await demo.seedIfEmpty()
-        services.append(demo)
-    }
+    // Installed before the services start, so the first polling round already finds what an
+    // add-on stored (the demo's channels).
+    let addOns = try await install(configuration.addOns, repository: repository, router: router)
+    services += addOns.flatMap(\.services)
     let host = configuration.host
     let onListening = configuration.onListening
     let limits = configuration.connectionLimits
@@ -82,20 +77,20 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
         onServerRunning: { channel in
             silentConnections.accepting(on: channel)
             let port = channel.localAddress?.port ?? 0
-            // The demo's thumbnails point here once the port is known, before the server says it
-            // listens, so a client that waits for that sees them.
-            if let demo {
-                thumbnails.listening(host: host, port: port)
-                do {
-                    try await demo.pointThumbnails()
-                } catch {
-                    configuration.logger.error("pointing the demo's thumbnails here failed", metadata: ["error": "\(error)"])
-                }
-            }
+            // The add-ons hear the port before the server says it listens, so a client that waits
+            // for that finds them ready (the demo's thumbnails pointing here).
+            for addOn in addOns { await addOn.listening(host, port) }
             await onListening(host, port)
         },
         logger: configuration.logger
     )
+}
+
+/// Installs `addOns` in order over the open hub `repository`, adding their routes to `router`.
+private func install(_ addOns: [any ServerAddOn], repository: any HubRepository, router: Router<ServerRequestContext>) async throws -> [InstalledAddOn] {
+    var installed: [InstalledAddOn] = []
+    for addOn in addOns { installed.append(try await addOn.install(repository: repository, router: router)) }
+    return installed
 }
 
 /// Builds the router: the hub API (section A of the MeTube hub API) and, when given, the status

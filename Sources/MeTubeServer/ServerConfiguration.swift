@@ -34,10 +34,9 @@ public struct ServerConfiguration: Sendable {
     public static let defaultFeedRate = 20.0
     /// The links each status user may have looked up on YouTube per hour unless configured otherwise.
     public static let defaultLinkLookupsPerHour = 1_000
-    /// Whether to seed a synthetic library and publish a new upload every `demoInterval`.
-    public var demo: Bool
-    /// The time between demo uploads.
-    public var demoInterval: Duration
+    /// The parts added from outside this module (the demo's catalog with `--demo`), installed in
+    /// order once the storage is open.
+    public var addOns: [any ServerAddOn] = []
     /// The new channels one client address may register per hour; nil: no limit.
     public var registrationsPerHour: Int? = HubService.defaultRegistrationsPerHour
     /// How many links each status user may have the hub look up on YouTube per hour through
@@ -70,7 +69,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 0, databasePath: String? = nil,
         feedURLTemplate: String = Self.youTubeFeedURLTemplate, pollInterval: Duration? = .seconds(900),
-        ingestConcurrency: Int = 8, demo: Bool = false, demoInterval: Duration = .seconds(5),
+        ingestConcurrency: Int = 8,
         logger: Logger = Logger(label: "metube-server"),
         onListening: @escaping @Sendable (_ host: String, _ port: Int) async -> Void = { _, _ in }
     ) {
@@ -80,8 +79,6 @@ public struct ServerConfiguration: Sendable {
         self.feedURLTemplate = feedURLTemplate
         self.pollInterval = pollInterval
         self.ingestConcurrency = ingestConcurrency
-        self.demo = demo
-        self.demoInterval = demoInterval
         self.logger = logger
         self.onListening = onListening
     }
@@ -95,7 +92,6 @@ public struct ServerConfiguration: Sendable {
             throw .invalidConfiguration("the feed URL template must contain {channelId}")
         }
         if let pollInterval, pollInterval <= .zero { throw .invalidConfiguration("poll interval must be positive") }
-        guard demoInterval >= .seconds(1) else { throw .invalidConfiguration("the demo interval must be at least 1 second") }
         if let linkLookupsPerHour, linkLookupsPerHour < 1 { throw .invalidConfiguration("the link lookup limit must be at least 1 an hour") }
         if let registrationsPerHour, registrationsPerHour < 1 { throw .invalidConfiguration("the registration limit must be at least 1 channel an hour") }
         if let address = trustedProxies.first(where: { TrustedProxies.canonical($0) == nil }) {

@@ -64,7 +64,7 @@ extension Store {
             identities[part] = identity
         }
         var object = Data()
-        var writer = JSONWriter { piece in
+        var writer = StoreJSONWriter { piece in
             object.append(contentsOf: piece)
             return nil
         }

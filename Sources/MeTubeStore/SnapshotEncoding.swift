@@ -9,7 +9,7 @@ enum SnapshotEncoding {
     /// Writes snapshot `part` of `library` and `sync`, claiming `generation`, through `writer`,
     /// and finishes it; throws the first failure to encode or to write.
     static func write(
-        _ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int, descriptions: DescriptionLiterals = .none, to writer: inout JSONWriter
+        _ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int, descriptions: DescriptionLiterals = .none, to writer: inout StoreJSONWriter
     ) throws(StoreError) {
         switch part {
         case .library: try writeLibrary(library, generation: generation, descriptions: descriptions, to: &writer)
@@ -37,7 +37,7 @@ enum SnapshotEncoding {
         guard !change.videos.isEmpty || !change.marks.isEmpty, object.last == UInt8(ascii: "}") else { return (object, [:]) }
         object[object.index(before: object.endIndex)] = UInt8(ascii: ",")
         let base = object.count
-        var writer = JSONWriter { piece in
+        var writer = StoreJSONWriter { piece in
             object.append(contentsOf: piece)
             return nil
         }
@@ -59,7 +59,7 @@ enum SnapshotEncoding {
         return (object, ranges)
     }
 
-    private static func writeLibrary(_ library: Library, generation: Int, descriptions: DescriptionLiterals, to writer: inout JSONWriter) throws(StoreError) {
+    private static func writeLibrary(_ library: Library, generation: Int, descriptions: DescriptionLiterals, to writer: inout StoreJSONWriter) throws(StoreError) {
         let subscriptions = try subscriptionsJSON(library)
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
@@ -86,7 +86,7 @@ enum SnapshotEncoding {
         }
     }
 
-    private static func writeMarks(_ marks: MarkTable, positions: [String: PlaybackPosition], queue: [String: QueueEntry], generation: Int, to writer: inout JSONWriter) {
+    private static func writeMarks(_ marks: MarkTable, positions: [String: PlaybackPosition], queue: [String: QueueEntry], generation: Int, to writer: inout StoreJSONWriter) {
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
             $0.field("generation", generation)
@@ -106,7 +106,7 @@ enum SnapshotEncoding {
     /// Writes `head.json` through `writer` and finishes it: the newest `videoLimit` videos, every
     /// channel, and those videos' marks, stamped with the identities of the snapshots it was cut
     /// from (see ``LibraryHead``).
-    static func writeHead(_ library: Library, videoLimit: Int, generation: Int, identities: [StorePart: FileIdentity], to writer: inout JSONWriter) throws(StoreError) {
+    static func writeHead(_ library: Library, videoLimit: Int, generation: Int, identities: [StorePart: FileIdentity], to writer: inout StoreJSONWriter) throws(StoreError) {
         let videos = library.videos.prefix(videoLimit)
         writer.object {
             $0.field("schemaVersion", currentSchemaVersion)
@@ -136,7 +136,7 @@ enum SnapshotEncoding {
         return filter
     }
 
-    private static func channel(_ writer: inout JSONWriter, _ channel: Channel) {
+    private static func channel(_ writer: inout StoreJSONWriter, _ channel: Channel) {
         typealias Key = Channel.CodingKeys
         writer.object {
             $0.field(Key.id.rawValue, channel.id)
@@ -151,7 +151,7 @@ enum SnapshotEncoding {
     /// `descriptions` is `nil`. Returns the byte range of the description literal, in the
     /// writer's offsets, when one was written.
     @discardableResult
-    private static func video(_ writer: inout JSONWriter, _ video: Video, _ descriptions: DescriptionLiterals?) -> Range<Int>? {
+    private static func video(_ writer: inout StoreJSONWriter, _ video: Video, _ descriptions: DescriptionLiterals?) -> Range<Int>? {
         var range: Range<Int>?
         typealias Key = Video.CodingKeys
         writer.object {
@@ -174,7 +174,7 @@ enum SnapshotEncoding {
         return range
     }
 
-    private static func description(_ writer: inout JSONWriter, of video: Video, _ descriptions: DescriptionLiterals) -> Range<Int>? {
+    private static func description(_ writer: inout StoreJSONWriter, of video: Video, _ descriptions: DescriptionLiterals) -> Range<Int>? {
         writer.key(Video.CodingKeys.description.rawValue)
         let start = writer.offset
         if let text = video.description {
@@ -190,7 +190,7 @@ enum SnapshotEncoding {
         return start..<writer.offset
     }
 
-    private static func mark(_ writer: inout JSONWriter, _ mark: Mark) {
+    private static func mark(_ writer: inout StoreJSONWriter, _ mark: Mark) {
         typealias Key = Mark.CodingKeys
         writer.object {
             $0.field(Key.videoID.rawValue, mark.videoID)

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 #if canImport(Glibc)
 import Glibc
 #endif

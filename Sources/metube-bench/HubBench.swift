@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Hummingbird
 import Logging
 import MeTubeCore
+import MeTubeDemoServer
 import MeTubeFeeds
 import MeTubeServer
 import MeTubeStore

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import MeTubeCore
+import MeTubeDemoServer
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MeTubeCore
+import MeTubeDemoServer
 import MeTubeServer
 import MeTubeStore
 import MeTubeSync

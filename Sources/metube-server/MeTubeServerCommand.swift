@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MeTubeCore
+import MeTubeDemoServer
 import MeTubeServer
 import ServiceLifecycle
 
@@ -184,12 +185,13 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
-            ingestConcurrency: ingestConcurrency, demo: demo, demoInterval: .milliseconds(Int64(demoInterval * 1000)),
+            ingestConcurrency: ingestConcurrency,
             logger: logger,
             onListening: { host, port in
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         )
+        if demo { configuration.addOns.append(DemoAddOn(interval: .milliseconds(Int64(demoInterval * 1000)), logger: logger)) }
         configuration.feedRate = feedRate
         configuration.catalog = CatalogConfiguration(ytDLP: ytDLP, backfill: backfill)
         if case .postgres? = location, statusDb != nil {

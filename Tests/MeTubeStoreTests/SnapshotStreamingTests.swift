@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 @testable import MeTubeStore
 import Testing
 import TestSupport
@@ -12,7 +13,7 @@ extension SnapshotEncoding {
     /// is handed over in one piece when it is finished.
     static func inMemory(_ part: StorePart, of library: Library, sync: SyncSnapshot, generation: Int) throws(StoreError) -> Data {
         var bytes = Data()
-        var writer = JSONWriter(bufferSize: .max) { piece in
+        var writer = StoreJSONWriter(bufferSize: .max) { piece in
             bytes.append(contentsOf: piece)
             return nil
         }
@@ -62,7 +63,7 @@ extension SnapshotEncoding {
                 // Then the files are the in-memory encoding, byte for byte
                 #expect(try streamed(part, of: library, sync: sync, generation: generation, bufferSize: bufferSize, in: directory.url) == whole,
                         "round \(round), \(part.fileName), buffer \(bufferSize)")
-                #expect(try streamed(part, of: library, sync: sync, generation: generation, bufferSize: JSONWriter.defaultBufferSize, in: directory.url) == whole)
+                #expect(try streamed(part, of: library, sync: sync, generation: generation, bufferSize: StoreJSONWriter.defaultBufferSize, in: directory.url) == whole)
             }
         }
     }
@@ -92,7 +93,7 @@ extension SnapshotEncoding {
         let identities = [StorePart.library: FileIdentity(device: 1, inode: 2, size: 3, changeSeconds: 4, changeNanos: 5)]
         func head(bufferSize: Int) throws -> Data {
             var bytes = Data()
-            var writer = JSONWriter(bufferSize: bufferSize) { piece in
+            var writer = StoreJSONWriter(bufferSize: bufferSize) { piece in
                 bytes.append(contentsOf: piece)
                 return nil
             }

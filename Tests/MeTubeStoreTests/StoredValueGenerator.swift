@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeJSON
 @testable import MeTubeStore
 
 /// A seeded generator of every stored type with values over each field's full range, extremes
@@ -46,7 +47,7 @@ struct StoredValueGenerator {
     /// point of `Date`'s own conversion to seconds since 1970 (which is inexact for some values,
     /// independently of the store).
     mutating func date() -> Date {
-        var date = Date(timeIntervalSince1970: StoreCoding.writable(double()))
+        var date = Date(timeIntervalSince1970: JSONNumber.writable(double()))
         for _ in 0..<8 {
             let again = Date(timeIntervalSince1970: date.timeIntervalSince1970)
             if again == date { break }

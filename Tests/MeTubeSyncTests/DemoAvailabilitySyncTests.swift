@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import MeTubeCore
 import MeTubeDemo
-@testable import MeTubeServer
+@testable import MeTubeDemoServer
+import MeTubeServer
 import MeTubeStore
 import MeTubeSync
 import TestSupport

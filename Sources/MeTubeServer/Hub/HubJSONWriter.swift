@@ -1,5 +1,6 @@
 import Hummingbird
 import MeTubeAPI
+import MeTubeJSON
 
 /// Writes `videos/query` answers straight into a `ByteBuffer`, several times faster than
 /// `JSONEncoder` for the hub's hottest route. The output is the same JSON `HubVideoPage` encodes
@@ -17,7 +18,7 @@ enum HubJSONWriter {
         for (index, video) in page.videos.enumerated() {
             if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
             buffer.writeStaticString("{\"seq\":")
-            buffer.writeString(String(video.seq))
+            JSONNumber.write(video.seq, to: &buffer)
             buffer.writeStaticString(",\"videoId\":")
             buffer.writeJSONString(video.videoID, escapingSlashes: false)
             buffer.writeStaticString(",\"channelId\":")
@@ -29,7 +30,7 @@ enum HubJSONWriter {
             buffer.writeStaticString(",\"url\":")
             buffer.writeJSONString(video.url, escapingSlashes: false)
             buffer.writeStaticString(",\"durationSeconds\":")
-            if let duration = video.durationSeconds { buffer.writeString(String(duration)) } else { buffer.writeStaticString("null") }
+            if let duration = video.durationSeconds { JSONNumber.write(Int64(duration), to: &buffer) } else { buffer.writeStaticString("null") }
             writeAdditive(",\"availability\":", video.availability, to: &buffer)
             writeAdditive(",\"scheduledStart\":", video.scheduledStart, to: &buffer)
             if let description = video.description {
@@ -42,17 +43,17 @@ enum HubJSONWriter {
             }
             if let views = video.viewCount {
                 buffer.writeStaticString(",\"viewCount\":")
-                buffer.writeString(String(views))
+                JSONNumber.write(Int64(views), to: &buffer)
             }
             if let ratings = video.starRatingCount {
                 buffer.writeStaticString(",\"starRatingCount\":")
-                buffer.writeString(String(ratings))
+                JSONNumber.write(Int64(ratings), to: &buffer)
             }
             if video.backfilled == true { buffer.writeStaticString(",\"backfilled\":true") }
             buffer.writeInteger(UInt8(ascii: "}"))
         }
         buffer.writeStaticString("],\"maxSeqReturned\":")
-        buffer.writeString(String(page.maxSeqReturned))
+        JSONNumber.write(page.maxSeqReturned, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "}"))
         return buffer
     }

@@ -58,12 +58,13 @@ public final class DemoThumbnails: Sendable {
     }
 
     /// Adds `GET /demo/thumbnails/{videoId}.jpg` to `router`: a valid video id gets its JPEG
-    /// (`Cache-Control: max-age=86400`), anything else 404.
+    /// (`Cache-Control: max-age=86400`), anything else 404 (in the hub's error shape, which the
+    /// server's error middleware gives it).
     static func addRoute<Context: RequestContext>(to router: Router<Context>) {
         router.get("/demo/thumbnails/:file") { _, context -> Response in
             let file = context.parameters.get("file") ?? ""
             let videoID = file.hasSuffix(".jpg") ? String(file.dropLast(4)) : ""
-            guard VideoID.isValid(videoID) else { throw ServerError.notFound }
+            guard VideoID.isValid(videoID) else { throw HTTPError(.notFound) }
             let bytes = try jpeg(of: videoID)
             return Response(
                 status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "max-age=86400"],

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MeTubeCore
 import MeTubeDemo
+import MeTubeServer
 import ServiceLifecycle
 
 /// Seeds an empty hub with the demo catalog (a few of its newest videos premieres and a stream,

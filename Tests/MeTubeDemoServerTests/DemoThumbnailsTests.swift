@@ -3,7 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import MeTubeCore
 import MeTubeDemo
-@testable import MeTubeServer
+@testable import MeTubeDemoServer
+import MeTubeServer
 import MeTubeThumbnails
 import Testing
 
