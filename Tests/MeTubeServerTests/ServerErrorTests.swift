@@ -18,6 +18,9 @@ import Testing
         func user(tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: "alice") }
         func recordSeen(userID: Int64, atMillis millis: Int64) async throws {}
         func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T { throw SecretFailure() }
+        func modify<T: Sendable>(
+            _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+        ) async throws -> T { throw SecretFailure() }
     }
 
     static func application(hub: any HubRepository, status: MarkSyncRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {

@@ -110,8 +110,9 @@ public struct StoredMarkSyncRecord: Sendable, Hashable {
 /// Storage for the status service: users, zones and records.
 ///
 /// The server has two implementations: ``SQLiteMarkSyncRepository`` (a file, or in memory for
-/// tests) and ``PostgresMarkSyncRepository``; ``ServerStorage`` opens the one configured. Repositories return domain values
-/// and throw ``ServerError/storage(_:)`` for failures of the storage itself.
+/// tests) and ``PostgresMarkSyncRepository``; ``ServerStorage`` opens the one configured.
+/// Repositories return domain values and throw ``ServerError/storage(_:)`` for failures of the
+/// storage itself.
 public protocol MarkSyncRepository: Sendable {
     /// Adds a user with the SHA-256 hex digest of their token; nil when the name is taken.
     func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser?
@@ -119,6 +120,14 @@ public protocol MarkSyncRepository: Sendable {
     func user(tokenHash: String) async throws -> MarkSyncUser?
     /// Notes that the user made an authenticated request at `millis` (for `users list`).
     func recordSeen(userID: Int64, atMillis millis: Int64) async throws
+    /// Runs one `records/modify` as one write transaction: reads the zone, the stored records
+    /// and the usage that `reads` names, calls `decide` once with what it found, writes what
+    /// `decide` returns (nothing for nil) and commits; then returns `decide`'s answer, durable.
+    /// The rules are `decide`'s; the repository only reads and writes. Concurrent calls for one
+    /// zone decide one after another, each seeing the writes of the ones before.
+    func modify<T: Sendable>(
+        _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+    ) async throws -> T
     /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives
     /// when it throws. Once it returns, what it wrote is durable. `body` may be run more than once
     /// (``PostgresMarkSyncRepository`` runs it again after fetching a read it missed) and only its

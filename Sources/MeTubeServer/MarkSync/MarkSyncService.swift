@@ -27,8 +27,6 @@ public struct MarkSyncService: Sendable {
     public let configuration: MarkSyncConfiguration
     private let throttle: MarkSyncThrottle
     private let lastSeen = MarkSyncLastSeenRecorder()
-    /// Orders the record writes of each zone (see ``MarkSyncZoneTurns``).
-    let zoneTurns = MarkSyncZoneTurns()
     private let clock: @Sendable () -> Int64
 
     /// Creates a service over `repository`; `clock` gives the time stamped on records, in
@@ -223,8 +221,13 @@ public struct MarkSyncService: Sendable {
     }
 
     private func createZone(_ key: MarkSyncZoneKey, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone {
-        let zone = StoredMarkSyncZone(key: key, incarnation: Int64.random(in: 1...(1 << 40)))
+        let zone = Self.newZone(key)
         try transaction.saveZone(zone)
         return zone
+    }
+
+    /// A zone about to be created, with an incarnation of its own.
+    static func newZone(_ key: MarkSyncZoneKey) -> StoredMarkSyncZone {
+        StoredMarkSyncZone(key: key, incarnation: Int64.random(in: 1...(1 << 40)))
     }
 }

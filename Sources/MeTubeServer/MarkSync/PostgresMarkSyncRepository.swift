@@ -48,7 +48,23 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
         _ = try await database.query("UPDATE status_users SET last_seen_millis = \(millis) WHERE id = \(userID)")
     }
 
+    /// Decides and writes in one transaction, after taking the user database's advisory lock
+    /// (``PostgresMarkSyncStatements/modify(_:deciding:)``): the requests of a zone, from any
+    /// instance, decide one after another.
+    public func modify<T: Sendable>(
+        _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+    ) async throws -> T {
+        try await inTransaction { statements in try await statements.modify(reads, deciding: decide) }
+    }
+
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
+        try await inTransaction { statements in try await Self.run(body, with: statements) }
+    }
+
+    /// Runs `body` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws) within
+    /// ``StorageDeadline/transaction``, again from the start when PostgreSQL aborts it as a
+    /// deadlock or a serialization failure, up to three times in all.
+    private func inTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresMarkSyncStatements) async throws -> T) async throws -> T {
         let (database, logger) = (database, database.logger)
         var attempt = 0
         while true {
@@ -59,7 +75,7 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
                     let statements = PostgresMarkSyncStatements(connection: connection, end: end, logger: logger)
                     try await statements.execute("BEGIN")
                     do {
-                        let value = try await Self.run(body, with: statements)
+                        let value = try await body(statements)
                         try await statements.execute("COMMIT")
                         return value
                     } catch {

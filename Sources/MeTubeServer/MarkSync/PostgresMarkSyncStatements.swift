@@ -72,6 +72,27 @@ final class PostgresMarkSyncStatements {
         }
     }
 
+    /// One `records/modify`: reads what `reads` names (the zone first, which takes the advisory
+    /// lock), decides with `decide` once, and executes the writes it returns.
+    func modify<T>(_ reads: MarkSyncModifyReads, deciding decide: (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)) async throws -> T {
+        let zone = try await self.zone(reads.zone)
+        var records: [String: StoredMarkSyncRecord] = [:]
+        if let zone {
+            for (stored, data) in try await self.records(named: reads.names, in: reads.zone) {
+                var record = stored
+                if reads.readsFields(record, zone) { record.fields = try MarkSyncFieldsCodec.fields(stored: data, of: record.name) }
+                records[record.name] = record
+            }
+        }
+        let (answer, writes) = try decide(MarkSyncModifyState(zone: zone, records: records, usage: try await usage(ofUser: reads.userID)))
+        if let writes {
+            try await saveZone(writes.zone)
+            if !writes.records.isEmpty { try await saveRecords(writes.records, in: writes.zone.key) }
+            if writes.usage != .zero { try await addUsage(writes.usage, ofUser: writes.userID) }
+        }
+        return answer
+    }
+
     /// Takes the transaction's advisory lock on `database` once.
     private func lock(_ database: MarkSyncDatabaseKey) async throws {
         guard lockedDatabases.insert(database).inserted else { return }

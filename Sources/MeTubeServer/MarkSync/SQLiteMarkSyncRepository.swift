@@ -48,6 +48,14 @@ public struct SQLiteMarkSyncRepository: MarkSyncRepository {
         }
     }
 
+    /// Decides and writes in the next group's transaction (``GroupCommit``), after the bodies
+    /// queued before it: SQLite's single writer puts the requests of a zone one after another.
+    public func modify<T: Sendable>(
+        _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+    ) async throws -> T {
+        try await groupCommit.write { db in try SQLiteMarkSyncTransaction(db: db, isReadOnly: false).modify(reads, deciding: decide) }
+    }
+
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
         try await groupCommit.write { db in try body(SQLiteMarkSyncTransaction(db: db, isReadOnly: false)) }
     }
