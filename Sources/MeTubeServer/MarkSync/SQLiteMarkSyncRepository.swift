@@ -38,7 +38,7 @@ public struct SQLiteMarkSyncRepository: MarkSyncRepository {
     public func user(tokenHash: String) async throws -> MarkSyncUser? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT id, name FROM status_users WHERE token_hash = ?", arguments: [tokenHash])
-                .map { MarkSyncUser(id: $0[0], name: $0[1]) }
+                .map { MarkSyncUser(id: $0["id"], name: $0["name"]) }
         }
     }
 

@@ -14,7 +14,7 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
     /// The lookup of a chunk of names, by its size.
     private static let lookupSQL = RepeatedSQL(upTo: namesPerLookup) { count in
         """
-        SELECT name, type, fields, sequence, created_millis, modified_millis, deleted, length(fields) FROM status_records
+        SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
         WHERE zone_id = ? AND name IN (\(repeatElement("?", count: count).joined(separator: ",")))
         """
     }
@@ -34,24 +34,22 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
     }
 
     func zone(_ key: MarkSyncZoneKey) throws -> StoredMarkSyncZone? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, incarnation, last_sequence FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? AND name = ?"),
+        guard let row = try SQLiteMarkSyncZoneRow.fetchOne(
+            db.cachedStatement(sql: "SELECT id, name, incarnation, last_sequence FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? AND name = ?"),
             arguments: arguments(key)
         ) else { return nil }
-        zoneIDs[key] = row[0]
-        return StoredMarkSyncZone(key: key, incarnation: row[1], lastSequence: row[2])
+        zoneIDs[key] = row.id
+        return row.zone(in: key.database)
     }
 
     func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone] {
-        try Row.fetchAll(
+        try SQLiteMarkSyncZoneRow.fetchAll(
             db.cachedStatement(sql: """
                 SELECT name, incarnation, last_sequence FROM status_zones
                 WHERE user_id = ? AND container = ? AND environment = ? AND name > ? ORDER BY name LIMIT ?
                 """),
             arguments: [database.userID, database.container, database.environment, name ?? "", limit]
-        ).map { row in
-            StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: row[0]), incarnation: row[1], lastSequence: row[2])
-        }
+        ).map { $0.zone(in: database) }
     }
 
     func saveZone(_ zone: StoredMarkSyncZone) throws {
@@ -81,13 +79,8 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
             for name in chunk { try bindings.bind(name) }
             let rows = try bindings.rows()
             while let row = try rows.next() {
-                let name: String = row[0]
-                let type: String = row[1]
-                var stored = StoredMarkSyncRecord(
-                    name: name, type: type, fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6],
-                    storedBytes: MarkSyncRecordBytes.of(name: name, type: type, storedFieldBytes: row[7]))
-                if readsFields(stored) { stored.fields = try MarkSyncFieldsCodec.fields(stored: row[2], of: name) }
-                found[name] = stored
+                let read = SQLiteMarkSyncRecordRow(row: row)
+                found[read.record.name] = readsFields(read.record) ? try read.withFields(from: row) : read.record
             }
         }
         return found
@@ -119,10 +112,10 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
 
     func changes(in zone: MarkSyncZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredMarkSyncRecord] {
         guard let zoneID = try zoneID(zone) else { return [] }
-        return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+        return try SQLiteMarkSyncRecordRow.records(db.cachedStatement(sql: """
+            SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
             WHERE zone_id = ? AND sequence > ? AND (? OR deleted = 0) ORDER BY sequence LIMIT ?
-            """), arguments: [zoneID, sequence, includeDeleted, limit]).map(record)
+            """), arguments: [zoneID, sequence, includeDeleted, limit])
     }
 
     func zoneID(_ key: MarkSyncZoneKey) throws -> Int64? {
@@ -135,10 +128,4 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         [key.database.userID, key.database.container, key.database.environment, key.zoneName]
     }
 
-    func record(_ row: Row) throws -> StoredMarkSyncRecord {
-        let name: String = row[0]
-        return StoredMarkSyncRecord(
-            name: name, type: row[1], fields: try MarkSyncFieldsCodec.fields(stored: row[2], of: name), sequence: row[3],
-            createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
-    }
 }
