@@ -60,7 +60,7 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
     public func quota(name: String) async throws -> MarkSyncUserUsage {
         try await run { db in
             let id = try Self.userID(name, in: db)
-            return try SQLiteMarkSyncTransaction(db: db, isReadOnly: true).usage(ofUser: id)
+            return try SQLiteMarkSyncTransaction(db: db).usage(ofUser: id)
         }
     }
 

@@ -59,19 +59,57 @@ public struct MarkSyncModifyWrites: Sendable {
     }
 }
 
-extension MarkSyncTransaction {
-    /// Reads what `reads` names, decides with `decide` and writes what it returns: one
-    /// `records/modify` inside this (write) transaction, for repositories whose transactions run
-    /// synchronously.
-    func modify<T>(_ reads: MarkSyncModifyReads, deciding decide: (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)) throws -> T {
-        let zone = try self.zone(reads.zone)
-        let records = try zone.map { zone in try self.records(named: reads.names, in: reads.zone) { reads.readsFields($0, zone) } } ?? [:]
-        let (answer, writes) = try decide(MarkSyncModifyState(zone: zone, records: records, usage: try usage(ofUser: reads.userID)))
-        if let writes {
-            try saveZone(writes.zone)
-            try saveRecords(writes.records, in: writes.zone.key)
-            try addUsage(writes.usage, ofUser: writes.userID)
-        }
-        return answer
+/// What a `zones/modify` reads before it is decided (see
+/// ``MarkSyncRepository/modifyZones(_:deciding:)``).
+public struct MarkSyncZonesReads: Sendable {
+    /// The zones the request names.
+    public var zones: [MarkSyncZoneKey]
+    /// Those of them it may delete, whose records and bytes are read too.
+    public var deleting: [MarkSyncZoneKey]
+    /// The user whose usage the request changes.
+    public var userID: Int64
+
+    /// Reads of `zones`, of what those of `deleting` hold and of the usage of `userID`.
+    public init(zones: [MarkSyncZoneKey], deleting: [MarkSyncZoneKey], userID: Int64) {
+        self.zones = zones
+        self.deleting = deleting
+        self.userID = userID
+    }
+}
+
+/// What a `zones/modify` found, read in its write transaction.
+public struct MarkSyncZonesState: Sendable {
+    /// The zones read that exist.
+    public var zones: [MarkSyncZoneKey: StoredMarkSyncZone]
+    /// The live records and stored bytes of each zone it may delete that exists.
+    public var holdings: [MarkSyncZoneKey: MarkSyncUsage]
+    /// What the user holds and the quota set for them.
+    public var usage: MarkSyncUserUsage
+
+    /// A state of some zones and their user's usage.
+    public init(zones: [MarkSyncZoneKey: StoredMarkSyncZone], holdings: [MarkSyncZoneKey: MarkSyncUsage], usage: MarkSyncUserUsage) {
+        self.zones = zones
+        self.holdings = holdings
+        self.usage = usage
+    }
+}
+
+/// What a decided `zones/modify` writes: the repository stores it as it is.
+public struct MarkSyncZonesWrites: Sendable {
+    /// The zones to create, in order.
+    public var created: [StoredMarkSyncZone]
+    /// The zones to delete with their records, in order.
+    public var deleted: [MarkSyncZoneKey]
+    /// What the request adds to (or frees of) its user's usage.
+    public var usage: MarkSyncUsage
+    /// The user.
+    public var userID: Int64
+
+    /// Creation of `created`, deletion of `deleted`, and `usage` added to what `userID` holds.
+    public init(created: [StoredMarkSyncZone], deleted: [MarkSyncZoneKey], usage: MarkSyncUsage, userID: Int64) {
+        self.created = created
+        self.deleted = deleted
+        self.usage = usage
+        self.userID = userID
     }
 }

@@ -89,7 +89,7 @@ extension MarkSyncService {
         let operations = request.operations
         let existing = state.records
         var sequence = zone.lastSequence
-        var ledger = MarkSyncQuotaLedger(userID: caller.user.id, defaults: configuration.quota, start: state.usage)
+        var ledger = MarkSyncQuotaLedger(start: state.usage, defaults: configuration.quota)
         var records: [StoredMarkSyncRecord] = []
         var outcomes: [RecordsModifyPlan.Outcome] = []
         records.reserveCapacity(operations.count)
@@ -134,34 +134,35 @@ extension MarkSyncService {
             throw MarkSyncErrorBody.limitExceeded("\(request.records.count) records requested; the limit is \(configuration.maxRecordsPerResponse)")
         }
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
-        let results = try await readingTransaction { transaction in
-            let zone = try requireZone(zoneID, caller: caller, in: transaction)
-            let found = try transaction.records(named: request.records.map(\.recordName).filter(Self.isAcceptedName), in: zone.key)
-            return request.records.map { lookup -> MarkSyncRecordResult in
-                guard !lookup.recordName.isEmpty else {
-                    return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
-                }
-                if let error = Self.nameError(lookup.recordName, of: "recordName") {
-                    return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, error))
-                }
-                guard let record = found[lookup.recordName], !record.isDeleted else {
-                    return .failure(MarkSyncRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
-                }
-                return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: lookup.desiredKeys ?? request.desiredKeys))
+        let (zone, records) = try await requireZone(zoneID, records: .named(request.records.map(\.recordName).filter(Self.isAcceptedName)), caller: caller)
+        let found = Dictionary(records.map { ($0.name, $0) }) { first, _ in first }
+        let results = request.records.map { lookup -> MarkSyncRecordResult in
+            guard !lookup.recordName.isEmpty else {
+                return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
             }
+            if let error = Self.nameError(lookup.recordName, of: "recordName") {
+                return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, error))
+            }
+            guard let record = found[lookup.recordName], !record.isDeleted else {
+                return .failure(MarkSyncRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
+            }
+            return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: lookup.desiredKeys ?? request.desiredKeys))
         }
         return MarkSyncRecordsResponse(records: results)
     }
 
-    /// The zone a record request addresses, or the request-level error why it cannot be used.
-    func requireZone(_ zoneID: MarkSyncZoneID, caller: MarkSyncCaller, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone {
+    /// The zone a record request addresses and its records that `selection` picks, read in one
+    /// transaction, or the request-level error why the zone cannot be used.
+    func requireZone(
+        _ zoneID: MarkSyncZoneID, records selection: MarkSyncRecordSelection = .none, caller: MarkSyncCaller
+    ) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord]) {
         if let error = accessError(for: zoneID, caller: caller) {
             throw MarkSyncErrorBody(error.serverErrorCode, error.reason)
         }
-        guard let zone = try existingZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), in: transaction) else {
+        guard let found = try await storedZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), records: selection, caller: caller) else {
             throw MarkSyncErrorBody(.zoneNotFound, zoneNotFound(zoneID).reason)
         }
-        return zone
+        return found
     }
 
     /// The record dictionary of a stored record, its fields cut to `desiredKeys` when given.

@@ -2,6 +2,7 @@ import GRDB
 import MeTubeAPI
 
 extension SQLiteMarkSyncTransaction {
+    /// The live records of type `type` in the zone, in no particular order.
     func records(ofType type: String, in zone: MarkSyncZoneKey) throws -> [StoredMarkSyncRecord] {
         guard let zoneID = try zoneID(zone) else { return [] }
         return try SQLiteMarkSyncRecordRow.records(db.cachedStatement(sql: """
@@ -10,6 +11,7 @@ extension SQLiteMarkSyncTransaction {
             """), arguments: [zoneID, type])
     }
 
+    /// The live records and stored bytes of a zone (its zones count 0).
     func usage(of zone: MarkSyncZoneKey) throws -> MarkSyncUsage {
         guard let zoneID = try zoneID(zone) else { return .zero }
         let row = try Row.fetchOne(db.cachedStatement(sql: """
@@ -18,6 +20,7 @@ extension SQLiteMarkSyncTransaction {
         return MarkSyncUsage(records: row?["records"] ?? 0, bytes: row?["bytes"] ?? 0)
     }
 
+    /// What the user holds and the quota set for them (nothing, and no setting, before any write).
     func usage(ofUser userID: Int64) throws -> MarkSyncUserUsage {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT zones, records, bytes, max_zones, max_records, max_bytes FROM status_usage WHERE user_id = ?"),
@@ -27,6 +30,7 @@ extension SQLiteMarkSyncTransaction {
             setting: MarkSyncQuotaSetting(zones: row["max_zones"], records: row["max_records"], bytes: row["max_bytes"]))
     }
 
+    /// Adds `delta` to what the user holds.
     func addUsage(_ delta: MarkSyncUsage, ofUser userID: Int64) throws {
         guard delta != .zero else { return }
         try db.cachedStatement(sql: """
@@ -49,12 +53,15 @@ extension SQLiteMarkSyncTransaction {
         FROM status_users u WHERE u.id NOT IN (SELECT user_id FROM status_usage)
         """
 
+    /// The position of the latest zone change in `database`; 0 before any.
     func databaseChangePosition(_ database: MarkSyncDatabaseKey) throws -> Int64 {
         try Int64.fetchOne(
             db, sql: "SELECT value FROM status_database_counters WHERE user_id = ? AND container = ? AND environment = ?",
             arguments: [database.userID, database.container, database.environment]) ?? 0
     }
 
+    /// Up to `limit` zones of `database` changed after `position`, oldest change first; deleted zones
+    /// only when `includeDeleted`.
     func zoneChanges(in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) throws -> [MarkSyncZoneChange] {
         let arguments: StatementArguments = [database.userID, database.container, database.environment, position]
         return try Row.fetchAll(db, sql: """
