@@ -1,6 +1,6 @@
 import Foundation
 import MeTubeAPI
-import MeTubeServer
+@testable import MeTubeServer
 import Testing
 
 @Suite("Status SQLite repository")
@@ -73,5 +73,34 @@ struct StatusSQLiteRepositoryTests {
         let names = (0..<60).map { "r\($0)" }
         let stored = try #require(try await reopened.zone(zone, records: .named(names))).records
         #expect(stored.map(\.name).sorted() == (0..<60).filter { $0 % 3 != 0 }.map { "r\($0)" }.sorted())
+    }
+
+    @Test("a write that gets no place in a group commit by its request's end is refused with 503 and never written")
+    func writerDeadline() async throws {
+        // Given a repository whose one writer is held by a write that waits to be released
+        let repository = try SQLiteMarkSyncRepository()
+        let user = try #require(try await repository.addUser(name: "gina", tokenHash: "hash"))
+        let zone = MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
+        let reads = MarkSyncModifyReads(zone: zone, names: [], userID: user.id) { _, _ in false }
+        let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let holder = Task { try await repository.modify(reads) { _ in held.signal(); release.wait(); return ((), nil) } }
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { held.wait(); continuation.resume() } }
+        // (released after 5 s in any case, so that a writer without the deadline fails this test rather than hangs it)
+        let valve = Task { try? await Task.sleep(for: .seconds(5)); release.signal() }
+
+        // When a write that creates the zone has 200 ms left of its request
+        let refused = await #expect(throws: ServerError.self) {
+            try await StorageDeadline.$requestEnd.withValue(.now + .milliseconds(200)) {
+                try await repository.modify(reads) { _ in ((), MarkSyncModifyWrites(zone: StoredMarkSyncZone(key: zone, incarnation: 7), records: [], usage: .zero, userID: user.id)) }
+            }
+        }
+        release.signal()
+        valve.cancel()
+        try await holder.value
+
+        // Then it is refused as unavailable, and its decision never ran once the writer was free
+        guard case .unavailable(let reason, _)? = refused else { Issue.record("not refused as unavailable: \(String(describing: refused))"); return }
+        #expect(reason.contains("writer stayed busy"))
+        #expect(try await repository.zone(zone, records: .none) == nil)
     }
 }
