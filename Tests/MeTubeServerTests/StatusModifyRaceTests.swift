@@ -18,23 +18,24 @@ struct StatusModifyRaceTests {
         ]
     }
 
-    /// The callers of one user, one per service.
-    private static func callers(of services: [MarkSyncService], name: String) async throws -> [MarkSyncCaller] {
+    /// A user's zone on services over one fresh storage of `storage`, and the user's caller on
+    /// each service.
+    private static func sharedZone(on storage: StatusStorage, user name: String) async throws -> (services: [MarkSyncService], callers: [MarkSyncCaller], zoneID: MarkSyncZoneID) {
+        let services = try await Self.services(on: storage)
         let token = try await services[0].addUser(name: name)
         var callers: [MarkSyncCaller] = []
         for service in services {
             callers.append(try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token))
         }
-        return callers
+        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        _ = try await services[0].modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: callers[0])
+        return (services, callers, zoneID)
     }
 
     @Test("8 devices update one record with the same change tag at once: exactly one wins, the others conflict with the winner's record", arguments: StatusStorage.allCases)
     func sameChangeTag(storage: StatusStorage) async throws {
         // Given a record v1 and its change tag
-        let services = try await Self.services(on: storage)
-        let callers = try await Self.callers(of: services, name: "erin")
-        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await services[0].modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: callers[0])
+        let (services, callers, zoneID) = try await Self.sharedZone(on: storage, user: "erin")
         let created = try await services[0].modifyRecords(
             MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: callers[0])
         let tag = try #require(created.records.first?.record?.recordChangeTag)
@@ -75,10 +76,7 @@ struct StatusModifyRaceTests {
     @Test("8 devices each write 10 records to one zone at once: all 80 are stored, each under its own change tag, in one history", arguments: StatusStorage.allCases)
     func manyDevicesOneZone(storage: StatusStorage) async throws {
         // Given one zone of one user
-        let services = try await Self.services(on: storage)
-        let callers = try await Self.callers(of: services, name: "frank")
-        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
-        _ = try await services[0].modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: callers[0])
+        let (services, callers, zoneID) = try await Self.sharedZone(on: storage, user: "frank")
 
         // When 8 devices, spread over the services, each create 10 records one request at a time
         let (devices, perDevice) = (8, 10)
