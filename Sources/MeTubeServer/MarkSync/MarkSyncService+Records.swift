@@ -8,8 +8,9 @@ extension MarkSyncService {
     /// The request is decided once, inside its write transaction
     /// (``MarkSyncRepository/modify(_:deciding:)``): the repository reads the zone, the records
     /// the operations name and the user's usage, `modifyPlan` decides from them (change tags,
-    /// quotas, sequences), and the repository writes the plan's records and commits. What depends on the request alone (the stored form of the fields an
-    /// operation writes as sent) is worked out before, outside the transaction.
+    /// quotas, sequences), and the repository writes the plan's records and commits. What
+    /// depends on the request alone (the stored form of the fields an operation writes as sent)
+    /// is worked out before, outside the transaction.
     ///
     /// `bodyBytes` is the size of the request body; records are measured against the record size
     /// limit only when the body could hold one over it.
@@ -30,7 +31,7 @@ extension MarkSyncService {
             indexByName[stored.name].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
         }
         let plan = try await repository.modify(reads) { state in
-            let plan = try modifyPlan(request, indexByName: indexByName, encoded: encoded, measuresSize: measuresSize, caller: caller, now: now, state: state)
+            let plan = try modifyPlan(request, encoded: encoded, measuresSize: measuresSize, caller: caller, now: now, state: state)
             return (plan, plan.writes)
         }
         let results = plan.outcomes.indices.map { index -> MarkSyncRecordResult in
@@ -73,11 +74,10 @@ extension MarkSyncService {
 
     /// What `request` does to the zone and records of `state`: each operation's record (with its
     /// sequence) or error, and the writes. The zone is created when it is the default zone and
-    /// missing; another missing zone is ZONE_NOT_FOUND. `indexByName` is the operation naming each
-    /// record, `encoded` the stored fields of records written as sent (``encodedAsSent(_:)``).
+    /// missing; another missing zone is ZONE_NOT_FOUND. `encoded` holds the stored fields of
+    /// records written as sent (``encodedAsSent(_:)``).
     private func modifyPlan(
-        _ request: MarkSyncRecordsModifyRequest, indexByName: [String: Int], encoded: [Data?], measuresSize: Bool, caller: MarkSyncCaller, now: Int64,
-        state: MarkSyncModifyState
+        _ request: MarkSyncRecordsModifyRequest, encoded: [Data?], measuresSize: Bool, caller: MarkSyncCaller, now: Int64, state: MarkSyncModifyState
     ) throws -> RecordsModifyPlan {
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
         let created = state.zone == nil && zoneID.zoneName == MarkSyncZoneID.defaultZoneName
