@@ -50,13 +50,13 @@ import Testing
         let zone = MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
         let written = Self.records(count, &random)
         // Given the records are saved in one transaction
-        try await repository.transaction { transaction in
-            try transaction.saveZone(StoredMarkSyncZone(key: zone, incarnation: 1))
-            try transaction.saveRecords(written, in: zone)
+        try await repository.modify(MarkSyncModifyReads(zone: zone, names: [], userID: user.id) { _, _ in false }) { _ in
+            ((), MarkSyncModifyWrites(zone: StoredMarkSyncZone(key: zone, incarnation: 1), records: written, usage: .zero, userID: user.id))
         }
         // When they are looked up by name, with names that are not there between them
         let names = written.map(\.name) + ["missing", "?", "#1"]
-        let found = try await repository.read { try $0.records(named: names.shuffled(), in: zone) }
+        let records = try #require(try await repository.zone(zone, records: .named(names.shuffled()))).records
+        let found = Dictionary(uniqueKeysWithValues: records.map { ($0.name, $0) })
         // Then each reads back as it was (its fields as the fields codec keeps them, its size as
         // its quota counts it), and nothing else
         let expected = try Dictionary(uniqueKeysWithValues: written.map { record in

@@ -19,7 +19,19 @@ import Testing
         func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: name) }
         func user(tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: "alice") }
         func recordSeen(userID: Int64, atMillis millis: Int64) async throws {}
-        func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T { throw failure }
+        func modify<T: Sendable>(
+            _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+        ) async throws -> T { throw failure }
+        func modifyZones<T: Sendable>(
+            _ reads: MarkSyncZonesReads, deciding decide: @escaping @Sendable (MarkSyncZonesState) throws -> (T, MarkSyncZonesWrites)
+        ) async throws -> T { throw failure }
+        func zone(_ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])? {
+            throw failure
+        }
+        func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] { throw failure }
+        func zoneChanges(
+            in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
+        ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) { throw failure }
     }
 
     static func application(hub: any HubRepository, status: MarkSyncRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {

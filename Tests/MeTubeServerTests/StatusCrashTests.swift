@@ -68,11 +68,8 @@ import TestSupport
         // Then the file, opened again, holds every record whose write was answered
         #expect(written.count >= 40 * 20)
         let repository = try SQLiteMarkSyncRepository(path: path)
-        let stored = try await repository.read { transaction in
-            let zones = try transaction.zones(in: MarkSyncDatabaseKey(userID: 1, container: MarkSyncConfiguration.defaultContainer, environment: "production"), after: nil, limit: 1_000)
-            guard let key = zones.first(where: { $0.key.zoneName == zoneID.zoneName })?.key else { return Set<String>() }
-            return Set(try transaction.records(named: Array(written), in: key).keys)
-        }
+        let key = MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: 1, container: MarkSyncConfiguration.defaultContainer, environment: "production"), zoneName: zoneID.zoneName)
+        let stored = Set(try await repository.zone(key, records: .named(Array(written)))?.records.map(\.name) ?? [])
         #expect(stored == written)
     }
 }

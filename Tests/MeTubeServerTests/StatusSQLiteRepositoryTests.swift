@@ -1,6 +1,6 @@
 import Foundation
 import MeTubeAPI
-import MeTubeServer
+@testable import MeTubeServer
 import Testing
 
 @Suite("Status SQLite repository")
@@ -33,7 +33,7 @@ struct StatusSQLiteRepositoryTests {
         #expect(zone.records.map(\.recordName) == ["v1"])
     }
 
-    @Test("concurrent transactions commit together; one that throws loses only its own writes")
+    @Test("concurrent writes commit together; one whose decision throws loses only its own writes")
     func groupCommit() async throws {
         // Given a repository on an SQLite file with one zone
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("metube-status-test-\(UUID().uuidString)")
@@ -43,17 +43,19 @@ struct StatusSQLiteRepositoryTests {
         let repository = try SQLiteMarkSyncRepository(path: path)
         let user = try #require(try await repository.addUser(name: "dave", tokenHash: "hash"))
         let zone = MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
-        try await repository.transaction { transaction in try transaction.saveZone(StoredMarkSyncZone(key: zone, incarnation: 1)) }
+        let reads = MarkSyncModifyReads(zone: zone, names: [], userID: user.id) { _, _ in false }
+        try await repository.modify(reads) { _ in ((), MarkSyncModifyWrites(zone: StoredMarkSyncZone(key: zone, incarnation: 1), records: [], usage: .zero, userID: user.id)) }
 
-        // When 60 transactions run at once, every third writing a record and then throwing
+        // When 60 writes run at once, every third deciding to write a record and then throwing
         struct Refused: Error {}
         let outcomes = await withTaskGroup(of: (Int, Bool).self) { group in
             for index in 0..<60 {
                 group.addTask {
                     do {
-                        try await repository.transaction { transaction in
-                            try transaction.saveRecords([StoredMarkSyncRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0)], in: zone)
-                            if index % 3 == 0 { throw Refused() }
+                        try await repository.modify(reads) { state in
+                            guard index % 3 != 0, let stored = state.zone else { throw Refused() }
+                            let record = StoredMarkSyncRecord(name: "r\(index)", type: "T", fields: [:], sequence: Int64(index + 1), createdMillis: 0, modifiedMillis: 0)
+                            return ((), MarkSyncModifyWrites(zone: stored, records: [record], usage: .zero, userID: user.id))
                         }
                         return (index, true)
                     } catch {
@@ -69,7 +71,36 @@ struct StatusSQLiteRepositoryTests {
         #expect(outcomes.filter(\.value).keys.sorted() == (0..<60).filter { $0 % 3 != 0 })
         let reopened = try SQLiteMarkSyncRepository(path: path)
         let names = (0..<60).map { "r\($0)" }
-        let stored = try await reopened.read { transaction in try transaction.records(named: names, in: zone) }
-        #expect(stored.keys.sorted() == (0..<60).filter { $0 % 3 != 0 }.map { "r\($0)" }.sorted())
+        let stored = try #require(try await reopened.zone(zone, records: .named(names))).records
+        #expect(stored.map(\.name).sorted() == (0..<60).filter { $0 % 3 != 0 }.map { "r\($0)" }.sorted())
+    }
+
+    @Test("a write that gets no place in a group commit by its request's end is refused with 503 and never written")
+    func writerDeadline() async throws {
+        // Given a repository whose one writer is held by a write that waits to be released
+        let repository = try SQLiteMarkSyncRepository()
+        let user = try #require(try await repository.addUser(name: "gina", tokenHash: "hash"))
+        let zone = MarkSyncZoneKey(database: MarkSyncDatabaseKey(userID: user.id, container: "c", environment: "production"), zoneName: "z")
+        let reads = MarkSyncModifyReads(zone: zone, names: [], userID: user.id) { _, _ in false }
+        let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let holder = Task { try await repository.modify(reads) { _ in held.signal(); release.wait(); return ((), nil) } }
+        await withCheckedContinuation { continuation in DispatchQueue.global().async { held.wait(); continuation.resume() } }
+        // (released after 5 s in any case, so that a writer without the deadline fails this test rather than hangs it)
+        let valve = Task { try? await Task.sleep(for: .seconds(5)); release.signal() }
+
+        // When a write that creates the zone has 200 ms left of its request
+        let refused = await #expect(throws: ServerError.self) {
+            try await StorageDeadline.$requestEnd.withValue(.now + .milliseconds(200)) {
+                try await repository.modify(reads) { _ in ((), MarkSyncModifyWrites(zone: StoredMarkSyncZone(key: zone, incarnation: 7), records: [], usage: .zero, userID: user.id)) }
+            }
+        }
+        release.signal()
+        valve.cancel()
+        try await holder.value
+
+        // Then it is refused as unavailable, and its decision never ran once the writer was free
+        guard case .unavailable(let reason, _)? = refused else { Issue.record("not refused as unavailable: \(String(describing: refused))"); return }
+        #expect(reason.contains("writer stayed busy"))
+        #expect(try await repository.zone(zone, records: .none) == nil)
     }
 }

@@ -66,7 +66,7 @@ public struct SQLiteAdministration: UserAndChannelAdministration {
     public func quota(name: String) async throws -> MarkSyncUserUsage? {
         try await run { db in
             guard let id = try Self.userID(name, in: db) else { return nil }
-            return try SQLiteMarkSyncTransaction(db: db, isReadOnly: true).usage(ofUser: id)
+            return try SQLiteMarkSyncTransaction(db: db).usage(ofUser: id)
         }
     }
 

@@ -121,39 +121,28 @@ public enum MarkSyncRecordBytes {
     }
 }
 
-/// What one write transaction takes from (or gives back to) its user's quota: the user's usage
-/// is read at the first change (after the transaction has read the zone it writes, so after the
-/// zone's lock on PostgreSQL) and written once, by ``record(in:)``: two statements a
-/// transaction, none a record.
+/// What one write takes from (or gives back to) its user's quota, from the usage its transaction
+/// read: the usage is read once and written once, two statements a transaction, none a record.
 struct MarkSyncQuotaLedger: Sendable {
-    /// The user.
-    let userID: Int64
+    /// The usage row as the transaction found it.
+    let start: MarkSyncUserUsage
     /// The server's default quota.
     let defaults: MarkSyncQuota
-    /// The user's usage row as the transaction found it; nil until the first change.
-    private(set) var start: MarkSyncUserUsage?
     /// What the transaction changes so far.
     private(set) var delta = MarkSyncUsage.zero
 
-    /// A ledger of the user `userID`, whose quota is `defaults` unless set otherwise.
-    init(userID: Int64, defaults: MarkSyncQuota) {
-        self.userID = userID
+    /// A ledger of a user who holds `start`, whose quota is `defaults` unless set otherwise.
+    init(start: MarkSyncUserUsage, defaults: MarkSyncQuota) {
+        self.start = start
         self.defaults = defaults
     }
 
     /// Adds `change`, unless it grows a count past the user's quota: then answers why and
     /// changes nothing.
-    mutating func take(_ change: MarkSyncUsage, in transaction: any MarkSyncTransaction) throws -> String? {
-        let start = try self.start ?? transaction.usage(ofUser: userID)
-        self.start = start
+    mutating func take(_ change: MarkSyncUsage) -> String? {
         let after = start.usage + delta + change
         if let excess = after.excess(growing: change, over: start.setting.quota(defaults: defaults)) { return excess }
         delta = delta + change
         return nil
-    }
-
-    /// Writes what the transaction changed.
-    func record(in transaction: any MarkSyncTransaction) throws {
-        try transaction.addUsage(delta, ofUser: userID)
     }
 }

@@ -110,8 +110,11 @@ public struct StoredMarkSyncRecord: Sendable, Hashable {
 /// Storage for the status service: users, zones and records.
 ///
 /// The server has two implementations: ``SQLiteMarkSyncRepository`` (a file, or in memory for
-/// tests) and ``PostgresMarkSyncRepository``; ``ServerStorage`` opens the one configured. Repositories return domain values
-/// and throw ``ServerError/storage(_:)`` for failures of the storage itself.
+/// tests) and ``PostgresMarkSyncRepository``; ``ServerStorage`` opens the one configured.
+/// Repositories return domain values and throw ``ServerError/storage(_:)`` for failures of the
+/// storage itself. They hold no rules: a write reads what its decision needs, calls the
+/// service's decision once and writes what it returns, in one transaction; a read answers from
+/// one consistent state.
 public protocol MarkSyncRepository: Sendable {
     /// Adds a user with the SHA-256 hex digest of their token; nil when the name is taken.
     func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser?
@@ -119,61 +122,46 @@ public protocol MarkSyncRepository: Sendable {
     func user(tokenHash: String) async throws -> MarkSyncUser?
     /// Notes that the user made an authenticated request at `millis` (for `users list`).
     func recordSeen(userID: Int64, atMillis millis: Int64) async throws
-    /// Runs `body` as one transaction: it sees its own writes, and nothing it wrote survives
-    /// when it throws. Once it returns, what it wrote is durable. `body` may be run more than once
-    /// (``PostgresMarkSyncRepository`` runs it again after fetching a read it missed) and only its
-    /// last run counts, so it lets the transaction's errors through and changes nothing outside.
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T
-    /// Runs `body` as one read-only transaction (its ``MarkSyncTransaction/isReadOnly`` is true):
-    /// it sees one consistent state, and a write in it fails.
-    func read<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T
-}
-
-extension MarkSyncRepository {
-    /// Reads in a full transaction.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
-        try await transaction(body)
-    }
-}
-
-/// The reads and writes available inside a ``MarkSyncRepository`` transaction.
-public protocol MarkSyncTransaction {
-    /// Whether this is a read-only transaction (``MarkSyncRepository/read(_:)``), where writes fail.
-    var isReadOnly: Bool { get }
-    /// The zone, if it exists.
-    func zone(_ key: MarkSyncZoneKey) throws -> StoredMarkSyncZone?
+    /// Runs one `records/modify` as one write transaction: reads the zone, the stored records
+    /// and the usage that `reads` names, calls `decide` once with what it found, writes what
+    /// `decide` returns (nothing for nil) and commits; then returns `decide`'s answer, durable.
+    /// Nothing is written when `decide` throws. Concurrent calls for one user database decide
+    /// one after another, each seeing the writes of the ones before.
+    func modify<T: Sendable>(
+        _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+    ) async throws -> T
+    /// Runs one `zones/modify` as one write transaction, as ``modify(_:deciding:)`` does: reads
+    /// the zones `reads` names, what those it may delete hold and the user's usage, decides once,
+    /// creates and deletes the zones `decide` says and commits.
+    func modifyZones<T: Sendable>(
+        _ reads: MarkSyncZonesReads, deciding decide: @escaping @Sendable (MarkSyncZonesState) throws -> (T, MarkSyncZonesWrites)
+    ) async throws -> T
+    /// The zone and, read in the same transaction, its records that `selection` picks (with their
+    /// fields); nil when the zone does not exist.
+    func zone(_ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])?
     /// Up to `limit` zones of `database` whose names sort (bytewise) after `name`, or from the
     /// first when it is nil, in that order.
-    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone]
-    /// Creates or updates a zone.
-    func saveZone(_ zone: StoredMarkSyncZone) throws
-    /// Deletes a zone and every record in it.
-    func deleteZone(_ key: MarkSyncZoneKey) throws
-    /// The live records and stored bytes of a zone (its zones count 0).
-    func usage(of zone: MarkSyncZoneKey) throws -> MarkSyncUsage
-    /// What the user holds and the quota set for them (nothing, and no setting, before any write).
-    func usage(ofUser userID: Int64) throws -> MarkSyncUserUsage
-    /// Adds `delta` to what the user holds.
-    func addUsage(_ delta: MarkSyncUsage, ofUser userID: Int64) throws
-    /// The stored records (tombstones included) among `names`, by name, each with its
-    /// ``StoredMarkSyncRecord/storedBytes``. A record's fields are read only when `readsFields`
-    /// answers true for it (given it without them); otherwise they are left empty.
-    func records(
-        named names: [String], in zone: MarkSyncZoneKey, readingFieldsWhen readsFields: (StoredMarkSyncRecord) -> Bool
-    ) throws -> [String: StoredMarkSyncRecord]
-    /// Creates or replaces records (or their tombstones), whose names are all different.
-    func saveRecords(_ records: [StoredMarkSyncRecord], in zone: MarkSyncZoneKey) throws
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone]
+    /// The position of the latest zone change (creation, record change or deletion) in
+    /// `database` (0 before any) and, read in the same transaction, up to `limit` zones created,
+    /// changed or deleted after `position`, oldest change first; deleted zones only when
+    /// `includeDeleted`.
+    func zoneChanges(
+        in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
+    ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange])
+}
+
+/// The records of a zone a read picks besides the zone itself.
+public enum MarkSyncRecordSelection: Sendable, Hashable {
+    /// None.
+    case none
+    /// The stored records (tombstones included) among these names, in no particular order.
+    case named([String])
     /// Up to `limit` records changed after `sequence`, oldest change first; tombstones only when
     /// `includeDeleted`.
-    func changes(in zone: MarkSyncZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredMarkSyncRecord]
-    /// The live records of type `type` in the zone, in no particular order.
-    func records(ofType type: String, in zone: MarkSyncZoneKey) throws -> [StoredMarkSyncRecord]
-    /// The position of the latest zone change (creation, record change or deletion) in
-    /// `database`; 0 before any.
-    func databaseChangePosition(_ database: MarkSyncDatabaseKey) throws -> Int64
-    /// Up to `limit` zones of `database` created, changed or deleted after `position`, oldest
-    /// change first; deleted zones only when `includeDeleted`.
-    func zoneChanges(in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) throws -> [MarkSyncZoneChange]
+    case changed(after: Int64, includeDeleted: Bool, limit: Int)
+    /// The live records of this type, in no particular order.
+    case ofType(String)
 }
 
 /// A zone's latest change in its database's change history.
@@ -190,15 +178,5 @@ public struct MarkSyncZoneChange: Sendable, Hashable {
         self.zone = zone
         self.position = position
         self.isDeleted = isDeleted
-    }
-}
-
-extension MarkSyncTransaction {
-    /// A transaction that may write, unless the implementation says otherwise.
-    public var isReadOnly: Bool { false }
-
-    /// The stored records (tombstones included) among `names`, by name, with their fields.
-    public func records(named names: [String], in zone: MarkSyncZoneKey) throws -> [String: StoredMarkSyncRecord] {
-        try records(named: names, in: zone) { _ in true }
     }
 }

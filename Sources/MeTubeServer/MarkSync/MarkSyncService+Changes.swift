@@ -14,36 +14,42 @@ extension MarkSyncService {
         }
         var seen: Set<[String?]> = []
         let zones = request.zones.filter { seen.insert([$0.zoneID.zoneName, $0.zoneID.ownerRecordName, $0.syncToken]).inserted }
-        let results = try await readingTransaction { transaction in
-            var budget = maximum
-            return try zones.map { wanted -> MarkSyncZoneChangesResult in
-                if let error = accessError(for: wanted.zoneID, caller: caller) { return .failure(error) }
-                let key = MarkSyncZoneKey(database: caller.database, zoneName: wanted.zoneID.zoneName)
-                guard let zone = try existingZone(key, in: transaction) else { return .failure(zoneNotFound(wanted.zoneID)) }
-                var after: Int64 = 0
-                if let token = wanted.syncToken {
-                    switch MarkSyncVersionTokens.sequence(ofSyncToken: token, in: zone) {
-                    case .success(let sequence): after = sequence
-                    case .failure(let error): return .failure(error)
-                    }
-                }
-                let limit = min(wanted.resultsLimit ?? request.resultsLimit ?? maximum, budget)
-                var changed = limit > 0 ? try transaction.changes(in: key, after: after, includeDeleted: wanted.syncToken != nil, limit: limit + 1) : []
-                let moreComing = limit > 0 ? changed.count > limit : zone.lastSequence > after
-                if changed.count > limit { changed.removeLast(changed.count - limit) }
-                budget -= changed.count
-                let position = moreComing ? changed.last?.sequence ?? after : zone.lastSequence
-                let types = (wanted.desiredRecordTypes ?? request.desiredRecordTypes).map(Set.init)
-                let keys = wanted.desiredKeys ?? request.desiredKeys
-                let records = changed
-                    .filter { $0.isDeleted || types?.contains($0.type) ?? true }
-                    .map { recordDictionary($0, zone: zone, caller: caller, desiredKeys: keys) }
-                return .success(MarkSyncZoneChanges(
-                    zoneID: MarkSyncZoneID(zoneName: zone.key.zoneName, ownerRecordName: caller.user.recordName),
-                    records: records,
-                    syncToken: MarkSyncVersionTokens.syncToken(zone: zone, sequence: position),
-                    moreComing: moreComing))
+        // One transaction a zone: its token and its changes are read from one state of it.
+        var budget = maximum
+        var results: [MarkSyncZoneChangesResult] = []
+        for wanted in zones {
+            if let error = accessError(for: wanted.zoneID, caller: caller) {
+                results.append(.failure(error))
+                continue
             }
+            let key = MarkSyncZoneKey(database: caller.database, zoneName: wanted.zoneID.zoneName)
+            let after = wanted.syncToken.flatMap(MarkSyncVersionTokens.uncheckedSequence(ofSyncToken:)) ?? 0
+            let limit = min(wanted.resultsLimit ?? request.resultsLimit ?? maximum, budget)
+            let selection: MarkSyncRecordSelection = limit > 0 ? .changed(after: after, includeDeleted: wanted.syncToken != nil, limit: limit + 1) : .none
+            guard let found = try await storedZone(key, records: selection, caller: caller) else {
+                results.append(.failure(zoneNotFound(wanted.zoneID)))
+                continue
+            }
+            let zone = found.zone
+            if let token = wanted.syncToken, case .failure(let error) = MarkSyncVersionTokens.sequence(ofSyncToken: token, in: zone) {
+                results.append(.failure(error))
+                continue
+            }
+            var changed = found.records
+            let moreComing = limit > 0 ? changed.count > limit : zone.lastSequence > after
+            if changed.count > limit { changed.removeLast(changed.count - limit) }
+            budget -= changed.count
+            let position = moreComing ? changed.last?.sequence ?? after : zone.lastSequence
+            let types = (wanted.desiredRecordTypes ?? request.desiredRecordTypes).map(Set.init)
+            let keys = wanted.desiredKeys ?? request.desiredKeys
+            let records = changed
+                .filter { $0.isDeleted || types?.contains($0.type) ?? true }
+                .map { recordDictionary($0, zone: zone, caller: caller, desiredKeys: keys) }
+            results.append(.success(MarkSyncZoneChanges(
+                zoneID: MarkSyncZoneID(zoneName: zone.key.zoneName, ownerRecordName: caller.user.recordName),
+                records: records,
+                syncToken: MarkSyncVersionTokens.syncToken(zone: zone, sequence: position),
+                moreComing: moreComing)))
         }
         return MarkSyncZoneChangesResponse(zones: results)
     }

@@ -15,18 +15,16 @@ extension MarkSyncService {
         let plan = try MarkSyncQueryPlan(request.query)
         let limit = min(request.resultsLimit ?? maximum, maximum)
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
-        return try await readingTransaction { transaction in
-            let zone = try requireZone(zoneID, caller: caller, in: transaction)
-            let offset = try request.continuationMarker.map { marker throws(MarkSyncErrorBody) in
-                try MarkSyncVersionTokens.offset(ofQueryMarker: marker, in: zone)
-            } ?? 0
-            let matches = plan.apply(to: try transaction.records(ofType: recordType, in: zone.key))
-            let page = matches.dropFirst(offset).prefix(limit)
-            let end = offset + page.count
-            return MarkSyncRecordsQueryResponse(
-                records: page.map { recordDictionary($0, zone: zone, caller: caller, desiredKeys: request.desiredKeys) },
-                continuationMarker: end < matches.count ? MarkSyncVersionTokens.queryMarker(offset: end, zone: zone) : nil)
-        }
+        let (zone, records) = try await requireZone(zoneID, records: .ofType(recordType), caller: caller)
+        let offset = try request.continuationMarker.map { marker throws(MarkSyncErrorBody) in
+            try MarkSyncVersionTokens.offset(ofQueryMarker: marker, in: zone)
+        } ?? 0
+        let matches = plan.apply(to: records)
+        let page = matches.dropFirst(offset).prefix(limit)
+        let end = offset + page.count
+        return MarkSyncRecordsQueryResponse(
+            records: page.map { recordDictionary($0, zone: zone, caller: caller, desiredKeys: request.desiredKeys) },
+            continuationMarker: end < matches.count ? MarkSyncVersionTokens.queryMarker(offset: end, zone: zone) : nil)
     }
 
     /// `users/caller`: the caller's user identity.

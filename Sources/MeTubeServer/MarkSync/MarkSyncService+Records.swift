@@ -5,6 +5,13 @@ extension MarkSyncService {
     /// `records/modify`: applies the operations in order, one result per operation; with
     /// `atomic` (the default) nothing is written unless every operation succeeds.
     ///
+    /// The request is decided once, inside its write transaction
+    /// (``MarkSyncRepository/modify(_:deciding:)``): the repository reads the zone, the records
+    /// the operations name and the user's usage, `modifyPlan` decides from them (change tags,
+    /// quotas, sequences), and the repository writes the plan's records and commits. What
+    /// depends on the request alone (the stored form of the fields an operation writes as sent)
+    /// is worked out before, outside the transaction.
+    ///
     /// `bodyBytes` is the size of the request body; records are measured against the record size
     /// limit only when the body could hold one over it.
     public func modifyRecords(_ request: MarkSyncRecordsModifyRequest, bodyBytes: Int, caller: MarkSyncCaller) async throws -> MarkSyncRecordsResponse {
@@ -13,23 +20,19 @@ extension MarkSyncService {
         let names = request.operations.compactMap { $0.record.recordName.flatMap { Self.isAcceptedName($0) ? $0 : nil } }
         let indexByName = try Self.indexByName(request.operations, count: names.count)
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
+        if let error = accessError(for: zoneID, caller: caller) {
+            throw MarkSyncErrorBody(error.serverErrorCode, error.reason)
+        }
         let measuresSize = bodyBytes > configuration.maxRecordBytes
         let now = nowMillis
-        // The operations are worked out from a read snapshot, off the single writer; the write
-        // transaction takes that plan as it is when the zone has not changed since (its
-        // sequence names every change of its records), and works them out again otherwise.
-        // Requests to one zone take turns, so that they rarely do.
-        let plan = try await zoneTurns.inTurn(for: MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)) {
-            let planned = try? await readingTransaction { transaction in
-                try modifyPlan(request, names: names, indexByName: indexByName, zone: requireZone(zoneID, caller: caller, in: transaction), measuresSize: measuresSize, caller: caller, now: now, in: transaction)
-            }
-            return try await repository.transaction { transaction in
-                let zone = try requireZone(zoneID, caller: caller, in: transaction)
-                let plan = try planned.flatMap { try $0.holds(for: zone, in: transaction) ? $0 : nil }
-                    ?? modifyPlan(request, names: names, indexByName: indexByName, zone: zone, measuresSize: measuresSize, caller: caller, now: now, in: transaction)
-                try plan.write(to: transaction)
-                return plan
-            }
+        let operations = request.operations
+        let encoded = Self.encodedAsSent(operations)
+        let reads = MarkSyncModifyReads(zone: MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), names: names, userID: caller.user.id) { stored, zone in
+            indexByName[stored.name].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
+        }
+        let plan = try await repository.modify(reads) { state in
+            let plan = try modifyPlan(request, encoded: encoded, measuresSize: measuresSize, caller: caller, now: now, state: state)
+            return (plan, plan.writes)
         }
         let results = plan.outcomes.indices.map { index -> MarkSyncRecordResult in
             switch plan.outcomes[index] {
@@ -57,21 +60,36 @@ extension MarkSyncService {
         return indexByName
     }
 
-    /// What `request` does to `zone` as `transaction` sees it: each operation's record (with its
-    /// sequence) or error. `names` are the records the operations name, `indexByName` the
-    /// operation naming each.
+    /// Per operation, the stored form of the fields its record gets when it writes them as sent
+    /// (`create`, `replace`, `forceReplace`), whatever the zone holds; nil for the others and for
+    /// fields that do not encode (the plan meets their error).
+    private static func encodedAsSent(_ operations: [MarkSyncRecordsModifyRequest.Operation]) -> [Data?] {
+        operations.map { operation in
+            switch operation.operationType {
+            case .create, .replace, .forceReplace: try? MarkSyncFieldsCodec.stored(storedFields(operation.record.fields ?? [:]))
+            case .update, .forceUpdate, .delete, .forceDelete: nil
+            }
+        }
+    }
+
+    /// What `request` does to the zone and records of `state`: each operation's record (with its
+    /// sequence) or error, and the writes. The zone is created when it is the default zone and
+    /// missing; another missing zone is ZONE_NOT_FOUND. `encoded` holds the stored fields of
+    /// records written as sent (``encodedAsSent(_:)``).
     private func modifyPlan(
-        _ request: MarkSyncRecordsModifyRequest, names: [String], indexByName: [String: Int], zone: StoredMarkSyncZone, measuresSize: Bool,
-        caller: MarkSyncCaller, now: Int64, in transaction: any MarkSyncTransaction
+        _ request: MarkSyncRecordsModifyRequest, encoded: [Data?], measuresSize: Bool, caller: MarkSyncCaller, now: Int64, state: MarkSyncModifyState
     ) throws -> RecordsModifyPlan {
+        let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
+        let created = state.zone == nil && zoneID.zoneName == MarkSyncZoneID.defaultZoneName
+        guard let zone = state.zone ?? (created ? Self.newZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)) : nil) else {
+            throw MarkSyncErrorBody(.zoneNotFound, zoneNotFound(zoneID).reason)
+        }
         // Operations by index, not copied: an operation is a large value, and copying each twice
         // showed in the server's profile under load.
         let operations = request.operations
-        let existing = try transaction.records(named: names, in: zone.key) { stored in
-            indexByName[stored.name].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
-        }
+        let existing = state.records
         var sequence = zone.lastSequence
-        var ledger = MarkSyncQuotaLedger(userID: caller.user.id, defaults: configuration.quota)
+        var ledger = MarkSyncQuotaLedger(start: state.usage, defaults: configuration.quota)
         var records: [StoredMarkSyncRecord] = []
         var outcomes: [RecordsModifyPlan.Outcome] = []
         records.reserveCapacity(operations.count)
@@ -81,12 +99,12 @@ extension MarkSyncService {
             case .failure(let error):
                 outcomes.append(.failure(error))
             case .success(var record):
-                let storedFields = try MarkSyncFieldsCodec.stored(record.fields)
+                let storedFields = try encoded[index] ?? MarkSyncFieldsCodec.stored(record.fields)
                 record.storedFields = storedFields
                 record.storedBytes = MarkSyncRecordBytes.of(name: record.name, type: record.type, storedFieldBytes: storedFields.count)
                 if measuresSize, let error = sizeError(of: record) {
                     outcomes.append(.failure(error))
-                } else if let excess = try ledger.take(Self.usageChange(to: record, from: existing[record.name]), in: transaction) {
+                } else if let excess = ledger.take(Self.usageChange(to: record, from: existing[record.name])) {
                     outcomes.append(.failure(MarkSyncRecordError(recordName: record.name, .quotaExceeded, "Record '\(record.name)' is not written: \(excess)")))
                 } else {
                     sequence += 1
@@ -97,7 +115,11 @@ extension MarkSyncService {
             }
         }
         let isRejected = (request.atomic ?? true) && records.count < outcomes.count
-        return RecordsModifyPlan(zone: zone, records: records, outcomes: outcomes, isRejected: isRejected, lastSequence: sequence, ledger: ledger)
+        var written = zone
+        written.lastSequence = isRejected ? zone.lastSequence : sequence
+        let writes = isRejected && !created ? nil : MarkSyncModifyWrites(
+            zone: written, records: isRejected ? [] : records, usage: isRejected ? .zero : ledger.delta, userID: caller.user.id)
+        return RecordsModifyPlan(zone: zone, records: records, outcomes: outcomes, isRejected: isRejected, writes: writes)
     }
 
     /// What writing `record` in place of `stored` changes in its user's usage.
@@ -112,34 +134,35 @@ extension MarkSyncService {
             throw MarkSyncErrorBody.limitExceeded("\(request.records.count) records requested; the limit is \(configuration.maxRecordsPerResponse)")
         }
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
-        let results = try await readingTransaction { transaction in
-            let zone = try requireZone(zoneID, caller: caller, in: transaction)
-            let found = try transaction.records(named: request.records.map(\.recordName).filter(Self.isAcceptedName), in: zone.key)
-            return request.records.map { lookup -> MarkSyncRecordResult in
-                guard !lookup.recordName.isEmpty else {
-                    return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
-                }
-                if let error = Self.nameError(lookup.recordName, of: "recordName") {
-                    return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, error))
-                }
-                guard let record = found[lookup.recordName], !record.isDeleted else {
-                    return .failure(MarkSyncRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
-                }
-                return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: lookup.desiredKeys ?? request.desiredKeys))
+        let (zone, records) = try await requireZone(zoneID, records: .named(request.records.map(\.recordName).filter(Self.isAcceptedName)), caller: caller)
+        let found = Dictionary(records.map { ($0.name, $0) }) { first, _ in first }
+        let results = request.records.map { lookup -> MarkSyncRecordResult in
+            guard !lookup.recordName.isEmpty else {
+                return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
             }
+            if let error = Self.nameError(lookup.recordName, of: "recordName") {
+                return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, error))
+            }
+            guard let record = found[lookup.recordName], !record.isDeleted else {
+                return .failure(MarkSyncRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
+            }
+            return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: lookup.desiredKeys ?? request.desiredKeys))
         }
         return MarkSyncRecordsResponse(records: results)
     }
 
-    /// The zone a record request addresses, or the request-level error why it cannot be used.
-    func requireZone(_ zoneID: MarkSyncZoneID, caller: MarkSyncCaller, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone {
+    /// The zone a record request addresses and its records that `selection` picks, read in one
+    /// transaction, or the request-level error why the zone cannot be used.
+    func requireZone(
+        _ zoneID: MarkSyncZoneID, records selection: MarkSyncRecordSelection = .none, caller: MarkSyncCaller
+    ) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord]) {
         if let error = accessError(for: zoneID, caller: caller) {
             throw MarkSyncErrorBody(error.serverErrorCode, error.reason)
         }
-        guard let zone = try existingZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), in: transaction) else {
+        guard let found = try await storedZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), records: selection, caller: caller) else {
             throw MarkSyncErrorBody(.zoneNotFound, zoneNotFound(zoneID).reason)
         }
-        return zone
+        return found
     }
 
     /// The record dictionary of a stored record, its fields cut to `desiredKeys` when given.
@@ -247,7 +270,8 @@ extension MarkSyncService {
     }
 }
 
-/// The outcome of a `records/modify` request worked out from one state of its zone.
+/// The outcome of a `records/modify` request, decided once from its zone as its write
+/// transaction found it.
 private struct RecordsModifyPlan: Sendable {
     /// What one operation comes to.
     enum Outcome: Sendable {
@@ -257,36 +281,16 @@ private struct RecordsModifyPlan: Sendable {
         case failure(MarkSyncRecordError)
     }
 
-    /// The zone as the plan found it.
+    /// The zone as the plan found it (or created it).
     let zone: StoredMarkSyncZone
     /// The records the operations leave behind, sequences assigned, in the order of their
     /// operations: what is written, as it is, without copying each out of a per-operation result.
     let records: [StoredMarkSyncRecord]
     /// Per operation: its record or its error.
     let outcomes: [Outcome]
-    /// Whether an atomic request failed as a whole, so nothing is written.
+    /// Whether an atomic request failed as a whole, so none of its records is written.
     let isRejected: Bool
-    /// The zone's sequence once the records are written.
-    let lastSequence: Int64
-    /// What the records take from their user's quota, and the usage that was worked out from.
-    let ledger: MarkSyncQuotaLedger
-
-    /// Whether the plan still holds in `transaction`: it found `zone` as it is, and its user's
-    /// usage too, when it took any of it.
-    func holds(for zone: StoredMarkSyncZone, in transaction: any MarkSyncTransaction) throws -> Bool {
-        guard self.zone == zone else { return false }
-        guard let start = ledger.start else { return true }
-        return try transaction.usage(ofUser: ledger.userID) == start
-    }
-
-    /// Writes the records, the zone's new sequence and its user's usage, unless the request was
-    /// rejected.
-    func write(to transaction: any MarkSyncTransaction) throws {
-        guard !isRejected else { return }
-        try transaction.saveRecords(records, in: zone.key)
-        var written = zone
-        written.lastSequence = lastSequence
-        try transaction.saveZone(written)
-        try ledger.record(in: transaction)
-    }
+    /// What the repository writes: the records, the zone's new sequence and its user's usage;
+    /// nil when nothing changes.
+    let writes: MarkSyncModifyWrites?
 }

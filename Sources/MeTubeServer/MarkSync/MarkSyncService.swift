@@ -27,8 +27,6 @@ public struct MarkSyncService: Sendable {
     public let configuration: MarkSyncConfiguration
     private let throttle: MarkSyncThrottle
     private let lastSeen = MarkSyncLastSeenRecorder()
-    /// Orders the record writes of each zone (see ``MarkSyncZoneTurns``).
-    let zoneTurns = MarkSyncZoneTurns()
     private let clock: @Sendable () -> Int64
 
     /// Creates a service over `repository`; `clock` gives the time stamped on records, in
@@ -88,31 +86,36 @@ public struct MarkSyncService: Sendable {
         guard Set(names).count == names.count else {
             throw MarkSyncErrorBody(.badRequest, "Only one operation per zone is allowed in a request")
         }
-        let results = try await repository.transaction { transaction in
-            var ledger = MarkSyncQuotaLedger(userID: caller.user.id, defaults: configuration.quota)
-            let results = try request.operations.map { operation -> MarkSyncZoneResult in
+        let keys = request.operations.map { MarkSyncZoneKey(database: caller.database, zoneName: $0.zone.zoneID.zoneName) }
+        let deleting = request.operations.indices.filter { request.operations[$0].operationType == .delete }.map { keys[$0] }
+        let reads = MarkSyncZonesReads(zones: keys, deleting: deleting, userID: caller.user.id)
+        let results = try await repository.modifyZones(reads) { state in
+            var ledger = MarkSyncQuotaLedger(start: state.usage, defaults: configuration.quota)
+            var created: [StoredMarkSyncZone] = []
+            var deleted: [MarkSyncZoneKey] = []
+            let results = zip(request.operations, keys).map { (operation, key) -> MarkSyncZoneResult in
                 let zoneID = operation.zone.zoneID
                 if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
-                let key = MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)
                 switch operation.operationType {
                 case .create:
-                    if let zone = try existingZone(key, in: transaction) { return .success(zoneDictionary(zone, caller: caller)) }
-                    if let excess = try ledger.take(MarkSyncUsage(zones: 1), in: transaction) {
+                    if let zone = state.zones[key] { return .success(zoneDictionary(zone, caller: caller)) }
+                    if zoneID.zoneName != MarkSyncZoneID.defaultZoneName, let excess = ledger.take(MarkSyncUsage(zones: 1)) {
                         return .failure(MarkSyncZoneError(zoneID: zoneID, .quotaExceeded, "Zone '\(zoneID.zoneName)' is not created: \(excess)"))
                     }
-                    return .success(zoneDictionary(try createZone(key, in: transaction), caller: caller))
+                    let zone = Self.newZone(key)
+                    created.append(zone)
+                    return .success(zoneDictionary(zone, caller: caller))
                 case .delete:
                     guard zoneID.zoneName != MarkSyncZoneID.defaultZoneName else {
                         return .failure(MarkSyncZoneError(zoneID: zoneID, .badRequest, "The default zone cannot be deleted"))
                     }
-                    guard try transaction.zone(key) != nil else { return .failure(zoneNotFound(zoneID)) }
-                    _ = try ledger.take(-(try transaction.usage(of: key) + MarkSyncUsage(zones: 1)), in: transaction)
-                    try transaction.deleteZone(key)
+                    guard state.zones[key] != nil else { return .failure(zoneNotFound(zoneID)) }
+                    _ = ledger.take(-((state.holdings[key] ?? .zero) + MarkSyncUsage(zones: 1)))
+                    deleted.append(key)
                     return .success(MarkSyncZone(zoneID: MarkSyncZoneID(zoneName: zoneID.zoneName, ownerRecordName: caller.user.recordName)))
                 }
             }
-            try ledger.record(in: transaction)
-            return results
+            return (results, MarkSyncZonesWrites(created: created, deleted: deleted, usage: ledger.delta, userID: caller.user.id))
         }
         return MarkSyncZonesResponse(zones: results)
     }
@@ -121,11 +124,8 @@ public struct MarkSyncService: Sendable {
     /// marker of the next page while more follow.
     public func listZones(_ page: MarkSyncZoneListPage = .init(), caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
         let limit = page.limit ?? configuration.maxRecordsPerResponse
-        let zones = try await readingTransaction { transaction in
-            let defaultKey = MarkSyncZoneKey(database: caller.database, zoneName: MarkSyncZoneID.defaultZoneName)
-            _ = try existingZone(defaultKey, in: transaction)
-            return try transaction.zones(in: caller.database, after: page.after, limit: limit + 1)
-        }
+        _ = try await storedZone(MarkSyncZoneKey(database: caller.database, zoneName: MarkSyncZoneID.defaultZoneName), caller: caller)
+        let zones = try await repository.zones(in: caller.database, after: page.after, limit: limit + 1)
         let shown = zones.prefix(limit)
         return MarkSyncZonesResponse(
             zones: shown.map { .success(zoneDictionary($0, caller: caller)) },
@@ -135,12 +135,14 @@ public struct MarkSyncService: Sendable {
     /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.
     public func lookupZones(_ request: MarkSyncZonesLookupRequest, caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
         try checkCount(request.zones.count, of: "zones")
-        let results = try await readingTransaction { transaction in
-            try request.zones.map { zoneID -> MarkSyncZoneResult in
-                if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
-                let key = MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName)
-                guard let zone = try existingZone(key, in: transaction) else { return .failure(zoneNotFound(zoneID)) }
-                return .success(zoneDictionary(zone, caller: caller))
+        var results: [MarkSyncZoneResult] = []
+        for zoneID in request.zones {
+            if let error = accessError(for: zoneID, caller: caller) {
+                results.append(.failure(error))
+            } else if let found = try await storedZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), caller: caller) {
+                results.append(.success(zoneDictionary(found.zone, caller: caller)))
+            } else {
+                results.append(.failure(zoneNotFound(zoneID)))
             }
         }
         return MarkSyncZonesResponse(zones: results)
@@ -186,26 +188,18 @@ public struct MarkSyncService: Sendable {
         return nil
     }
 
-    /// The stored zone, creating the default zone on first use (in a read-only transaction it
-    /// throws ``DefaultZoneMissing`` instead, and ``readingTransaction(_:)`` writes).
-    func existingZone(_ key: MarkSyncZoneKey, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone? {
-        if let zone = try transaction.zone(key) { return zone }
+    /// The stored zone and its records that `selection` picks, read in one transaction; the
+    /// default zone is created on first use (in a write of its own, then read).
+    func storedZone(
+        _ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection = .none, caller: MarkSyncCaller
+    ) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])? {
+        if let found = try await repository.zone(key, records: selection) { return found }
         guard key.zoneName == MarkSyncZoneID.defaultZoneName else { return nil }
-        if transaction.isReadOnly { throw DefaultZoneMissing() }
-        return try createZone(key, in: transaction)
-    }
-
-    /// A read-only transaction met a default zone still to be created.
-    struct DefaultZoneMissing: Error {}
-
-    /// Runs `body` in a read-only transaction, which runs beside other reads and the writer; when
-    /// it finds the default zone still to be created, runs it again in a write transaction.
-    func readingTransaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
-        do {
-            return try await repository.read(body)
-        } catch is DefaultZoneMissing {
-            return try await repository.transaction(body)
+        let reads = MarkSyncModifyReads(zone: key, names: [], userID: caller.user.id) { _, _ in false }
+        try await repository.modify(reads) { state in
+            ((), state.zone == nil ? MarkSyncModifyWrites(zone: Self.newZone(key), records: [], usage: .zero, userID: caller.user.id) : nil)
         }
+        return try await repository.zone(key, records: selection)
     }
 
     /// The zone dictionary of a stored zone.
@@ -222,9 +216,8 @@ public struct MarkSyncService: Sendable {
         MarkSyncZoneError(zoneID: zoneID, .zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist")
     }
 
-    private func createZone(_ key: MarkSyncZoneKey, in transaction: any MarkSyncTransaction) throws -> StoredMarkSyncZone {
-        let zone = StoredMarkSyncZone(key: key, incarnation: Int64.random(in: 1...(1 << 40)))
-        try transaction.saveZone(zone)
-        return zone
+    /// A zone about to be created, with an incarnation of its own.
+    static func newZone(_ key: MarkSyncZoneKey) -> StoredMarkSyncZone {
+        StoredMarkSyncZone(key: key, incarnation: Int64.random(in: 1...(1 << 40)))
     }
 }

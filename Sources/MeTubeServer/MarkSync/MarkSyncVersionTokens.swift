@@ -18,15 +18,27 @@ enum MarkSyncVersionTokens {
     /// The position named by `token` in `zone`, or an error saying why it names none.
     static func sequence(ofSyncToken token: String, in zone: StoredMarkSyncZone) -> Result<Int64, MarkSyncZoneError> {
         let zoneID = MarkSyncZoneID(zoneName: zone.key.zoneName)
-        let parts = token.dropFirst().split(separator: "-")
-        guard token.hasPrefix("S"), parts.count == 2,
-              let incarnation = Int64(parts[0], radix: 36), let sequence = Int64(parts[1], radix: 36), sequence >= 0 else {
+        guard let parsed = parse(syncToken: token) else {
             return .failure(MarkSyncZoneError(zoneID: zoneID, .badRequest, "syncToken '\(token)' is not a sync token of this server"))
         }
-        guard incarnation == zone.incarnation, sequence <= zone.lastSequence else {
+        guard parsed.incarnation == zone.incarnation, parsed.sequence <= zone.lastSequence else {
             return .failure(MarkSyncZoneError(zoneID: zoneID, .badRequest, "syncToken '\(token)' belongs to an earlier zone of this name; fetch again without a syncToken"))
         }
-        return .success(sequence)
+        return .success(parsed.sequence)
+    }
+
+    /// The position `token` names, not yet checked against its zone (which
+    /// ``sequence(ofSyncToken:in:)`` does), or nil when it is not a sync token of this server.
+    static func uncheckedSequence(ofSyncToken token: String) -> Int64? {
+        parse(syncToken: token)?.sequence
+    }
+
+    /// The zone incarnation and position a sync token names.
+    private static func parse(syncToken token: String) -> (incarnation: Int64, sequence: Int64)? {
+        let parts = token.dropFirst().split(separator: "-")
+        guard token.hasPrefix("S"), parts.count == 2,
+              let incarnation = Int64(parts[0], radix: 36), let sequence = Int64(parts[1], radix: 36), sequence >= 0 else { return nil }
+        return (incarnation, sequence)
     }
 
     /// The database sync token for the position `position` of a database's change history.

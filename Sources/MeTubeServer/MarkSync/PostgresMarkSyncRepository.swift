@@ -14,11 +14,11 @@ import PostgresNIO
 /// Different users' transactions run in parallel. A transaction that PostgreSQL still aborts as a
 /// deadlock or a serialization failure is run again, up to three times.
 ///
-/// The transaction's body is synchronous (``MarkSyncTransaction``), and no thread waits for the
-/// database: the body runs on the rows fetched so far, and each read it misses is fetched with an
-/// awaited query before it runs again (``PostgresMarkSyncTransaction``); its writes are executed
-/// once it got through. Each statement is answered within ``StorageDeadline/call``, the whole
-/// transaction within ``StorageDeadline/transaction``. A statement that gets no answer in time
+/// Every request is awaited statements in one transaction (``PostgresMarkSyncStatements``), and
+/// no thread waits for the database: a write reads what its decision needs (the zone first,
+/// after the lock), calls the service's decision once and executes the writes it returns; a
+/// read reads the zone and then its records. Each statement is answered within
+/// ``StorageDeadline/call``, the whole transaction within ``StorageDeadline/transaction``. A statement that gets no answer in time
 /// closes its connection, so that the pool replaces it and the transaction's advisory lock goes
 /// with it.
 public struct PostgresMarkSyncRepository: MarkSyncRepository {
@@ -48,7 +48,42 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
         _ = try await database.query("UPDATE status_users SET last_seen_millis = \(millis) WHERE id = \(userID)")
     }
 
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
+    /// Decides and writes in one transaction, after taking the user database's advisory lock
+    /// (``PostgresMarkSyncStatements/modify(_:deciding:)``): the requests of a zone, from any
+    /// instance, decide one after another.
+    public func modify<T: Sendable>(
+        _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+    ) async throws -> T {
+        try await inTransaction { statements in try await statements.modify(reads, deciding: decide) }
+    }
+
+    public func modifyZones<T: Sendable>(
+        _ reads: MarkSyncZonesReads, deciding decide: @escaping @Sendable (MarkSyncZonesState) throws -> (T, MarkSyncZonesWrites)
+    ) async throws -> T {
+        try await inTransaction { statements in try await statements.modifyZones(reads, deciding: decide) }
+    }
+
+    public func zone(_ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])? {
+        try await inTransaction { statements in try await statements.zone(key, records: selection) }
+    }
+
+    public func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
+        try await inTransaction { statements in try await statements.zones(in: database, after: name, limit: limit) }
+    }
+
+    public func zoneChanges(
+        in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
+    ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) {
+        try await inTransaction { statements in
+            (try await statements.changePosition(database),
+             try await statements.zoneChanges(in: database, after: position, includeDeleted: includeDeleted, limit: limit))
+        }
+    }
+
+    /// Runs `body` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws) within
+    /// ``StorageDeadline/transaction``, again from the start when PostgreSQL aborts it as a
+    /// deadlock or a serialization failure, up to three times in all.
+    private func inTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgresMarkSyncStatements) async throws -> T) async throws -> T {
         let (database, logger) = (database, database.logger)
         var attempt = 0
         while true {
@@ -59,7 +94,7 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
                     let statements = PostgresMarkSyncStatements(connection: connection, end: end, logger: logger)
                     try await statements.execute("BEGIN")
                     do {
-                        let value = try await Self.run(body, with: statements)
+                        let value = try await body(statements)
                         try await statements.execute("COMMIT")
                         return value
                     } catch {
@@ -71,22 +106,6 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
                 let state = PostgresServerDatabase.sqlState(of: error)
                 if attempt < 3, state == "40P01" || state == "40001" { continue }
                 throw ServerError.storage(.failed(PostgresServerDatabase.describe(error)))
-            }
-        }
-    }
-
-    /// Runs `body` until it gets through on the rows fetched so far, fetching each read it misses;
-    /// then executes its writes and returns its answer.
-    private static func run<T>(_ body: (any MarkSyncTransaction) throws -> T, with statements: PostgresMarkSyncStatements) async throws -> T {
-        var answers: [PostgresMarkSyncRead: PostgresMarkSyncAnswer] = [:]
-        while true {
-            let transaction = PostgresMarkSyncTransaction(answers: answers)
-            do {
-                let value = try body(transaction)
-                for write in transaction.writes { try await statements.apply(write) }
-                return value
-            } catch let missing as PostgresMarkSyncRead.Missing {
-                answers[missing.read] = try await statements.fetch(missing.read)
             }
         }
     }

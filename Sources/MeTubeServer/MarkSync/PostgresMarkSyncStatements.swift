@@ -3,8 +3,8 @@ import Logging
 import MeTubeAPI
 import PostgresNIO
 
-/// The statements of one PostgreSQL status transaction, awaited without blocking a thread: the
-/// reads a ``PostgresMarkSyncTransaction`` asks for and the writes it kept.
+/// The statements of one PostgreSQL status transaction, awaited without blocking a thread: what a
+/// request reads and, for a write, what its decision writes.
 ///
 /// Before it reads or writes anything of a user database, it takes the transaction's advisory
 /// lock on it (see ``PostgresMarkSyncRepository``). Each statement is answered within
@@ -38,37 +38,50 @@ final class PostgresMarkSyncStatements {
         }
     }
 
-    /// Fetches what the database holds for `read`.
-    func fetch(_ read: PostgresMarkSyncRead) async throws -> PostgresMarkSyncAnswer {
-        switch read {
-        case .zone(let key):
-            return .zone(try await zone(key))
-        case .zones(let database, let name, let limit):
-            return .zones(try await zones(in: database, after: name, limit: limit))
-        case .namedRecords(let names, let zone):
-            return .storedRecords(try await records(named: names, in: zone))
-        case .changes(let zone, let sequence, let includeDeleted, let limit):
-            return .records(try await changes(in: zone, after: sequence, includeDeleted: includeDeleted, limit: limit))
-        case .typedRecords(let type, let zone):
-            return .records(try await records(ofType: type, in: zone))
-        case .changePosition(let database):
-            return .position(try await changePosition(database))
-        case .zoneUsage(let zone):
-            return .usage(try await usage(of: zone))
-        case .userUsage(let userID):
-            return .userUsage(try await usage(ofUser: userID))
-        case .zoneChanges(let database, let position, let includeDeleted, let limit):
-            return .zoneChanges(try await zoneChanges(in: database, after: position, includeDeleted: includeDeleted, limit: limit))
+    /// One `records/modify`: reads what `reads` names (the zone first, which takes the advisory
+    /// lock), decides with `decide` once, and executes the writes it returns.
+    func modify<T>(_ reads: MarkSyncModifyReads, deciding decide: (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)) async throws -> T {
+        let zone = try await self.zone(reads.zone)
+        var records: [String: StoredMarkSyncRecord] = [:]
+        if let zone {
+            for (stored, data) in try await self.records(named: reads.names, in: reads.zone) {
+                var record = stored
+                if reads.readsFields(record, zone) { record.fields = try MarkSyncFieldsCodec.fields(stored: data, of: record.name) }
+                records[record.name] = record
+            }
         }
+        let (answer, writes) = try decide(MarkSyncModifyState(zone: zone, records: records, usage: try await usage(ofUser: reads.userID)))
+        if let writes {
+            try await saveZone(writes.zone)
+            if !writes.records.isEmpty { try await saveRecords(writes.records, in: writes.zone.key) }
+            if writes.usage != .zero { try await addUsage(writes.usage, ofUser: writes.userID) }
+        }
+        return answer
     }
 
-    /// Executes `write`.
-    func apply(_ write: PostgresMarkSyncWrite) async throws {
-        switch write {
-        case .saveZone(let zone): try await saveZone(zone)
-        case .deleteZone(let key): try await deleteZone(key)
-        case .saveRecords(let records, let zone): try await saveRecords(records, in: zone)
-        case .addUsage(let delta, let userID): try await addUsage(delta, ofUser: userID)
+    /// One `zones/modify`: reads what `reads` names (each zone takes the advisory lock first),
+    /// decides with `decide` once, and executes the writes it returns.
+    func modifyZones<T>(_ reads: MarkSyncZonesReads, deciding decide: (MarkSyncZonesState) throws -> (T, MarkSyncZonesWrites)) async throws -> T {
+        var zones: [MarkSyncZoneKey: StoredMarkSyncZone] = [:]
+        for key in reads.zones { zones[key] = try await zone(key) }
+        var holdings: [MarkSyncZoneKey: MarkSyncUsage] = [:]
+        for key in reads.deleting where zones[key] != nil { holdings[key] = try await usage(of: key) }
+        let (answer, writes) = try decide(MarkSyncZonesState(zones: zones, holdings: holdings, usage: try await usage(ofUser: reads.userID)))
+        for zone in writes.created { try await saveZone(zone) }
+        for key in writes.deleted { try await deleteZone(key) }
+        if writes.usage != .zero { try await addUsage(writes.usage, ofUser: writes.userID) }
+        return answer
+    }
+
+    /// The zone (after the advisory lock) and its records that `selection` picks, with their
+    /// fields; nil when the zone does not exist.
+    func zone(_ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])? {
+        guard let zone = try await zone(key) else { return nil }
+        switch selection {
+        case .none: return (zone, [])
+        case .named(let names): return (zone, try await records(named: names, in: key).map { try Self.withFields($0) })
+        case .changed(let sequence, let includeDeleted, let limit): return (zone, try await changes(in: key, after: sequence, includeDeleted: includeDeleted, limit: limit))
+        case .ofType(let type): return (zone, try await records(ofType: type, in: key))
         }
     }
 
@@ -95,7 +108,7 @@ final class PostgresMarkSyncStatements {
         return zone
     }
 
-    private func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
+    func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
         try await lock(database)
         return try await execute("""
             SELECT name, incarnation, last_sequence FROM status_zones
@@ -225,7 +238,7 @@ final class PostgresMarkSyncStatements {
             """).map(record)
     }
 
-    private func changePosition(_ database: MarkSyncDatabaseKey) async throws -> Int64 {
+    func changePosition(_ database: MarkSyncDatabaseKey) async throws -> Int64 {
         try await lock(database)
         return try await execute("""
             SELECT value FROM status_database_counters
@@ -233,7 +246,7 @@ final class PostgresMarkSyncStatements {
             """).first?.decode(Int64.self) ?? 0
     }
 
-    private func zoneChanges(in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) async throws -> [MarkSyncZoneChange] {
+    func zoneChanges(in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int) async throws -> [MarkSyncZoneChange] {
         try await lock(database)
         let (user, container, environment) = (database.userID, database.container, database.environment)
         return try await execute("""
@@ -269,7 +282,12 @@ final class PostgresMarkSyncStatements {
 
     /// The record in `row`, with its fields.
     private func record(_ row: PostgresRow) throws -> StoredMarkSyncRecord {
-        var (record, data) = try storedRecord(row)
+        try Self.withFields(storedRecord(row))
+    }
+
+    /// The record of a `(record, stored fields)` pair, with its fields decoded.
+    private static func withFields(_ stored: (StoredMarkSyncRecord, Data)) throws -> StoredMarkSyncRecord {
+        var (record, data) = stored
         record.fields = try MarkSyncFieldsCodec.fields(stored: data, of: record.name)
         return record
     }

@@ -38,7 +38,7 @@ public struct SQLiteMarkSyncRepository: MarkSyncRepository {
     public func user(tokenHash: String) async throws -> MarkSyncUser? {
         try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT id, name FROM status_users WHERE token_hash = ?", arguments: [tokenHash])
-                .map { MarkSyncUser(id: $0[0], name: $0[1]) }
+                .map { MarkSyncUser(id: $0["id"], name: $0["name"]) }
         }
     }
 
@@ -48,11 +48,36 @@ public struct SQLiteMarkSyncRepository: MarkSyncRepository {
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
-        try await groupCommit.write { db in try body(SQLiteMarkSyncTransaction(db: db, isReadOnly: false)) }
+    /// Decides and writes in the next group's transaction (``GroupCommit``), after the bodies
+    /// queued before it: SQLite's single writer puts the requests of a zone one after another.
+    public func modify<T: Sendable>(
+        _ reads: MarkSyncModifyReads, deciding decide: @escaping @Sendable (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)
+    ) async throws -> T {
+        try await groupCommit.write { db in try SQLiteMarkSyncTransaction(db: db).modify(reads, deciding: decide) }
     }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any MarkSyncTransaction) throws -> T) async throws -> T {
-        try await database.read { db in try body(SQLiteMarkSyncTransaction(db: db, isReadOnly: true)) }
+    public func modifyZones<T: Sendable>(
+        _ reads: MarkSyncZonesReads, deciding decide: @escaping @Sendable (MarkSyncZonesState) throws -> (T, MarkSyncZonesWrites)
+    ) async throws -> T {
+        try await groupCommit.write { db in try SQLiteMarkSyncTransaction(db: db).modifyZones(reads, deciding: decide) }
+    }
+
+    public func zone(_ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection) async throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])? {
+        try await database.read { db in try SQLiteMarkSyncTransaction(db: db).zone(key, records: selection) }
+    }
+
+    public func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
+        try await self.database.read { db in try SQLiteMarkSyncTransaction(db: db).zones(in: database, after: name, limit: limit) }
+    }
+
+    public func zoneChanges(
+        in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
+    ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) {
+        try await self.database.read { db in
+            let transaction = SQLiteMarkSyncTransaction(db: db)
+            return (
+                try transaction.databaseChangePosition(database),
+                try transaction.zoneChanges(in: database, after: position, includeDeleted: includeDeleted, limit: limit))
+        }
     }
 }

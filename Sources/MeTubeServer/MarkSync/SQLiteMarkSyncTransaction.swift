@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import MeTubeAPI
 
-/// The reads and writes of one SQLite transaction over the status tables.
-final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
+/// The reads and writes of one SQLite transaction over the status tables, for
+/// ``SQLiteMarkSyncRepository``.
+final class SQLiteMarkSyncTransaction {
     let db: Database
-    let isReadOnly: Bool
     private var zoneIDs: [MarkSyncZoneKey: Int64] = [:]
     /// The most names one lookup statement takes (SQLite allows 32,766 parameters).
     private static let namesPerLookup = 250
@@ -14,7 +14,7 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
     /// The lookup of a chunk of names, by its size.
     private static let lookupSQL = RepeatedSQL(upTo: namesPerLookup) { count in
         """
-        SELECT name, type, fields, sequence, created_millis, modified_millis, deleted, length(fields) FROM status_records
+        SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
         WHERE zone_id = ? AND name IN (\(repeatElement("?", count: count).joined(separator: ",")))
         """
     }
@@ -28,32 +28,73 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         """
     }
 
-    init(db: Database, isReadOnly: Bool) {
+    /// The statements of the transaction `db` is in.
+    init(db: Database) {
         self.db = db
-        self.isReadOnly = isReadOnly
     }
 
+    /// One `records/modify`: reads what `reads` names, decides with `decide` once and writes
+    /// what it returns.
+    func modify<T>(_ reads: MarkSyncModifyReads, deciding decide: (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)) throws -> T {
+        let zone = try self.zone(reads.zone)
+        let records = try zone.map { zone in try self.records(named: reads.names, in: reads.zone) { reads.readsFields($0, zone) } } ?? [:]
+        let (answer, writes) = try decide(MarkSyncModifyState(zone: zone, records: records, usage: try usage(ofUser: reads.userID)))
+        if let writes {
+            try saveZone(writes.zone)
+            try saveRecords(writes.records, in: writes.zone.key)
+            try addUsage(writes.usage, ofUser: writes.userID)
+        }
+        return answer
+    }
+
+    /// One `zones/modify`: reads what `reads` names, decides with `decide` once and writes what
+    /// it returns.
+    func modifyZones<T>(_ reads: MarkSyncZonesReads, deciding decide: (MarkSyncZonesState) throws -> (T, MarkSyncZonesWrites)) throws -> T {
+        var zones: [MarkSyncZoneKey: StoredMarkSyncZone] = [:]
+        for key in reads.zones { zones[key] = try zone(key) }
+        var holdings: [MarkSyncZoneKey: MarkSyncUsage] = [:]
+        for key in reads.deleting where zones[key] != nil { holdings[key] = try usage(of: key) }
+        let (answer, writes) = try decide(MarkSyncZonesState(zones: zones, holdings: holdings, usage: try usage(ofUser: reads.userID)))
+        for zone in writes.created { try saveZone(zone) }
+        for key in writes.deleted { try deleteZone(key) }
+        try addUsage(writes.usage, ofUser: writes.userID)
+        return answer
+    }
+
+    /// The zone and its records that `selection` picks; nil when the zone does not exist.
+    func zone(_ key: MarkSyncZoneKey, records selection: MarkSyncRecordSelection) throws -> (zone: StoredMarkSyncZone, records: [StoredMarkSyncRecord])? {
+        guard let zone = try zone(key) else { return nil }
+        switch selection {
+        case .none: return (zone, [])
+        case .named(let names): return (zone, Array(try records(named: names, in: key) { _ in true }.values))
+        case .changed(let sequence, let includeDeleted, let limit): return (zone, try changes(in: key, after: sequence, includeDeleted: includeDeleted, limit: limit))
+        case .ofType(let type): return (zone, try records(ofType: type, in: key))
+        }
+    }
+
+    /// The zone, if it exists (its row id kept for the statements of its records).
     func zone(_ key: MarkSyncZoneKey) throws -> StoredMarkSyncZone? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT id, incarnation, last_sequence FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? AND name = ?"),
+        guard let row = try SQLiteMarkSyncZoneRow.fetchOne(
+            db.cachedStatement(sql: "SELECT id, name, incarnation, last_sequence FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? AND name = ?"),
             arguments: arguments(key)
         ) else { return nil }
-        zoneIDs[key] = row[0]
-        return StoredMarkSyncZone(key: key, incarnation: row[1], lastSequence: row[2])
+        zoneIDs[key] = row.id
+        return row.zone(in: key.database)
     }
 
+    /// Up to `limit` zones of `database` whose names sort after `name` (from the first when nil), in
+    /// that order.
     func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) throws -> [StoredMarkSyncZone] {
-        try Row.fetchAll(
+        try SQLiteMarkSyncZoneRow.fetchAll(
             db.cachedStatement(sql: """
                 SELECT name, incarnation, last_sequence FROM status_zones
                 WHERE user_id = ? AND container = ? AND environment = ? AND name > ? ORDER BY name LIMIT ?
                 """),
             arguments: [database.userID, database.container, database.environment, name ?? "", limit]
-        ).map { row in
-            StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: row[0]), incarnation: row[1], lastSequence: row[2])
-        }
+        ).map { $0.zone(in: database) }
     }
 
+    /// Creates or updates a zone (its triggers move the database's change history).
     func saveZone(_ zone: StoredMarkSyncZone) throws {
         try db.cachedStatement(sql: """
             INSERT INTO status_zones (user_id, container, environment, name, incarnation, last_sequence) VALUES (?, ?, ?, ?, ?, ?)
@@ -61,11 +102,15 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
             """).execute(arguments: arguments(zone.key) + [zone.incarnation, zone.lastSequence])
     }
 
+    /// Deletes a zone and every record in it.
     func deleteZone(_ key: MarkSyncZoneKey) throws {
         try db.execute(sql: "DELETE FROM status_zones WHERE user_id = ? AND container = ? AND environment = ? AND name = ?", arguments: arguments(key))
         zoneIDs[key] = nil
     }
 
+    /// The stored records (tombstones included) among `names`, by name, each with its
+    /// ``StoredMarkSyncRecord/storedBytes``; a record's fields are read only when `readsFields`
+    /// answers true for it (given it without them).
     func records(
         named names: [String], in zone: MarkSyncZoneKey, readingFieldsWhen readsFields: (StoredMarkSyncRecord) -> Bool
     ) throws -> [String: StoredMarkSyncRecord] {
@@ -81,18 +126,14 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
             for name in chunk { try bindings.bind(name) }
             let rows = try bindings.rows()
             while let row = try rows.next() {
-                let name: String = row[0]
-                let type: String = row[1]
-                var stored = StoredMarkSyncRecord(
-                    name: name, type: type, fields: [:], sequence: row[3], createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6],
-                    storedBytes: MarkSyncRecordBytes.of(name: name, type: type, storedFieldBytes: row[7]))
-                if readsFields(stored) { stored.fields = try MarkSyncFieldsCodec.fields(stored: row[2], of: name) }
-                found[name] = stored
+                let read = SQLiteMarkSyncRecordRow(row: row)
+                found[read.record.name] = readsFields(read.record) ? try read.withFields(from: row) : read.record
             }
         }
         return found
     }
 
+    /// Creates or replaces records (or their tombstones), whose names are all different.
     func saveRecords(_ records: [StoredMarkSyncRecord], in zone: MarkSyncZoneKey) throws {
         guard !records.isEmpty else { return }
         guard let zoneID = try zoneID(zone) else { throw ServerError.storage(.failed("zone \(zone.zoneName) vanished inside its transaction")) }
@@ -117,14 +158,17 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         }
     }
 
+    /// Up to `limit` records changed after `sequence`, oldest change first; tombstones only when
+    /// `includeDeleted`.
     func changes(in zone: MarkSyncZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredMarkSyncRecord] {
         guard let zoneID = try zoneID(zone) else { return [] }
-        return try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT name, type, fields, sequence, created_millis, modified_millis, deleted FROM status_records
+        return try SQLiteMarkSyncRecordRow.records(db.cachedStatement(sql: """
+            SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
             WHERE zone_id = ? AND sequence > ? AND (? OR deleted = 0) ORDER BY sequence LIMIT ?
-            """), arguments: [zoneID, sequence, includeDeleted, limit]).map(record)
+            """), arguments: [zoneID, sequence, includeDeleted, limit])
     }
 
+    /// The zone's row id, nil when it does not exist.
     func zoneID(_ key: MarkSyncZoneKey) throws -> Int64? {
         if let id = zoneIDs[key] { return id }
         _ = try zone(key)
@@ -135,10 +179,4 @@ final class SQLiteMarkSyncTransaction: MarkSyncTransaction {
         [key.database.userID, key.database.container, key.database.environment, key.zoneName]
     }
 
-    func record(_ row: Row) throws -> StoredMarkSyncRecord {
-        let name: String = row[0]
-        return StoredMarkSyncRecord(
-            name: name, type: row[1], fields: try MarkSyncFieldsCodec.fields(stored: row[2], of: name), sequence: row[3],
-            createdMillis: row[4], modifiedMillis: row[5], isDeleted: row[6])
-    }
 }

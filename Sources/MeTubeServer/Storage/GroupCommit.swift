@@ -34,11 +34,22 @@ final class GroupCommit: Sendable {
     }
 
     /// Runs `body` in a savepoint of the next group's transaction and returns its result once the
-    /// group is committed.
+    /// group is committed. A body that has not started within ``StorageDeadline/writeTurn`` (cut
+    /// to the request's end) never runs: its caller gets ``StorageDeadline/unavailable(_:)``
+    /// at the deadline, so a writer stuck on a long transaction holds no request for ever.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let place = Place()
+        let timeout = StorageDeadline.limit(StorageDeadline.writeTurn)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                guard !Task.isCancelled, place.giveUp() else { return }
+                continuation.resume(throwing: StorageDeadline.unavailable("the database writer stayed busy for \(timeout)"))
+            }
             enqueue(Job(
                 run: { db in
+                    guard place.take() else { return {} }
+                    timer.cancel()
                     let result: Result<T, any Error>
                     do {
                         var value: T?
@@ -53,7 +64,11 @@ final class GroupCommit: Sendable {
                     }
                     return { continuation.resume(with: result) }
                 },
-                fail: { error in continuation.resume(throwing: error) }))
+                fail: { error in
+                    guard place.take() else { return }
+                    timer.cancel()
+                    continuation.resume(throwing: error)
+                }))
         }
     }
 
@@ -90,6 +105,31 @@ final class GroupCommit: Sendable {
             } catch {
                 for job in group { job.fail(error) }
             }
+        }
+    }
+}
+
+/// One caller's place in a ``GroupCommit``: the group takes it (to run or fail its body) or its
+/// deadline gives it up, whichever comes first; the other then leaves the caller alone.
+private final class Place: Sendable {
+    private enum State { case waiting, taken, givenUp }
+    private let state = Mutex(State.waiting)
+
+    /// Whether the group may answer the caller: the place was not given up.
+    func take() -> Bool {
+        state.withLock { state in
+            guard state != .givenUp else { return false }
+            state = .taken
+            return true
+        }
+    }
+
+    /// Whether the deadline may answer the caller: the group has not taken the place.
+    func giveUp() -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return false }
+            state = .givenUp
+            return true
         }
     }
 }

@@ -19,8 +19,8 @@ enum StorageDeadline {
     /// its commit included. This is for background work (ingestion, enrichment, leases), which a
     /// loaded machine may slow; within a request, the request's end comes first.
     static let transaction: Duration = .seconds(60)
-    /// The longest a request waits for its zone's turn (``MarkSyncZoneTurns``).
-    static let zoneTurn: Duration = .seconds(8)
+    /// The longest a status write waits for its place in a group commit (``GroupCommit``).
+    static let writeTurn: Duration = .seconds(8)
     /// The seconds a refused client is told to wait before it retries.
     static let retryAfter = 2
 
