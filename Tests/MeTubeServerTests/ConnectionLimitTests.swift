@@ -42,9 +42,14 @@ import Testing
             let bootstrap = try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(to: SocketAddress(ipAddress: source, port: 0))
             let channel = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
             let reply = channel.eventLoop.makePromise(of: String.self)
-            try await channel.eventLoop.submit {
-                try channel.pipeline.syncOperations.addHandler(ReplyCollector(reply: reply))
-            }.get()
+            do {
+                try await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(ReplyCollector(reply: reply))
+                }.get()
+            } catch {
+                reply.fail(error)
+                throw error
+            }
             return RawConnection(channel: channel, reply: reply.futureResult)
         }
 
@@ -328,6 +333,12 @@ private final class ReplyCollector: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         received += String(buffer: unwrapInboundIn(data))
+    }
+
+    /// A connection the server closed before this handler was added gets no `channelInactive`:
+    /// its (empty) reply is complete at once, so the promise is never dropped unfulfilled.
+    func handlerAdded(context: ChannelHandlerContext) {
+        if !context.channel.isActive { reply.succeed(received) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
