@@ -2,6 +2,7 @@ import Foundation
 import AsyncHTTPClient
 import MeTubeCore
 import MeTubeFeeds
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 

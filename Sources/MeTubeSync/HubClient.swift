@@ -1,7 +1,8 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 

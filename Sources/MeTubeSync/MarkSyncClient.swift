@@ -1,6 +1,7 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import MeTubeAPI
+import MeTubeTransfer
 import NIOCore
 
 /// A client of a CloudKit-shaped status service: one method per route, each answering the
@@ -47,7 +48,7 @@ public struct MarkSyncClient: Sendable {
     /// while more follow. metube only probes with it, so it asks for one zone.
     public func listZones(resultsLimit: Int? = nil, continuationMarker: String? = nil) async throws(MarkSyncRequestFailure) -> MarkSyncZonesResponse {
         let query = [("resultsLimit", resultsLimit.map(String.init)), ("continuationMarker", continuationMarker)]
-            .compactMap { name, value in value.map { "&\(name)=\(MarkSyncEndpoint.escape($0))" } }.joined()
+            .compactMap { name, value in value.map { "&\(name)=\(PercentEncoding.escape($0))" } }.joined()
         return try await send("zones/list", query: query, body: nil as MarkSyncZonesLookupRequest?)
     }
 

@@ -1,7 +1,8 @@
+import Foundation
 import AsyncHTTPClient
 import CompressNIO
-import Foundation
 import MeTubeAPI
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 import Synchronization

@@ -1,7 +1,8 @@
+import Foundation
 import AsyncHTTPClient
 import Crypto
-import Foundation
 import MeTubeCore
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeStore
+import MeTubeTransfer
 
 /// Every way a sync can fail, and whether trying again may help.
 public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConvertible {
@@ -67,6 +68,19 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .status(let failure): failure.description
         case .youTube(let failure): failure.description
         case .cancelled: "cancelled"
+        }
+    }
+}
+
+extension SyncError {
+    /// The sync error of a failed transfer to `path`.
+    init(_ failure: TransferFailure, path: String) {
+        switch failure {
+        case .timedOut(let seconds): self = .timeout(seconds: seconds)
+        case .connection(let detail): self = .connection(detail)
+        case .cancelled: self = .cancelled
+        case .runDeadlinePassed, .tooSlow, .tooLarge: self = .limitExceeded("\(path): \(failure.message)")
+        case .badEncoding: self = .invalidResponse("\(path): \(failure.message)")
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import MeTubeCore
 import MeTubeSync
+import MeTubeTransfer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Signing in with YouTube (the OAuth device flow) and reading the subscriptions, against a
 /// loopback stub answering in Google's documented shapes, honest and hostile. Serialized, with

@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeTransfer
 
 /// The device-code endpoint's answer, screened: what the user is shown and how the flow polls.
 public struct YouTubeDeviceCode: Sendable, Equatable {

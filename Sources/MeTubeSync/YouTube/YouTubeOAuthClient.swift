@@ -1,5 +1,6 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
+import MeTubeTransfer
 import NIOCore
 
 /// Talks to Google's OAuth 2.0 endpoints for TV and limited-input devices: asks for a device
@@ -105,7 +106,7 @@ public struct YouTubeOAuthClient: Sendable {
         request.method = .POST
         request.headers.add(name: "User-Agent", value: "metube")
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(MarkSyncEndpoint.escape($0.value))" }.joined(separator: "&")
+        let body = form.sorted { $0.key < $1.key }.map { "\($0.key)=\(PercentEncoding.escape($0.value))" }.joined(separator: "&")
         request.body = .bytes(ByteBuffer(string: body))
         let response: PeerResponse
         do throws(TransferFailure) {

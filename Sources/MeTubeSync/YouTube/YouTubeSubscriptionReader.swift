@@ -1,6 +1,7 @@
-import AsyncHTTPClient
 import Foundation
+import AsyncHTTPClient
 import MeTubeCore
+import MeTubeTransfer
 import NIOCore
 
 /// Reads the signed-in account's subscriptions from the Data API, 50 a page through
@@ -102,7 +103,7 @@ public struct YouTubeSubscriptionReader: Sendable {
     private func get(after token: String?, accessToken: String) async throws(SyncError) -> [String: Any] {
         if Task.isCancelled { throw .cancelled }
         var url = "\(oauth.configuration.apiURL)/subscriptions?part=snippet&mine=true&maxResults=\(Self.pageSize)"
-        if let token { url += "&pageToken=\(MarkSyncEndpoint.escape(token))" }
+        if let token { url += "&pageToken=\(PercentEncoding.escape(token))" }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "metube")
         request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
