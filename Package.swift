@@ -68,11 +68,20 @@ let package = Package(
             dependencies: [
                 "MeTubeCore", "MeTubeFeeds", "MeTubeStore", "MeTubeAPI", "MeTubeJSON", "MeTubeTransfer", "MeTubeYouTube",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
+        .target(
+            name: "MeTubeSponsorBlock",
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeTransfer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
@@ -111,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
+                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSponsorBlock", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -227,7 +236,8 @@ let package = Package(
             dependencies: ["MeTubeThumbnails", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "MeTubeSync", "TestSupport"]),
+        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeSponsorBlock", "MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubeSponsorBlockTests", dependencies: ["MeTubeCore", "MeTubeSponsorBlock", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

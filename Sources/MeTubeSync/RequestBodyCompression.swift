@@ -1,6 +1,6 @@
-import Foundation
 import AsyncHTTPClient
 import CompressNIO
+import Foundation
 import MeTubeAPI
 import MeTubeTransfer
 import NIOCore

@@ -3,8 +3,8 @@ import MeTubeCore
 import MeTubeStore
 @testable import MeTubeSync
 import MeTubeTransfer
-import TestSupport
 import Testing
+import TestSupport
 
 /// Direct mode against a feed server that misbehaves: bad video ids, huge titles, a stalled feed.
 @Suite struct HostileFeedTests {

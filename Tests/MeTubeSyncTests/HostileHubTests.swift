@@ -5,8 +5,8 @@ import MeTubeServer
 import MeTubeStore
 @testable import MeTubeSync
 import MeTubeTransfer
-import TestSupport
 import Testing
+import TestSupport
 
 /// A hub that misbehaves in every way the client must survive: hostile Retry-After values,
 /// stalled and dripping answers, endless, repeating and overlapping pages, watermarks it claims

@@ -5,8 +5,8 @@ import MeTubeCore
 import MeTubeStore
 @testable import MeTubeSync
 import MeTubeTransfer
-import TestSupport
 import Testing
+import TestSupport
 
 /// A status service that misbehaves: hostile `retryAfter` values, answers that echo the token,
 /// records written by another client with nanosecond clocks, bad names and wrong types, and

@@ -3,8 +3,8 @@ import MeTubeCore
 import MeTubeSync
 import MeTubeTransfer
 import Synchronization
-import TestSupport
 import Testing
+import TestSupport
 
 /// Signing in with YouTube (the OAuth device flow) and reading the subscriptions, against a
 /// loopback stub answering in Google's documented shapes, honest and hostile. Serialized, with
