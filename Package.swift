@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "MeTubeYouTube",
             dependencies: [
-                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeJSON",
+                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeJSON", "MeTubeTransfer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "metube-bench",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport", "ServerTestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -185,7 +185,7 @@ let package = Package(
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
         .testTarget(name: "MeTubeTransferTests", dependencies: ["MeTubeTransfer"]),
-        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeDownloads", "MeTubeFeeds", "MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "TestSupport"]),
+        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeDownloads", "MeTubeFeeds", "MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "MeTubeTransfer", "TestSupport"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeJSON", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -21,8 +21,6 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     case store(StoreError)
     /// The status service failed the request.
     case status(MarkSyncRequestFailure)
-    /// Signing in with YouTube or reading the subscriptions failed.
-    case youTube(YouTubeFailure)
     /// The run was cancelled.
     case cancelled
 
@@ -33,7 +31,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .connection, .timeout, .invalidResponse: true
         case .http(let status, _, _): status == 429 || status >= 500
         case .status(let failure): failure.isRetryable
-        case .notConfigured, .limitExceeded, .store, .youTube, .cancelled: false
+        case .notConfigured, .limitExceeded, .store, .cancelled: false
         }
     }
 
@@ -66,7 +64,6 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .notConfigured(let detail): "not configured: \(detail)"
         case .store(let error): "store: \(error)"
         case .status(let failure): failure.description
-        case .youTube(let failure): failure.description
         case .cancelled: "cancelled"
         }
     }

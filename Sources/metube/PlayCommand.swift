@@ -5,7 +5,6 @@ import MeTubeDownloads
 import MeTubePlayer
 import MeTubeSponsorBlock
 import MeTubeStore
-import MeTubeSync
 
 /// `metube play VIDEO`: plays a video in a tracked mpv, resuming where it stopped, and prints
 /// the position it saved.
