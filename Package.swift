@@ -178,9 +178,10 @@ let package = Package(
             ],
             path: "Tests/ServerTestSupport"
         ),
+        .testTarget(name: "MeTubeCoreTests", dependencies: ["MeTubeCore", "MeTubeDemo", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
-            name: "MeTubeCoreTests",
-            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks")],
+            name: "MeTubeFeedsTests",
+            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeFeeds", .product(name: "Clocks", package: "swift-clocks")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),

@@ -6,11 +6,11 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MeTubeAPI
+@testable import MeTubeServer
 import NIOCore
 import Synchronization
-import TestSupport
 import Testing
-@testable import MeTubeServer
+import TestSupport
 
 /// A loopback WebSub hub: its `POST /subscribe` records subscription requests as a real hub
 /// receives them, and the test then plays the hub's side of each flow against the callback.
@@ -86,7 +86,7 @@ final class LoopbackWebSubHub: Sendable {
     static let pushedVideo = "KtMyGttbyq0"
 
     static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("MeTubeCoreTests/Fixtures/youtube_websub")
+        .deletingLastPathComponent().appendingPathComponent("MeTubeFeedsTests/Fixtures/youtube_websub")
 
     /// A fixture with its `CHANNEL_ID` and `VIDEO_ID` placeholders filled in.
     static func fixture(_ name: String, video: String = pushedVideo) throws -> Data {

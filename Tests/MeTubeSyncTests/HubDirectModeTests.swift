@@ -3,9 +3,9 @@ import Hummingbird
 import MeTubeCore
 import MeTubeServer
 import MeTubeStore
+@testable import MeTubeSync
 import Testing
 import TestSupport
-@testable import MeTubeSync
 
 @Suite struct HubDirectModeTests {
     /// Channel ids and the Atom fixture each one's feed serves.
@@ -18,7 +18,7 @@ import TestSupport
     ]
     static let brokenChannel = "UCbrokenbrokenbrokenbrok"
     static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("MeTubeCoreTests/Fixtures/youtube_atom")
+        .deletingLastPathComponent().appendingPathComponent("MeTubeFeedsTests/Fixtures/youtube_atom")
 
     /// Serves `/feeds/{channelId}` from the fixtures with an ETag; the broken channel answers 500.
     static func feedRouter() -> Router<BasicRequestContext> {
