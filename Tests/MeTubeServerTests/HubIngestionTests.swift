@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MeTubeAPI
-@testable import MeTubeServer
 import Testing
+@testable import MeTubeServer
 
 @Suite struct HubIngestionTests {
     typealias Support = HubTestSupport

@@ -6,11 +6,11 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import MeTubeAPI
-@testable import MeTubeServer
 import NIOCore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import MeTubeServer
 
 /// A loopback WebSub hub: its `POST /subscribe` records subscription requests as a real hub
 /// receives them, and the test then plays the hub's side of each flow against the callback.

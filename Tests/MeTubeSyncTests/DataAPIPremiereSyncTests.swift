@@ -8,8 +8,8 @@ import MeTubeStore
 import MeTubeSync
 import MeTubeYouTube
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// A premiere from a real feed (the NASA fixture's `views="0"` entry) through a real hub, whose
 /// Data API enrichment (a loopback stub in the documented shape) says it is upcoming and then

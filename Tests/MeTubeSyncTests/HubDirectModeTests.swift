@@ -3,9 +3,9 @@ import Hummingbird
 import MeTubeCore
 import MeTubeServer
 import MeTubeStore
-@testable import MeTubeSync
 import Testing
 import TestSupport
+@testable import MeTubeSync
 
 @Suite struct HubDirectModeTests {
     /// Channel ids and the Atom fixture each one's feed serves.
