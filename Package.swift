@@ -230,7 +230,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MeTubeCLITests",
-            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "MeTubeThumbnailsTests",
