@@ -23,7 +23,7 @@ public struct SponsorBlockClient: Sendable {
     private let httpClient: HTTPClient
 
     /// A client of the API at `api`.
-    public init(api: String, timeLimit: Duration = .seconds(10), httpClient: HTTPClient = .sync) {
+    public init(api: String, timeLimit: Duration = .seconds(10), httpClient: HTTPClient = .peers) {
         self.api = api.hasSuffix("/") ? String(api.dropLast()) : api
         self.timeLimit = timeLimit
         self.httpClient = httpClient

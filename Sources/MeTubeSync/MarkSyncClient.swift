@@ -18,9 +18,9 @@ public struct MarkSyncClient: Sendable {
     /// up after `timeoutSeconds`, and retryable failures are retried by `retryPolicy` (the
     /// server's `retryAfter` is honoured when it asks for longer). Each request is bounded in
     /// total time, body rate and size (``TransferLimits``). By default requests go
-    /// through `HTTPClient.sync`, where a refused connection fails at once rather than at the
+    /// through `HTTPClient.peers`, where a refused connection fails at once rather than at the
     /// deadline, so an unreachable server is noticed quickly.
-    public init(endpoint: MarkSyncEndpoint, userToken: String, httpClient: HTTPClient = .sync, timeoutSeconds: Int64 = 30, retryPolicy: RetryPolicy = RetryPolicy()) {
+    public init(endpoint: MarkSyncEndpoint, userToken: String, httpClient: HTTPClient = .peers, timeoutSeconds: Int64 = 30, retryPolicy: RetryPolicy = RetryPolicy()) {
         self.endpoint = endpoint
         self.userToken = userToken
         self.httpClient = httpClient

@@ -116,7 +116,7 @@ extension HTTPClient {
         }
     }
 
-    /// Throws unless the answer's `Content-Encoding` is one ``HTTPClient/sync`` asked for and
+    /// Throws unless the answer's `Content-Encoding` is one ``HTTPClient/peers`` asked for and
     /// inflates (gzip, deflate) or none.
     private static func checkContentCoding(_ headers: HTTPHeaders) throws(TransferFailure) {
         for coding in headers[canonicalForm: "content-encoding"] {

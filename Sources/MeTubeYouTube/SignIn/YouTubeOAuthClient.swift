@@ -27,7 +27,7 @@ public struct YouTubeOAuthClient: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a client.
-    public init(configuration: YouTubeConfiguration, limits: TransferLimits = TransferLimits(total: .seconds(10), maxBodyBytes: 64 << 10), httpClient: HTTPClient = .sync) {
+    public init(configuration: YouTubeConfiguration, limits: TransferLimits = TransferLimits(total: .seconds(10), maxBodyBytes: 64 << 10), httpClient: HTTPClient = .peers) {
         self.configuration = configuration
         self.limits = limits
         self.httpClient = httpClient

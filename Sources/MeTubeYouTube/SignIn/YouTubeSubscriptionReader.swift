@@ -22,7 +22,7 @@ public struct YouTubeSubscriptionReader: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a reader.
-    public init(oauth: YouTubeOAuthClient, maxPages: Int = 1_000, limits: TransferLimits = TransferLimits(total: .seconds(15), maxBodyBytes: 4 << 20), httpClient: HTTPClient = .sync) {
+    public init(oauth: YouTubeOAuthClient, maxPages: Int = 1_000, limits: TransferLimits = TransferLimits(total: .seconds(15), maxBodyBytes: 4 << 20), httpClient: HTTPClient = .peers) {
         self.oauth = oauth
         self.maxPages = maxPages
         self.limits = limits

@@ -12,7 +12,7 @@ extension HTTPClient {
     /// per host serve direct mode's parallel fetches.
     /// It asks for gzip (`Accept-Encoding: deflate, gzip`) and inflates the answer as it streams
     /// in, so memory stays bounded by the answer's limit whatever the compressed stream holds.
-    public static let sync: HTTPClient = {
+    public static let peers: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .enabled(limit: .size(maxInflatedBytes))
         configuration.timeout.connect = .seconds(5)
