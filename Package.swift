@@ -185,7 +185,15 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
-        .testTarget(name: "MeTubeTransferTests", dependencies: ["MeTubeTransfer"]),
+        .testTarget(
+            name: "MeTubeTransferTests",
+            dependencies: [
+                "MeTubeTransfer", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeDownloads", "MeTubeFeeds", "MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "MeTubeTransfer", "TestSupport"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeJSON", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
