@@ -9,14 +9,14 @@ import TestSupport
 /// One bounded transfer against a loopback server: the answer whole when it keeps within its
 /// limits, else the one failure that names the limit it broke.
 @Suite struct PeerTransferTests {
-    /// Serves `/ok` (201, "hello"), `/big` (2 MiB), `/hang` (answers after 30 s) and `/brotli`
+    /// Serves `/ok` (201, "hello"), `/big` (2 MiB), `/hang` (answers after 5 s) and `/brotli`
     /// (a body said to be brotli, which was not asked for).
     private static func server() async -> (service: BackgroundService, url: String) {
         let router = Router()
         router.get("/ok") { _, _ in Response(status: .created, body: ResponseBody(byteBuffer: ByteBuffer(string: "hello"))) }
         router.get("/big") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(repeating: 0x61, count: 2 << 20))) }
         router.get("/hang") { _, _ -> Response in
-            try? await Task.sleep(for: .seconds(30))
+            try? await Task.sleep(for: .seconds(5))
             return Response(status: .ok)
         }
         router.get("/brotli") { _, _ in
