@@ -47,23 +47,41 @@ let package = Package(
         .target(
             name: "MeTubeYouTube",
             dependencies: [
-                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeJSON",
+                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeJSON", "MeTubeTransfer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(name: "MeTubeAPI"),
         .target(
-            name: "MeTubeSync",
+            name: "MeTubeTransfer",
             dependencies: [
-                "MeTubeCore", "MeTubeFeeds", "MeTubeStore", "MeTubeAPI", "MeTubeJSON", "MeTubeYouTube",
+                "MeTubeCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        .target(
+            name: "MeTubeSync",
+            dependencies: [
+                "MeTubeCore", "MeTubeFeeds", "MeTubeStore", "MeTubeAPI", "MeTubeJSON", "MeTubeTransfer", "MeTubeYouTube",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+            ]
+        ),
+        .target(
+            name: "MeTubeSponsorBlock",
+            dependencies: [
+                "MeTubeCore", "MeTubeStore", "MeTubeTransfer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .target(name: "MeTubePlayer", dependencies: ["MeTubeCore", "MeTubeStore"]),
@@ -111,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "metube",
             dependencies: [
-                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
+                "MeTubeCore", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSponsorBlock", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeThumbnails", "MeTubeYouTube",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -128,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "metube-bench",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "TestSupport", "ServerTestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeDownloads", "MeTubeFeeds", "MeTubeAPI", "MeTubeStore", "MeTubeSync", "MeTubeTUI", "MeTubePlayer", "MeTubeServer", "MeTubeThumbnails", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -169,13 +187,23 @@ let package = Package(
             ],
             path: "Tests/ServerTestSupport"
         ),
+        .testTarget(name: "MeTubeCoreTests", dependencies: ["MeTubeCore", "MeTubeDemo", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
-            name: "MeTubeCoreTests",
-            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeFeeds", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "Clocks", package: "swift-clocks")],
+            name: "MeTubeFeedsTests",
+            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeFeeds", .product(name: "Clocks", package: "swift-clocks")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "MeTubeJSONTests", dependencies: ["MeTubeJSON", "MeTubeCore"]),
-        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeDownloads", "MeTubeFeeds", "MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "TestSupport"]),
+        .testTarget(
+            name: "MeTubeTransferTests",
+            dependencies: [
+                "MeTubeTransfer", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "MeTubeYouTubeTests", dependencies: ["MeTubeDownloads", "MeTubeFeeds", "MeTubeYouTube", "MeTubeCore", "MeTubeJSON", "MeTubeTransfer", "TestSupport"]),
         .testTarget(name: "MeTubeStoreTests", dependencies: ["MeTubeCore", "MeTubeJSON", "MeTubeStore", "TestSupport"]),
         .testTarget(name: "MeTubeAPITests", dependencies: ["MeTubeAPI"], resources: [.copy("Fixtures")]),
         .testTarget(
@@ -209,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "MeTubeSyncTests",
             dependencies: [
-                "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
+                "MeTubeCore", "MeTubeDemo", "MeTubeDemoServer", "MeTubeFeeds", "MeTubeAPI", "MeTubeJSON", "MeTubeStore", "MeTubeSync", "MeTubeServer", "MeTubeTransfer", "MeTubeYouTube", "TestSupport", "ServerTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -228,14 +256,18 @@ let package = Package(
         ),
         .testTarget(
             name: "MeTubeCLITests",
-            dependencies: ["MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "MeTubeCore", "MeTubeDemo", "MeTubeDownloads", "MeTubeFeeds", "MeTubeStore", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "MeTubeThumbnailsTests",
             dependencies: ["MeTubeThumbnails", "TestSupport", .product(name: "Hummingbird", package: "hummingbird")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeStore", "MeTubeSync", "TestSupport"]),
+        .testTarget(name: "MeTubePlayerTests", dependencies: ["MeTubeCore", "MeTubePlayer", "MeTubeSponsorBlock", "MeTubeStore", "TestSupport"]),
+        .testTarget(name: "MeTubeSponsorBlockTests", dependencies: ["MeTubeCore", "MeTubeSponsorBlock", "MeTubeStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

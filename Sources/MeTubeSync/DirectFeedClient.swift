@@ -1,7 +1,8 @@
-import Foundation
 import AsyncHTTPClient
+import Foundation
 import MeTubeCore
 import MeTubeFeeds
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 
@@ -28,7 +29,7 @@ public struct DirectFeedClient: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a client for `urlTemplate` (YouTube's by default).
-    public init(urlTemplate: String = Self.youTubeTemplate, timeout: Duration = .seconds(20), httpClient: HTTPClient = .sync) {
+    public init(urlTemplate: String = Self.youTubeTemplate, timeout: Duration = .seconds(20), httpClient: HTTPClient = .peers) {
         self.urlTemplate = urlTemplate
         self.timeout = timeout
         self.httpClient = httpClient

@@ -2,6 +2,7 @@ import Foundation
 import MeTubeCore
 import MeTubeFeeds
 import MeTubeStore
+import MeTubeTransfer
 import MeTubeYouTube
 
 /// One direct sync: fetch every channel's feed with bounded concurrency and conditional GET, and

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 
@@ -21,7 +22,7 @@ public struct HubClient: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a client for the hub at `baseURL` (a trailing slash is ignored).
-    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: RetryPolicy = RetryPolicy(), httpClient: HTTPClient = .sync) {
+    public init(baseURL: String, timeout: Duration = .seconds(15), retryPolicy: RetryPolicy = RetryPolicy(), httpClient: HTTPClient = .peers) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.limits = TransferLimits(total: timeout)
         self.retryPolicy = retryPolicy

@@ -1,5 +1,6 @@
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 
 extension MarkReconciler {
     /// The playback position a record carries, range-checked: finite seconds in range, dated by

@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 
 extension MarkReconciler {
     /// The watch-later queue entry a record carries, range-checked, or `nil` when it says nothing

@@ -1,5 +1,6 @@
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 
 /// The conflict rules of status sync, as pure functions over marks: what a push result or a
 /// pulled record does to this device's mark (DESIGN.md "Marks and sync states").

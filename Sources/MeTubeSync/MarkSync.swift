@@ -2,6 +2,7 @@ import Logging
 import MeTubeAPI
 import MeTubeCore
 import MeTubeStore
+import MeTubeTransfer
 
 /// One device's status sync: ensures the zone, pushes pending marks in batches, then pulls
 /// changes page by page, applying the conflict rules of ``MarkReconciler``.

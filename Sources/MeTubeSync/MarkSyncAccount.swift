@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// The status service account of this machine: the endpoint in `status.json` and the user token
 /// in `status-token` (mode 0600), both in metube's config directory.
@@ -39,25 +40,7 @@ public struct MarkSyncAccount: Sendable, Hashable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try Self.replace(directory.appendingPathComponent("status.json"), with: encoder.encode(endpoint), mode: 0o644)
-        try Self.replace(directory.appendingPathComponent("status-token"), with: Data((userToken + "\n").utf8), mode: 0o600)
-    }
-
-    /// Writes `data` to a temporary file of `mode` next to `file`, syncs it, and renames it over
-    /// `file`.
-    static func replace(_ file: URL, with data: Data, mode: mode_t) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, mode)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary.path]) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-            guard rename(temporary.path, file.path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
-        } catch {
-            unlink(temporary.path)
-            throw error
-        }
+        try AtomicFile.replace(directory.appendingPathComponent("status.json"), with: encoder.encode(endpoint), mode: 0o644)
+        try AtomicFile.replace(directory.appendingPathComponent("status-token"), with: Data((userToken + "\n").utf8), mode: 0o600)
     }
 }

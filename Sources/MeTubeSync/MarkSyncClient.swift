@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import MeTubeAPI
+import MeTubeTransfer
 import NIOCore
 
 /// A client of a CloudKit-shaped status service: one method per route, each answering the
@@ -17,9 +18,9 @@ public struct MarkSyncClient: Sendable {
     /// up after `timeoutSeconds`, and retryable failures are retried by `retryPolicy` (the
     /// server's `retryAfter` is honoured when it asks for longer). Each request is bounded in
     /// total time, body rate and size (``TransferLimits``). By default requests go
-    /// through `HTTPClient.sync`, where a refused connection fails at once rather than at the
+    /// through `HTTPClient.peers`, where a refused connection fails at once rather than at the
     /// deadline, so an unreachable server is noticed quickly.
-    public init(endpoint: MarkSyncEndpoint, userToken: String, httpClient: HTTPClient = .sync, timeoutSeconds: Int64 = 30, retryPolicy: RetryPolicy = RetryPolicy()) {
+    public init(endpoint: MarkSyncEndpoint, userToken: String, httpClient: HTTPClient = .peers, timeoutSeconds: Int64 = 30, retryPolicy: RetryPolicy = RetryPolicy()) {
         self.endpoint = endpoint
         self.userToken = userToken
         self.httpClient = httpClient
@@ -47,7 +48,7 @@ public struct MarkSyncClient: Sendable {
     /// while more follow. metube only probes with it, so it asks for one zone.
     public func listZones(resultsLimit: Int? = nil, continuationMarker: String? = nil) async throws(MarkSyncRequestFailure) -> MarkSyncZonesResponse {
         let query = [("resultsLimit", resultsLimit.map(String.init)), ("continuationMarker", continuationMarker)]
-            .compactMap { name, value in value.map { "&\(name)=\(MarkSyncEndpoint.escape($0))" } }.joined()
+            .compactMap { name, value in value.map { "&\(name)=\(PercentEncoding.escape($0))" } }.joined()
         return try await send("zones/list", query: query, body: nil as MarkSyncZonesLookupRequest?)
     }
 

@@ -1,4 +1,5 @@
 import MeTubeAPI
+import MeTubeTransfer
 
 /// Where the status service is and which database to use: server URL, container, environment
 /// and the container's API token.
@@ -29,17 +30,7 @@ public struct MarkSyncEndpoint: Codable, Sendable, Hashable {
     /// container's API token as a query parameter. The user token travels in an
     /// `Authorization: Bearer` header instead, which proxies are less likely to log.
     func url(_ operation: String) -> String {
-        "\(serverURL)/database/1/\(Self.escape(container))/\(Self.escape(environment))/private/\(operation)"
-            + "?ckAPIToken=\(Self.escape(apiToken))"
-    }
-
-    /// Percent-encodes everything but unreserved characters, so `+`, `/` and `=` survive.
-    static func escape(_ text: String) -> String {
-        text.utf8.map { byte -> String in
-            let character = Character(Unicode.Scalar(byte))
-            if character.isASCII, character.isLetter || character.isNumber || "-._~".contains(character) { return String(character) }
-            let hex = String(byte, radix: 16, uppercase: true)
-            return "%" + (hex.count == 1 ? "0" + hex : hex)
-        }.joined()
+        "\(serverURL)/database/1/\(PercentEncoding.escape(container))/\(PercentEncoding.escape(environment))/private/\(operation)"
+            + "?ckAPIToken=\(PercentEncoding.escape(apiToken))"
     }
 }

@@ -1,4 +1,5 @@
 import MeTubeAPI
+import MeTubeTransfer
 
 /// Why a request to the status service failed.
 public enum MarkSyncRequestFailure: RetryableFailure, Sendable, Equatable, CustomStringConvertible {

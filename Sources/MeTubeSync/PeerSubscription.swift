@@ -1,5 +1,6 @@
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 
 /// Reads a `Subscription` record another client wrote into a ``SubscriptionVersion``, within
 /// bounds: what is bad costs only its field or, when nothing sensible is left, its record, and

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CompressNIO
 import Foundation
 import MeTubeAPI
+import MeTubeTransfer
 import NIOCore
 import NIOHTTP1
 import Synchronization

@@ -1,4 +1,5 @@
 import MeTubeAPI
+import MeTubeTransfer
 
 /// A `channels` answer after the boundary checks of ``PeerInput``, decoded entry by entry:
 /// entries without a valid channel id are dropped and counted, titles are capped, and a title or

@@ -4,6 +4,7 @@ import MeTubeCore
 import MeTubeFeeds
 import MeTubeJSON
 import MeTubeStore
+import MeTubeTransfer
 
 /// A `videos/query` answer after the boundary checks of ``PeerInput``, read row by row so that
 /// one bad row or field never takes the page down: rows without a usable seq, video id, channel

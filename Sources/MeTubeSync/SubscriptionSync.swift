@@ -1,6 +1,7 @@
 import Logging
 import MeTubeAPI
 import MeTubeCore
+import MeTubeTransfer
 
 /// One device's subscription sync, run by ``MarkSync`` after the marks: pushes pending follows,
 /// unfollows and tags as `Subscription` records of their own zone, merging each one the server

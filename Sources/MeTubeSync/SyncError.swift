@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeStore
+import MeTubeTransfer
 
 /// Every way a sync can fail, and whether trying again may help.
 public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConvertible {
@@ -20,8 +21,6 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     case store(StoreError)
     /// The status service failed the request.
     case status(MarkSyncRequestFailure)
-    /// Signing in with YouTube or reading the subscriptions failed.
-    case youTube(YouTubeFailure)
     /// The run was cancelled.
     case cancelled
 
@@ -32,7 +31,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .connection, .timeout, .invalidResponse: true
         case .http(let status, _, _): status == 429 || status >= 500
         case .status(let failure): failure.isRetryable
-        case .notConfigured, .limitExceeded, .store, .youTube, .cancelled: false
+        case .notConfigured, .limitExceeded, .store, .cancelled: false
         }
     }
 
@@ -65,8 +64,20 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .notConfigured(let detail): "not configured: \(detail)"
         case .store(let error): "store: \(error)"
         case .status(let failure): failure.description
-        case .youTube(let failure): failure.description
         case .cancelled: "cancelled"
+        }
+    }
+}
+
+extension SyncError {
+    /// The sync error of a failed transfer to `path`.
+    init(_ failure: TransferFailure, path: String) {
+        switch failure {
+        case .timedOut(let seconds): self = .timeout(seconds: seconds)
+        case .connection(let detail): self = .connection(detail)
+        case .cancelled: self = .cancelled
+        case .runDeadlinePassed, .tooSlow, .tooLarge: self = .limitExceeded("\(path): \(failure.message)")
+        case .badEncoding: self = .invalidResponse("\(path): \(failure.message)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import MeTubeAPI
+import MeTubeTransfer
 
 /// The pull of one zone's changes since a saved token, page by page, which mark sync and
 /// subscription sync share: each page is handed to the caller, which saves it with its token, so

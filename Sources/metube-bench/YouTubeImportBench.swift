@@ -1,7 +1,7 @@
 import Foundation
 import MeTubeCore
 import MeTubeStore
-import MeTubeSync
+import MeTubeYouTube
 import TestSupport
 
 /// `metube import --youtube` of 2,000 subscriptions (issue 26): 40 pages of 50 read from a
@@ -22,7 +22,7 @@ func youTubeImportFigure(directory: URL) async throws -> Figure {
         }
     }
     guard list.failure == nil, list.pages == 40, store.library().channels.count == count else {
-        throw MarkSyncRequestFailure.unreadable(httpStatus: 200, "imported \(store.library().channels.count) of \(count) in \(list.pages) pages: \(String(describing: list.failure))")
+        throw BenchFailure("youtube import: imported \(store.library().channels.count) of \(count) in \(list.pages) pages: \(String(describing: list.failure))")
     }
     return Figure(name: "subscriptions.youtube-import.2k", value: millis, unit: "ms", goal: "<= 2000 ms",
                   detail: "metube import --youtube's work: 40 pages of 50 from a loopback Data API stub, then one store transaction following 2,000 channels")

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import MeTubeCore
 import MeTubeStore
-import MeTubeSync
+import MeTubeYouTube
 
 extension ImportCommand {
     /// `metube import --youtube`: follows the signed-in account's subscriptions. What was read

@@ -1,10 +1,10 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import MeTubeCore
 import MeTubeDownloads
 import MeTubePlayer
+import MeTubeSponsorBlock
 import MeTubeStore
-import MeTubeSync
 
 /// `metube play VIDEO`: plays a video in a tracked mpv, resuming where it stopped, and prints
 /// the position it saved.

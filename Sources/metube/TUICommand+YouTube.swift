@@ -3,6 +3,7 @@ import MeTubeCore
 import MeTubeStore
 import MeTubeSync
 import MeTubeTUI
+import MeTubeYouTube
 
 extension TUICommand {
     /// `I` in the channels view: the same import as `metube import --youtube` (without `--prune`),
@@ -51,7 +52,7 @@ extension TUICommand {
                 failure = [failure, "cannot save the refreshed sign-in: \(error)"].compactMap { $0 }.joined(separator: "; ")
             }
         }
-        if list.channels.isEmpty, case .youTube(let refusal)? = list.failure, refusal.needsSignIn { return .signInRejected }
+        if list.channels.isEmpty, list.failure?.needsSignIn == true { return .signInRejected }
         if list.channels.isEmpty, let failure { return .failed(failure) }
         do {
             let outcome = try YouTubeAccess.follow(list, in: opened, prune: false)

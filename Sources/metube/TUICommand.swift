@@ -1,8 +1,9 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import MeTubeCore
 import MeTubeDownloads
 import MeTubePlayer
+import MeTubeSponsorBlock
 import MeTubeStore
 import MeTubeSync
 import MeTubeTUI

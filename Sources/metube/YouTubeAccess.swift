@@ -3,6 +3,7 @@ import Foundation
 import MeTubeCore
 import MeTubeStore
 import MeTubeSync
+import MeTubeYouTube
 
 /// The YouTube client, sign-in and exit codes the `youtube` commands and `import --youtube` share.
 enum YouTubeAccess {
@@ -29,7 +30,7 @@ enum YouTubeAccess {
         } catch {
             throw fail("the YouTube sign-in in \(DisplayText.line(file.path)) is damaged; run `metube youtube login` again", code: ExitStatus.badInput)
         }
-        guard let saved else { throw exit(.youTube(.notSignedIn)) }
+        guard let saved else { throw exit(.notSignedIn) }
         redact(saved)
         return saved
     }
@@ -45,17 +46,16 @@ enum YouTubeAccess {
     }
 
     /// Prints `error` and returns the exit it ends the command with.
-    static func exit(_ error: SyncError) -> ExitCode {
+    static func exit(_ error: YouTubeError) -> ExitCode {
         fail(error.description, code: exitCode(error))
     }
 
     /// 78 for a missing or refused client, 77 for a sign-in to redo, else 1.
-    static func exitCode(_ error: SyncError) -> Int32 {
-        guard case .youTube(let failure) = error else { return ExitStatus.failure }
-        switch failure {
-        case .noClient, .invalidClient: return ExitStatus.notConfigured
-        case _ where failure.needsSignIn: return ExitStatus.notAuthorized
-        default: return ExitStatus.failure
+    static func exitCode(_ error: YouTubeError) -> Int32 {
+        switch error {
+        case .noClient, .invalidClient: ExitStatus.notConfigured
+        case _ where error.needsSignIn: ExitStatus.notAuthorized
+        default: ExitStatus.failure
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MeTubeCore
 import MeTubeSync
+import MeTubeYouTube
 
 /// `metube youtube login|logout`: signs in with the user's YouTube account (Google's OAuth 2.0
 /// flow for TV and limited-input devices) so that `metube import --youtube` can read the

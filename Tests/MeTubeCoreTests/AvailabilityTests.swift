@@ -1,30 +1,13 @@
 import Foundation
 @testable import MeTubeCore
-@testable import MeTubeFeeds
 import Testing
 
 @Suite struct AvailabilityTests {
-    private static let premiereID = "yW-VAhqVJok"
-    private static let premierePublished = ISO8601Timestamp.parse("2026-08-11T14:33:06+00:00")!
+    /// 9999-12-31T23:59:59Z, the last second a store holds.
+    private static let endOf9999 = Date(timeIntervalSince1970: 253_402_300_799)
 
     private func video(_ availability: Availability, start: Date? = nil, published: Date = Date(timeIntervalSince1970: 1_790_000_000)) -> Video {
         Video(id: "aaaaaaaaaaa", channelID: "UC0123456789012345678901", title: "t", published: published, availability: availability, scheduledStart: start)
-    }
-
-    @Test func theNASAFeedsEntryWithNoViewsIsUpcomingWhileItIsNew() throws {
-        // Given the saved NASA feed, whose "U.S. Spacewalk 97" has media:statistics views="0"
-        let feed = try AtomFeedParser.parse(try fixture("youtube_atom", "youpdated_nasa_channel_2026.xml"))
-        let entry = try #require(feed.entries.first { $0.videoID == Self.premiereID })
-
-        // When it is read an hour after its announcement, and again ten days later
-        let fresh = entry.video(fallbackDate: Self.premierePublished.addingTimeInterval(3_600))
-        let old = entry.video(fallbackDate: Self.premierePublished.addingTimeInterval(10 * 86_400))
-
-        // Then it is upcoming while new, and available once no longer new; the entries with views stay available
-        #expect(fresh.availability == .upcoming)
-        #expect(old.availability == .available)
-        let others = feed.entries.filter { $0.videoID != Self.premiereID }.map { $0.video(fallbackDate: Self.premierePublished) }
-        #expect(others.allSatisfy { $0.availability == .available })
     }
 
     @Test func unwatchedLeavesOutUpcomingAndGoneAndTheUpcomingViewListsThemByStart() {
@@ -53,7 +36,7 @@ import Testing
         #expect(Set(ids(.all)) == Set(library.videos.map(\.id)))
     }
 
-    @Test(arguments: [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 10), ISO8601Timestamp.parse("9999-12-31T23:59:59Z")!])
+    @Test(arguments: [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 10), AvailabilityTests.endOf9999])
     func aScheduledStartIn1970OrIn9999NeverHidesAVideoForGood(start: Date) {
         // Given a premiere published long ago whose source gave an absurd start
         let now = Date(timeIntervalSince1970: 1_790_000_000)
@@ -67,7 +50,7 @@ import Testing
     }
 
     @Test func aStartOutsideWhatTheStoreHoldsReadsAsUnknown() {
-        #expect(video(.upcoming, start: ISO8601Timestamp.parse("9999-12-31T23:59:59Z")!).scheduledStart == nil)
+        #expect(video(.upcoming, start: Self.endOf9999).scheduledStart == nil)
         #expect(video(.upcoming, start: Date(timeIntervalSince1970: -5)).scheduledStart == nil)
         #expect(video(.upcoming, start: Date(timeIntervalSince1970: 1_790_000_000.75)).scheduledStart == Date(timeIntervalSince1970: 1_790_000_000))
     }
@@ -104,10 +87,5 @@ import Testing
         let afterShortLink = MemoryLayout<Video>.offset(of: \Video.isShortLink)! + 1
         #expect(MemoryLayout<Video>.offset(of: \Video.availability) == afterShortLink)
         #expect(MemoryLayout<Video>.stride == 136)
-    }
-
-    private func fixture(_ folder: String, _ name: String) throws -> Data {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(folder)/\(name)", withExtension: nil))
-        return try Data(contentsOf: url)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import MeTubeCore
 import MeTubePlayer
+import MeTubeSponsorBlock
 import MeTubeStore
-import MeTubeSync
 import Testing
 import TestSupport
 

@@ -24,7 +24,7 @@ import Testing
 
     /// The Atom fixtures kept with the core tests.
     static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("MeTubeCoreTests/Fixtures/youtube_atom")
+        .deletingLastPathComponent().appendingPathComponent("MeTubeFeedsTests/Fixtures/youtube_atom")
 
     /// A feed server: `/feeds/{channelId}` serves a fixture with an ETag and honours If-None-Match;
     /// one channel serves broken XML and one is unknown (404).

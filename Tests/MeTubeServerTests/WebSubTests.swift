@@ -86,7 +86,7 @@ final class LoopbackWebSubHub: Sendable {
     static let pushedVideo = "KtMyGttbyq0"
 
     static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("MeTubeCoreTests/Fixtures/youtube_websub")
+        .deletingLastPathComponent().appendingPathComponent("MeTubeFeedsTests/Fixtures/youtube_websub")
 
     /// A fixture with its `CHANNEL_ID` and `VIDEO_ID` placeholders filled in.
     static func fixture(_ name: String, video: String = pushedVideo) throws -> Data {

@@ -54,7 +54,7 @@ import Testing
         let hub = try await LiveHub.start(in: directory)
         defer { hub.stop() }
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("MeTubeCoreTests/Fixtures/youtube_atom/youpdated_nasa_channel_2026.xml")
+            .appendingPathComponent("MeTubeFeedsTests/Fixtures/youtube_atom/youpdated_nasa_channel_2026.xml")
         let feed = try AtomFeedParser.parse(Data(contentsOf: fixture))
         let announced = try #require(feed.entries.first { $0.views == 0 })
         let readAt = try #require(announced.published).addingTimeInterval(3600)

@@ -1,9 +1,10 @@
 import Foundation
 import MeTubeCore
 import MeTubeStore
+@testable import MeTubeSync
+import MeTubeTransfer
 import Testing
 import TestSupport
-@testable import MeTubeSync
 
 /// Direct mode against a feed server that misbehaves: bad video ids, huge titles, a stalled feed.
 @Suite struct HostileFeedTests {

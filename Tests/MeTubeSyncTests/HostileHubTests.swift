@@ -3,9 +3,10 @@ import MeTubeAPI
 import MeTubeCore
 import MeTubeServer
 import MeTubeStore
+@testable import MeTubeSync
+import MeTubeTransfer
 import Testing
 import TestSupport
-@testable import MeTubeSync
 
 /// A hub that misbehaves in every way the client must survive: hostile Retry-After values,
 /// stalled and dripping answers, endless, repeating and overlapping pages, watermarks it claims

@@ -3,9 +3,10 @@ import HTTPTypes
 import MeTubeAPI
 import MeTubeCore
 import MeTubeStore
+@testable import MeTubeSync
+import MeTubeTransfer
 import Testing
 import TestSupport
-@testable import MeTubeSync
 
 /// A status service that misbehaves: hostile `retryAfter` values, answers that echo the token,
 /// records written by another client with nanosecond clocks, bad names and wrong types, and
@@ -67,7 +68,7 @@ import TestSupport
         #expect(!request.query.contains("ckWebAuthToken"))
         #expect(message.contains("502"))
         #expect(!message.contains(Self.token))
-        #expect(!message.contains(MarkSyncEndpoint.escape(Self.token)))
+        #expect(!message.contains(PercentEncoding.escape(Self.token)))
         #expect(!message.contains("s3cret"))
     }
 

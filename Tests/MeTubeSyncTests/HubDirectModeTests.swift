@@ -18,7 +18,7 @@ import TestSupport
     ]
     static let brokenChannel = "UCbrokenbrokenbrokenbrok"
     static let fixtureFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("MeTubeCoreTests/Fixtures/youtube_atom")
+        .deletingLastPathComponent().appendingPathComponent("MeTubeFeedsTests/Fixtures/youtube_atom")
 
     /// Serves `/feeds/{channelId}` from the fixtures with an ETag; the broken channel answers 500.
     static func feedRouter() -> Router<BasicRequestContext> {

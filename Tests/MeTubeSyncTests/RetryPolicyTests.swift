@@ -1,5 +1,6 @@
-import Testing
 @testable import MeTubeSync
+import MeTubeTransfer
+import Testing
 
 @Suite struct RetryPolicyTests {
     @Test func waitsOneTwoFourSecondsPlusJitterOnlyForRetryableFailures() {

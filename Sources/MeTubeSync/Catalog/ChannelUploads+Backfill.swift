@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeTransfer
 import MeTubeYouTube
 
 extension ChannelUploads {

@@ -1,6 +1,6 @@
 import Foundation
 import MeTubeCore
-@testable import MeTubeSync
+import MeTubeSponsorBlock
 import Testing
 import TestSupport
 
@@ -77,8 +77,8 @@ import TestSupport
         await #expect {
             try await SponsorBlockClient(api: stub.url).segments(of: videoID, categories: both, duration: nil)
         } throws: { error in
-            guard case SyncError.limitExceeded(let detail)? = error as? SyncError else { return false }
-            return detail.contains("larger than 4 MiB")
+            guard case .transfer(.tooLarge)? = error as? SponsorBlockError else { return false }
+            return "\(error)" == "stopped: SponsorBlock: the answer is larger than 4 MiB"
         }
     }
 
@@ -88,21 +88,35 @@ import TestSupport
             return (200, Data("[]".utf8))
         }
         defer { stub.stop() }
-        await #expect(throws: SyncError.timeout(seconds: 0.5)) {
+        let error = await #expect(throws: SponsorBlockError.transfer(.timedOut(seconds: 0.5))) {
             try await SponsorBlockClient(api: stub.url, timeLimit: .milliseconds(500)).segments(of: videoID, categories: both, duration: nil)
         }
+        #expect(error?.description == "the server did not answer within 0.5 s")
+    }
+
+    @Test func anIdThatIsNoVideoIDIsNeverSent() async throws {
+        let stub = await SponsorBlockStub.start(videos: [:])
+        defer { stub.stop() }
+        let refused = await #expect(throws: SponsorBlockError.notAVideoID("../\u{1b}[2J")) {
+            try await SponsorBlockClient(api: stub.url).segments(of: "../\u{1b}[2J", categories: both, duration: nil)
+        }
+        let line = refused?.description ?? ""
+        #expect(line.hasPrefix("unreadable answer from the server: ../") && line.hasSuffix("[2J is not a video id") && !line.contains("\u{1b}"), "\(line)")
+        #expect(stub.requests.isEmpty)
     }
 
     @Test func anErrorStatusAndAnAnswerThatIsNoListAreClearErrors() async throws {
         let failing = await SponsorBlockStub.start { _ in (503, Data()) }
         defer { failing.stop() }
-        await #expect(throws: SyncError.http(status: 503, message: "Service Unavailable", retryAfter: nil)) {
+        let refused = await #expect(throws: SponsorBlockError.http(status: 503)) {
             try await SponsorBlockClient(api: failing.url).segments(of: videoID, categories: both, duration: nil)
         }
+        #expect(refused?.description == "the server answered HTTP 503: Service Unavailable")
         let garbage = await SponsorBlockStub.start { _ in (200, Data("{\"videoID\":1}".utf8)) }
         defer { garbage.stop() }
-        await #expect(throws: SyncError.invalidResponse("SponsorBlock: not a list of videos' segments")) {
+        let unreadable = await #expect(throws: SponsorBlockError.unreadable) {
             try await SponsorBlockClient(api: garbage.url).segments(of: videoID, categories: both, duration: nil)
         }
+        #expect(unreadable?.description == "unreadable answer from the server: SponsorBlock: not a list of videos' segments")
     }
 }

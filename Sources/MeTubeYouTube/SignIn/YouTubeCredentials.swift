@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeCore
 
 /// What `metube youtube login` keeps: the refresh token, and the last access token with the
 /// time it stops working. Saved as `youtube-token` (mode 0600) beside the status account; never
@@ -43,7 +44,7 @@ public struct YouTubeCredentials: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        try MarkSyncAccount.replace(directory.appendingPathComponent(Self.fileName), with: encoder.encode(self), mode: 0o600)
+        try AtomicFile.replace(directory.appendingPathComponent(Self.fileName), with: encoder.encode(self), mode: 0o600)
     }
 
     /// Removes the saved credentials from `directory`; `false` when there were none.

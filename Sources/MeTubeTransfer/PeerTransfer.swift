@@ -1,19 +1,20 @@
 import AsyncHTTPClient
 import Foundation
+import MeTubeCore
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import Synchronization
 
 /// A peer's complete answer.
-struct PeerResponse: Sendable {
-    let status: Int
-    let headers: HTTPHeaders
-    let body: ByteBuffer
+package struct PeerResponse: Sendable {
+    package let status: Int
+    package let headers: HTTPHeaders
+    package let body: ByteBuffer
 }
 
 /// Why a bounded transfer failed.
-enum TransferFailure: Error, Sendable, Equatable {
+public enum TransferFailure: Error, Sendable, Equatable {
     /// The request's total deadline passed.
     case timedOut(seconds: Double)
     /// The whole run's deadline passed.
@@ -31,7 +32,7 @@ enum TransferFailure: Error, Sendable, Equatable {
     case cancelled
 
     /// A one-line explanation for people.
-    var message: String {
+    public var message: String {
         switch self {
         case .timedOut(let seconds): "no complete answer within \(seconds.formatted()) s"
         case .runDeadlinePassed: "the sync ran out of its time limit"
@@ -42,13 +43,25 @@ enum TransferFailure: Error, Sendable, Equatable {
         case .cancelled: "cancelled"
         }
     }
+
+    /// This failure of a request to `path` as one line in the words the sync's errors use, for a
+    /// client whose own error carries the failure.
+    public func explanation(path: String) -> String {
+        switch self {
+        case .timedOut(let seconds): "the server did not answer within \(seconds.formatted()) s"
+        case .connection(let detail): "cannot reach the server: \(detail)"
+        case .cancelled: "cancelled"
+        case .runDeadlinePassed, .tooSlow, .tooLarge: "stopped: \(path): \(message)"
+        case .badEncoding: "unreadable answer from the server: \(path): \(message)"
+        }
+    }
 }
 
 extension HTTPClient {
     /// Sends `request` and reads the whole answer within `limits`; a watchdog checks the total
     /// deadline and the body rate while the body streams in, and cancels the transfer when either
     /// is missed.
-    func transfer(_ request: HTTPClientRequest, limits: TransferLimits) async throws(TransferFailure) -> PeerResponse {
+    package func transfer(_ request: HTTPClientRequest, limits: TransferLimits) async throws(TransferFailure) -> PeerResponse {
         let start = ContinuousClock.now
         let requestEnd = start + limits.total
         let end = limits.runDeadline.map { min($0, requestEnd) } ?? requestEnd
@@ -99,11 +112,11 @@ extension HTTPClient {
         } catch is CancellationError {
             throw .cancelled
         } catch {
-            throw .connection(HubClient.describe(error))
+            throw .connection(String(describing: error))
         }
     }
 
-    /// Throws unless the answer's `Content-Encoding` is one ``HTTPClient/sync`` asked for and
+    /// Throws unless the answer's `Content-Encoding` is one ``HTTPClient/peers`` asked for and
     /// inflates (gzip, deflate) or none.
     private static func checkContentCoding(_ headers: HTTPHeaders) throws(TransferFailure) {
         for coding in headers[canonicalForm: "content-encoding"] {
@@ -156,18 +169,5 @@ extension Duration {
         guard !overflow else { return seconds < 0 ? .min : .max }
         let (sum, overflowAgain) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
         return overflowAgain ? .max : sum
-    }
-}
-
-extension SyncError {
-    /// The sync error of a failed transfer to `path`.
-    init(_ failure: TransferFailure, path: String) {
-        switch failure {
-        case .timedOut(let seconds): self = .timeout(seconds: seconds)
-        case .connection(let detail): self = .connection(detail)
-        case .cancelled: self = .cancelled
-        case .runDeadlinePassed, .tooSlow, .tooLarge: self = .limitExceeded("\(path): \(failure.message)")
-        case .badEncoding: self = .invalidResponse("\(path): \(failure.message)")
-        }
     }
 }

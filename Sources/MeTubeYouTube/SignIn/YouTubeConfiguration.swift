@@ -24,11 +24,11 @@ public struct YouTubeConfiguration: Sendable, Equatable {
         self.apiURL = Self.trimmed(apiURL)
     }
 
-    /// The `[youtube]` part of `settings`; `.youTube(.noClient)` when the client id or secret is
+    /// The `[youtube]` part of `settings`; `.noClient` when the client id or secret is
     /// not set.
-    public init(settings: Settings) throws(SyncError) {
+    public init(settings: Settings) throws(YouTubeError) {
         guard let clientID = settings.text(.youTubeClientID), !clientID.isEmpty,
-              let clientSecret = settings.text(.youTubeClientSecret), !clientSecret.isEmpty else { throw .youTube(.noClient) }
+              let clientSecret = settings.text(.youTubeClientSecret), !clientSecret.isEmpty else { throw .noClient }
         self.init(clientID: clientID, clientSecret: clientSecret, oauthURL: settings.text(.youTubeOAuthURL) ?? "https://oauth2.googleapis.com",
                   apiURL: settings.text(.youTubeAPIURL) ?? "https://www.googleapis.com/youtube/v3")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MeTubeCore
-import MeTubeSync
+import MeTubeTransfer
+import MeTubeYouTube
 import Synchronization
 import Testing
 import TestSupport
@@ -32,7 +33,7 @@ import TestSupport
         (0..<count).map { (YouTubeStub.channelID($0), "Channel \($0)") }
     }
 
-    static func signIn(polls: [YouTubeStub.Reply], deviceCode: String = YouTubeStub.deviceCode()) async throws -> (result: Result<YouTubeCredentials, SyncError>, waits: [Duration], stub: YouTubeStub) {
+    static func signIn(polls: [YouTubeStub.Reply], deviceCode: String = YouTubeStub.deviceCode()) async throws -> (result: Result<YouTubeCredentials, YouTubeError>, waits: [Duration], stub: YouTubeStub) {
         let stub = await YouTubeStub.start(polls: polls) { request, _ in request.path == "/device/code" ? .json(deviceCode) : nil }
         defer { stub.stop() }
         let client = client(stub)
@@ -66,11 +67,11 @@ import TestSupport
 
     @Test func deniedExpiredAndBadClientEachSayWhy() async throws {
         let denied = try await Self.signIn(polls: [.json(YouTubeStub.oauthError("access_denied", description: "Forbidden"), status: 403)]).result
-        #expect(denied.failure == .youTube(.accessDenied))
+        #expect(denied.failure == .accessDenied)
         let expired = try await Self.signIn(polls: [.json(YouTubeStub.oauthError("expired_token", description: "Bad Request"), status: 400)]).result
-        #expect(expired.failure == .youTube(.expired))
+        #expect(expired.failure == .expired)
         let badClient = try await Self.signIn(polls: [.json(YouTubeStub.oauthError("invalid_client", description: "The OAuth client was not found."), status: 401)]).result
-        #expect(badClient.failure == .youTube(.invalidClient("The OAuth client was not found.")))
+        #expect(badClient.failure == .invalidClient("The OAuth client was not found."))
         let badGrant = try await Self.signIn(polls: [.json(YouTubeStub.oauthError("invalid_grant", description: "Malformed auth code."), status: 400)]).result
         #expect(badGrant.failure?.description.contains("run `metube youtube login` again") == true)
     }
@@ -81,7 +82,7 @@ import TestSupport
         let (result, waits, _) = try await Self.signIn(polls: [pending], deviceCode: YouTubeStub.deviceCode(interval: "5", expiresIn: "12"))
 
         // Then the flow stops at expires_in: it waited 12 s in all
-        #expect(result.failure == .youTube(.expired))
+        #expect(result.failure == .expired)
         #expect(waits == [.seconds(5), .seconds(5), .seconds(2)])
     }
 
@@ -97,7 +98,7 @@ import TestSupport
 
     @Test func aGrantWithoutARefreshTokenIsRefused() async throws {
         let (result, _, _) = try await Self.signIn(polls: [.json(YouTubeStub.token(access: "access-0", refresh: nil))])
-        #expect(result.failure == .youTube(.noRefreshToken))
+        #expect(result.failure == .noRefreshToken)
     }
 
     @Test func aDeviceCodeAnswerOfTheWrongShapeIsRefused() async throws {
@@ -105,7 +106,7 @@ import TestSupport
             request.path == "/device/code" ? .json("{\"device_code\":\"x\",\"user_code\":\"\\u001b[2J\",\"verification_url\":\"https://www.google.com/device\"}") : nil
         }
         defer { stub.stop() }
-        await #expect(throws: SyncError.invalidResponse("the device-code answer has no usable user_code")) { try await Self.client(stub).requestDeviceCode() }
+        await #expect(throws: YouTubeError.unreadable("the device-code answer has no usable user_code")) { try await Self.client(stub).requestDeviceCode() }
     }
 
     @Test func pagesAreReadThroughNextPageToken() async throws {
@@ -147,7 +148,7 @@ import TestSupport
         let stub = await YouTubeStub.start(channels: Self.channels(3))
         defer { stub.stop() }
         let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "revoked"))
-        #expect(list.failure == .youTube(.invalidGrant("Token has been expired or revoked.")))
+        #expect(list.failure == .invalidGrant("Token has been expired or revoked."))
         #expect(list.failure?.description.contains("revoked") == true)
         #expect(list.channels.isEmpty)
     }
@@ -158,7 +159,7 @@ import TestSupport
         }
         defer { stub.stop() }
         let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
-        #expect(list.failure == .youTube(.unauthorized))
+        #expect(list.failure == .unauthorized)
     }
 
     @Test func quotaExceededKeepsThePagesAlreadyRead() async throws {
@@ -170,7 +171,7 @@ import TestSupport
         }
         defer { stub.stop() }
         let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
-        #expect(list.failure == .youTube(.quotaExceeded))
+        #expect(list.failure == .clientQuotaExceeded)
         #expect(list.channels.count == 100)
     }
 
@@ -198,7 +199,7 @@ import TestSupport
     @Test func aHugePageBadJSONAndTheWrongShapeEachStopCleanly() async throws {
         let huge = "{\"items\":[" + String(repeating: "{\"snippet\":{\"title\":\"" + String(repeating: "x", count: 1_000) + "\"}},", count: 50_000) + "{}]}"
         let answers = [huge, "{\"items\":[{\"snippet\":", "{\"kind\":\"youtube#subscriptionListResponse\",\"items\":\"none\"}"]
-        var failures: [SyncError?] = []
+        var failures: [YouTubeError?] = []
         for answer in answers {
             let stub = await YouTubeStub.start { request, _ in request.path == "/subscriptions" ? .json(answer) : nil }
             let list = await Self.reader(stub).read(with: YouTubeCredentials(refreshToken: "refresh-1"))
@@ -207,8 +208,22 @@ import TestSupport
             #expect(list.channels.isEmpty)
         }
         #expect(failures[0]?.description.contains("larger than 4 MiB") == true, "\(String(describing: failures[0]))")
-        #expect(failures[1] == .invalidResponse("/subscriptions: the page is not a JSON object"))
-        #expect(failures[2] == .invalidResponse("page 1 has no items list"))
+        #expect(failures[1] == .unreadable("/subscriptions: the page is not a JSON object"))
+        #expect(failures[2] == .unreadable("page 1 has no items list"))
+    }
+
+    @Test func aSignInFailureReadsAsOneLineAndSaysWhetherToSignInAgain() {
+        #expect(YouTubeError.transfer(.timedOut(seconds: 10), path: "/token").description == "the server did not answer within 10 s")
+        #expect(YouTubeError.transfer(.tooLarge(maxBytes: 4 << 20), path: "/subscriptions").description == "stopped: /subscriptions: the answer is larger than 4 MiB")
+        #expect(YouTubeError.http(status: 502, message: "").description == "the server answered HTTP 502")
+        #expect(YouTubeError.http(status: 400, message: "bad").description == "the server answered HTTP 400: bad")
+        #expect(YouTubeError.unreadable("/token: not a JSON object").description == "unreadable answer from the server: /token: not a JSON object")
+        #expect(YouTubeError.limitExceeded("page 3 has 5000 items").description == "stopped: page 3 has 5000 items")
+        #expect(YouTubeError.clientQuotaExceeded.description.contains("(quotaExceeded); try again tomorrow"))
+        let signingInAgainHelps: [YouTubeError] = [.notSignedIn, .accessDenied, .expired, .invalidGrant(""), .noRefreshToken, .unauthorized]
+        #expect(signingInAgainHelps.filter(\.needsSignIn) == signingInAgainHelps)
+        let signingInAgainWontHelp: [YouTubeError] = [.noClient, .invalidClient(""), .clientQuotaExceeded, .oauth(error: "e", detail: ""), .http(status: 401, message: "")]
+        #expect(signingInAgainWontHelp.filter(\.needsSignIn).isEmpty)
     }
 
     @Test func badChannelIdsAreRejectedAndTitlesBounded() async throws {

@@ -10,7 +10,7 @@ public struct YouTubeSubscriptionList: Sendable {
     /// How many pages were read.
     public var pages = 0
     /// Why the reading stopped before the last page, if it did.
-    public var failure: SyncError?
+    public var failure: YouTubeError?
     /// The credentials after any refresh, to be saved.
     public var credentials: YouTubeCredentials
 

@@ -1,5 +1,5 @@
-import Foundation
 import Clocks
+import Foundation
 import MeTubeCore
 import MeTubeDemo
 import MeTubeFeeds

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The bounds every request to a peer is held to, so that no server can hang a sync: a total
-/// deadline covering connect, headers and body; a minimum transfer rate once the body has begun;
-/// a body size cap; and, optionally, the deadline of the whole run the request belongs to.
+/// The bounds every request to a peer is held to, so that no server can hang a sync, a sign-in or
+/// a SponsorBlock fetch: a total deadline covering connect, headers and body; a minimum transfer
+/// rate once the body has begun; a body size cap; and, optionally, the deadline of the whole run
+/// the request belongs to.
 public struct TransferLimits: Sendable {
     /// How long one request may take from connect to the body's last byte.
     public var total: Duration

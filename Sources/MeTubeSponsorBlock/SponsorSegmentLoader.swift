@@ -33,7 +33,7 @@ public struct SponsorSegmentLoader: Sendable {
         guard !(kept?.isCurrent(for: settings.categories, maxAge: Self.maxAge) ?? false) else { return }
         Task { [store, client, settings] in
             let segments: [SponsorSegment]
-            do throws(SyncError) {
+            do throws(SponsorBlockError) {
                 segments = try await client.segments(of: video.id, categories: settings.categories, duration: video.duration.map(Double.init))
             } catch {
                 return failed("no sponsor segments from SponsorBlock: \(error)")

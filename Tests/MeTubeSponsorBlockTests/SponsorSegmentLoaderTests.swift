@@ -1,7 +1,7 @@
 import Foundation
 import MeTubeCore
+import MeTubeSponsorBlock
 import MeTubeStore
-import MeTubeSync
 import Synchronization
 import Testing
 import TestSupport

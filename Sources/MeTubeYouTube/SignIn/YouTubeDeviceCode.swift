@@ -1,4 +1,5 @@
 import Foundation
+import MeTubeTransfer
 
 /// The device-code endpoint's answer, screened: what the user is shown and how the flow polls.
 public struct YouTubeDeviceCode: Sendable, Equatable {
@@ -20,13 +21,13 @@ public struct YouTubeDeviceCode: Sendable, Equatable {
 
     /// Screens a device-code answer: the codes must be short printable text, the URL an http(s)
     /// URL; `expires_in` is held to 1 s…1 h and `interval` to 1…60 s (5 s when missing).
-    init(json: [String: Any]) throws(SyncError) {
-        guard let deviceCode = Self.code(json["device_code"], maxBytes: 2048) else { throw .invalidResponse("the device-code answer has no usable device_code") }
-        guard let userCode = Self.code(json["user_code"], maxBytes: 64) else { throw .invalidResponse("the device-code answer has no usable user_code") }
+    init(json: [String: Any]) throws(YouTubeError) {
+        guard let deviceCode = Self.code(json["device_code"], maxBytes: 2048) else { throw .unreadable("the device-code answer has no usable device_code") }
+        guard let userCode = Self.code(json["user_code"], maxBytes: 64) else { throw .unreadable("the device-code answer has no usable user_code") }
         guard let url = json["verification_url"] as? String ?? json["verification_uri"] as? String, url.utf8.count <= PeerInput.maxURLBytes,
               let parsed = URL(string: url), parsed.scheme == "https" || parsed.scheme == "http", parsed.host != nil,
               url.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7f }) else {
-            throw .invalidResponse("the device-code answer has no usable verification_url")
+            throw .unreadable("the device-code answer has no usable verification_url")
         }
         let lifetime = (json["expires_in"] as? NSNumber).map { Self.whole($0.doubleValue, in: 1...Self.maxLifetimeSeconds) } ?? 1_800
         let interval = (json["interval"] as? NSNumber).map { Self.whole($0.doubleValue, in: Self.intervalRange) } ?? 5

@@ -16,7 +16,7 @@ public struct YouTubeDeviceLogin: Sendable {
     }
 
     /// Polls until the user allows or declines the sign-in, or the code expires.
-    public func credentials(for code: YouTubeDeviceCode) async throws(SyncError) -> YouTubeCredentials {
+    public func credentials(for code: YouTubeDeviceCode) async throws(YouTubeError) -> YouTubeCredentials {
         var interval = code.interval
         var waited = Duration.zero
         while waited < code.expiresIn {
@@ -24,7 +24,7 @@ public struct YouTubeDeviceLogin: Sendable {
             do {
                 try await wait(step)
             } catch {
-                throw .cancelled
+                throw .transfer(.cancelled, path: "/token")
             }
             waited += step
             switch try await client.poll(code) {
@@ -33,6 +33,6 @@ public struct YouTubeDeviceLogin: Sendable {
             case .granted(let credentials): return credentials
             }
         }
-        throw .youTube(.expired)
+        throw .expired
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import MeTubeCore
+import MeTubeTransfer
 import NIOCore
 
 /// Reads the signed-in account's subscriptions from the Data API, 50 a page through
@@ -9,6 +10,8 @@ import NIOCore
 public struct YouTubeSubscriptionReader: Sendable {
     /// The most items asked for a page (the Data API's maximum).
     public static let pageSize = 50
+    /// The longest page token followed.
+    static let maxPageTokenBytes = 1024
 
     /// The OAuth client, for refreshing.
     public let oauth: YouTubeOAuthClient
@@ -19,7 +22,7 @@ public struct YouTubeSubscriptionReader: Sendable {
     private let httpClient: HTTPClient
 
     /// Creates a reader.
-    public init(oauth: YouTubeOAuthClient, maxPages: Int = 1_000, limits: TransferLimits = TransferLimits(total: .seconds(15), maxBodyBytes: 4 << 20), httpClient: HTTPClient = .sync) {
+    public init(oauth: YouTubeOAuthClient, maxPages: Int = 1_000, limits: TransferLimits = TransferLimits(total: .seconds(15), maxBodyBytes: 4 << 20), httpClient: HTTPClient = .peers) {
         self.oauth = oauth
         self.maxPages = maxPages
         self.limits = limits
@@ -33,7 +36,7 @@ public struct YouTubeSubscriptionReader: Sendable {
         var seenChannels = Set<String>()
         var seenTokens = Set<String>()
         var pageToken: String?
-        do throws(SyncError) {
+        do throws(YouTubeError) {
             while true {
                 guard list.pages < maxPages else { throw .limitExceeded("the subscriptions have more than \(maxPages) pages") }
                 let json = try await page(after: pageToken, credentials: &list.credentials)
@@ -41,8 +44,8 @@ public struct YouTubeSubscriptionReader: Sendable {
                 try Self.screen(json, page: list.pages, into: &list, seen: &seenChannels)
                 onPage(list.pages, list.channels.count)
                 guard let next = json["nextPageToken"] else { return list }
-                guard let token = YouTubeDeviceCode.code(next, maxBytes: PeerInput.maxSyncTokenBytes) else {
-                    throw .invalidResponse("page \(list.pages): nextPageToken is not a page token")
+                guard let token = YouTubeDeviceCode.code(next, maxBytes: Self.maxPageTokenBytes) else {
+                    throw .unreadable("page \(list.pages): nextPageToken is not a page token")
                 }
                 guard seenTokens.insert(token).inserted else { throw .limitExceeded("page \(list.pages) names a page already read (nextPageToken repeats)") }
                 pageToken = token
@@ -55,8 +58,8 @@ public struct YouTubeSubscriptionReader: Sendable {
 
     /// Adds the usable items of one page to `list`; a page that is not the documented shape
     /// (no `items` array) ends the reading.
-    private static func screen(_ json: [String: Any], page: Int, into list: inout YouTubeSubscriptionList, seen: inout Set<String>) throws(SyncError) {
-        guard let items = json["items"] as? [Any] else { throw .invalidResponse("page \(page) has no items list") }
+    private static func screen(_ json: [String: Any], page: Int, into list: inout YouTubeSubscriptionList, seen: inout Set<String>) throws(YouTubeError) {
+        guard let items = json["items"] as? [Any] else { throw .unreadable("page \(page) has no items list") }
         guard items.count <= 1_000 else { throw .limitExceeded("page \(page) has \(items.count) items") }
         for (index, item) in items.enumerated() {
             let snippet = (item as? [String: Any])?["snippet"] as? [String: Any]
@@ -85,24 +88,24 @@ public struct YouTubeSubscriptionReader: Sendable {
     }
 
     /// One page as a JSON object; a 401 refreshes the access token once and asks again.
-    private func page(after token: String?, credentials: inout YouTubeCredentials) async throws(SyncError) -> [String: Any] {
+    private func page(after token: String?, credentials: inout YouTubeCredentials) async throws(YouTubeError) -> [String: Any] {
         if credentials.usableAccessToken() == nil { credentials = try await oauth.refresh(credentials) }
         do {
             return try await get(after: token, accessToken: credentials.accessToken ?? "")
-        } catch .http(status: 401, _, _) {
+        } catch .http(status: 401, _) {
             credentials = try await oauth.refresh(credentials)
             do {
                 return try await get(after: token, accessToken: credentials.accessToken ?? "")
-            } catch .http(status: 401, _, _) {
-                throw .youTube(.unauthorized)
+            } catch .http(status: 401, _) {
+                throw .unauthorized
             }
         }
     }
 
-    private func get(after token: String?, accessToken: String) async throws(SyncError) -> [String: Any] {
-        if Task.isCancelled { throw .cancelled }
+    private func get(after token: String?, accessToken: String) async throws(YouTubeError) -> [String: Any] {
+        if Task.isCancelled { throw .transfer(.cancelled, path: "/subscriptions") }
         var url = "\(oauth.configuration.apiURL)/subscriptions?part=snippet&mine=true&maxResults=\(Self.pageSize)"
-        if let token { url += "&pageToken=\(MarkSyncEndpoint.escape(token))" }
+        if let token { url += "&pageToken=\(PercentEncoding.escape(token))" }
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "metube")
         request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
@@ -110,20 +113,20 @@ public struct YouTubeSubscriptionReader: Sendable {
         do throws(TransferFailure) {
             response = try await httpClient.transfer(request, limits: limits)
         } catch {
-            throw SyncError(error, path: "/subscriptions")
+            throw .transfer(error, path: "/subscriptions")
         }
         let json = (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any]
         guard (200..<300).contains(response.status) else {
             let error = json?["error"] as? [String: Any]
             let reasons = (error?["errors"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["reason"] as? String }
             if response.status == 403, reasons.contains(where: { $0 == "quotaExceeded" || $0 == "dailyLimitExceeded" || $0 == "rateLimitExceeded" }) {
-                throw .youTube(.quotaExceeded)
+                throw .clientQuotaExceeded
             }
             let message = (error?["message"] as? String).map { PeerInput.errorText($0.utf8, hiding: [accessToken]) }
                 ?? PeerInput.errorText(response.body.readableBytesView, hiding: [accessToken])
-            throw .http(status: response.status, message: message, retryAfter: PeerInput.retryAfter(header: response.headers.first(name: "Retry-After")))
+            throw .http(status: response.status, message: message)
         }
-        guard let json else { throw .invalidResponse("/subscriptions: the page is not a JSON object") }
+        guard let json else { throw .unreadable("/subscriptions: the page is not a JSON object") }
         return json
     }
 }

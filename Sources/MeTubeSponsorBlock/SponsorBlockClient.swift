@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import MeTubeCore
+import MeTubeTransfer
 import NIOCore
-import NIOHTTP1
 
 /// Asks SponsorBlock for a video's segments through its privacy-preserving endpoint:
 /// `GET {api}/api/skipSegments/{first 4 hex of sha256(videoID)}?categories=[…]` answers with the
@@ -23,7 +23,7 @@ public struct SponsorBlockClient: Sendable {
     private let httpClient: HTTPClient
 
     /// A client of the API at `api`.
-    public init(api: String, timeLimit: Duration = .seconds(10), httpClient: HTTPClient = .sync) {
+    public init(api: String, timeLimit: Duration = .seconds(10), httpClient: HTTPClient = .peers) {
         self.api = api.hasSuffix("/") ? String(api.dropLast()) : api
         self.timeLimit = timeLimit
         self.httpClient = httpClient
@@ -31,27 +31,25 @@ public struct SponsorBlockClient: Sendable {
 
     /// The segments of `videoID` in `categories`, cut at `duration` when it is known; none when
     /// SponsorBlock knows of none (it answers 404).
-    public func segments(of videoID: String, categories: [String], duration: Double?) async throws(SyncError) -> [SponsorSegment] {
-        guard VideoID.isValid(videoID) else { throw .invalidResponse("\(DisplayText.line(videoID, limit: 40)) is not a video id") }
+    public func segments(of videoID: String, categories: [String], duration: Double?) async throws(SponsorBlockError) -> [SponsorSegment] {
+        guard VideoID.isValid(videoID) else { throw .notAVideoID(videoID) }
         var request = HTTPClientRequest(url: requestURL(videoID: videoID, categories: categories))
         request.headers.add(name: "User-Agent", value: "metube")
         let response: PeerResponse
         do throws(TransferFailure) {
             response = try await httpClient.transfer(request, limits: TransferLimits(total: timeLimit, maxBodyBytes: Self.maxAnswerBytes))
         } catch {
-            throw SyncError(error, path: "SponsorBlock")
+            throw .transfer(error)
         }
         if response.status == 404 { return [] }
-        guard response.status == 200 else {
-            throw .http(status: response.status, message: HTTPResponseStatus(statusCode: response.status).reasonPhrase, retryAfter: nil)
-        }
+        guard response.status == 200 else { throw .http(status: response.status) }
         let entries: [Lenient<Entry>]
         do {
             let decoder = JSONDecoder()
             decoder.allowsJSON5 = true
             entries = try decoder.decode([Lenient<Entry>].self, from: Data(response.body.readableBytesView))
         } catch {
-            throw .invalidResponse("SponsorBlock: not a list of videos' segments")
+            throw .unreadable
         }
         let own = entries.lazy.compactMap(\.value).filter { $0.videoID == videoID }.flatMap(\.segments).compactMap(\.value)
             .filter { ($0.actionType ?? "skip") == "skip" }

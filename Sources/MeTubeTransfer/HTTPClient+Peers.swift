@@ -6,12 +6,13 @@ extension HTTPClient {
     /// bounds its own answer's inflated size below that.
     static var maxInflatedBytes: Int { 64 << 20 }
 
-    /// The client every sync request goes through: connection failures fail at once instead of
-    /// being retried until the request deadline (the sync's own retry policy decides), connects
-    /// time out after 5 s, and up to 8 connections per host serve direct mode's parallel fetches.
+    /// The client every request to a peer goes through (sync, YouTube sign-in, SponsorBlock):
+    /// connection failures fail at once instead of being retried until the request deadline (the
+    /// caller's own retry policy decides), connects time out after 5 s, and up to 8 connections
+    /// per host serve direct mode's parallel fetches.
     /// It asks for gzip (`Accept-Encoding: deflate, gzip`) and inflates the answer as it streams
     /// in, so memory stays bounded by the answer's limit whatever the compressed stream holds.
-    public static let sync: HTTPClient = {
+    public static let peers: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .enabled(limit: .size(maxInflatedBytes))
         configuration.timeout.connect = .seconds(5)
