@@ -99,7 +99,7 @@ struct StatusSQLiteRepositoryTests {
         try await holder.value
 
         // Then it is refused as unavailable, and its decision never ran once the writer was free
-        guard case .unavailable(let reason, _)? = refused else { Issue.record("not refused as unavailable: \(String(describing: refused))"); return }
+        guard case .storage(.unavailable(let reason))? = refused else { Issue.record("not refused as unavailable: \(String(describing: refused))"); return }
         #expect(reason.contains("writer stayed busy"))
         #expect(try await repository.zone(zone, records: .none) == nil)
     }

@@ -87,15 +87,20 @@ public struct MarkSyncService: Sendable {
             throw MarkSyncErrorBody(.badRequest, "Only one operation per zone is allowed in a request")
         }
         let keys = request.operations.map { MarkSyncZoneKey(database: caller.database, zoneName: $0.zone.zoneID.zoneName) }
-        let deleting = request.operations.indices.filter { request.operations[$0].operationType == .delete }.map { keys[$0] }
-        let reads = MarkSyncZonesReads(zones: keys, deleting: deleting, userID: caller.user.id)
+        // A zone the caller may not name (another owner's, a NUL in its name) is refused from the
+        // request alone and never read: PostgreSQL would refuse the whole statement over a NUL.
+        let refusals = request.operations.map { accessError(for: $0.zone.zoneID, caller: caller) }
+        let readable = keys.indices.filter { refusals[$0] == nil }
+        let deleting = readable.filter { request.operations[$0].operationType == .delete }.map { keys[$0] }
+        let reads = MarkSyncZonesReads(zones: readable.map { keys[$0] }, deleting: deleting, userID: caller.user.id)
         let results = try await repository.modifyZones(reads) { state in
             var ledger = MarkSyncQuotaLedger(start: state.usage, defaults: configuration.quota)
             var created: [StoredMarkSyncZone] = []
             var deleted: [MarkSyncZoneKey] = []
-            let results = zip(request.operations, keys).map { (operation, key) -> MarkSyncZoneResult in
+            let results = request.operations.indices.map { index -> MarkSyncZoneResult in
+                let (operation, key) = (request.operations[index], keys[index])
                 let zoneID = operation.zone.zoneID
-                if let error = accessError(for: zoneID, caller: caller) { return .failure(error) }
+                if let error = refusals[index] { return .failure(error) }
                 switch operation.operationType {
                 case .create:
                     if let zone = state.zones[key] { return .success(zoneDictionary(zone, caller: caller)) }
