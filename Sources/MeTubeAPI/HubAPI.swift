@@ -9,7 +9,7 @@ public enum HubAPI {
     public static let channelsPath = "/api/channels"
     /// `POST` `HubVideoQuery` → `HubVideoPage`.
     public static let videoQueryPath = "/api/videos/query"
-    /// `POST` `HubResolveRequest` with `Authorization: Bearer <status user token>` → `HubResolveResponse`.
+    /// `POST` `HubResolveRequest` with `Authorization: Bearer <mark-sync user token>` → `HubResolveResponse`.
     public static let resolvePath = "/api/channels/resolve"
 
     /// The most channel ids one register request may carry.

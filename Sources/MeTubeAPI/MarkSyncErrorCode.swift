@@ -1,4 +1,4 @@
-/// A `serverErrorCode` of the status service, with the HTTP status it travels with.
+/// A `serverErrorCode` of the mark-sync service, with the HTTP status it travels with.
 public enum MarkSyncErrorCode: String, Codable, Sendable, CaseIterable {
     case accessDenied = "ACCESS_DENIED"
     case atomicError = "ATOMIC_ERROR"

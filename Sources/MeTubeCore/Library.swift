@@ -12,7 +12,7 @@ public struct Library: Sendable, Equatable {
     public private(set) var marks = MarkTable()
     /// Where playback stopped, by video id (the newest saved position of each video).
     public private(set) var playbackPositions: [String: PlaybackPosition] = [:]
-    /// What status sync knows of each channel followed or unfollowed, by channel id (unfollows
+    /// What mark sync knows of each channel followed or unfollowed, by channel id (unfollows
     /// included, so they travel); a followed channel without one has not been recorded yet.
     public private(set) var subscriptions: [String: Subscription] = [:]
     /// The watch-later queue's entries by video id, removals included (so they travel); see
@@ -164,7 +164,7 @@ public struct Library: Sendable, Equatable {
         playbackPositions[position.videoID] = position
     }
 
-    /// Records what status sync knows of a channel's subscription, replacing the earlier record.
+    /// Records what mark sync knows of a channel's subscription, replacing the earlier record.
     public mutating func apply(_ subscription: Subscription) {
         subscriptions[subscription.channelID] = subscription
     }

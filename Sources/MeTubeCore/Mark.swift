@@ -1,4 +1,4 @@
-/// A value of a mark as the status service holds it: the change tag that names the version, and
+/// A value of a mark as the mark-sync service holds it: the change tag that names the version, and
 /// what it says.
 public struct ServerVersion: Codable, Sendable, Hashable {
     /// The server's change tag for this version of the record.
@@ -30,7 +30,7 @@ public struct Mark: Codable, Sendable, Hashable {
     public var hlc: HybridTimestamp
     /// What the user decided.
     public var status: WatchStatus
-    /// Whether the status service holds this value.
+    /// Whether the mark-sync service holds this value.
     public var syncState: SyncState
     /// The last server version this device knew; `nil` before the first push or pull.
     @Boxed public var base: ServerVersion?
@@ -67,7 +67,7 @@ public struct Mark: Codable, Sendable, Hashable {
     }
 }
 
-/// What a video's row shows: a mark's status, or `unknown` before any mark or status pull.
+/// What a video's row shows: a mark's status, or `unknown` before any mark or mark-sync pull.
 public enum DisplayStatus: String, Codable, Sendable, CaseIterable {
     case unknown
     case unwatched

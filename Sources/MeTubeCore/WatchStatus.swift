@@ -5,17 +5,17 @@ public enum WatchStatus: String, Codable, Sendable, CaseIterable {
     case skipped
 }
 
-/// Where a mark stands relative to the status service.
+/// Where a mark stands relative to the mark-sync service.
 ///
 /// The store persists `synced`, `pending` and `conflict`; `offline` is how a pending mark is shown
-/// while the status service cannot be reached (see ``SyncState/displayed(serviceReachable:)``).
+/// while the mark-sync service cannot be reached (see ``SyncState/displayed(serviceReachable:)``).
 public enum SyncState: String, Codable, Sendable, CaseIterable {
     case synced
     case pending
     case conflict
     case offline
 
-    /// The state to show, given whether the status service is reachable right now.
+    /// The state to show, given whether the mark-sync service is reachable right now.
     public func displayed(serviceReachable: Bool) -> SyncState {
         self == .pending && !serviceReachable ? .offline : self
     }

@@ -3,7 +3,7 @@
 /// a `Double` JSON cannot hold.
 public enum JSONNumber {
     /// Writes `value`. Its digits go straight to `sink`, without making a string of them first
-    /// (`String(value)` showed in the status server's profile, a few per record).
+    /// (`String(value)` showed in the mark-sync server's profile, a few per record).
     @inlinable
     public static func write<Sink: JSONByteSink>(_ value: Int64, to sink: inout Sink) {
         var magnitude = value.magnitude

@@ -3,7 +3,7 @@ import MeTubeJSON
 
 /// The one hand-written JSON reader: a fast pull reader over UTF-8 bytes that decodes straight into
 /// the caller's types without building an intermediate tree, several times faster than
-/// `JSONDecoder`. The store's snapshot files, the hub's pages (MeTubeSync) and the status server's
+/// `JSONDecoder`. The store's snapshot files, the hub's pages (MeTubeSync) and the mark-sync server's
 /// request and record fast paths read through it.
 ///
 /// It accepts exactly what `JSONSerialization` accepts (any key order, whitespace, escapes, JSON's

@@ -28,7 +28,7 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     try configuration.validate()
     let push = PushServices(configuration: configuration, storage: storage)
     let repository = storage.hub
-    let status = MarkSyncRoutes(repository: storage.status, configuration: configuration.status)
+    let markSync = MarkSyncRoutes(repository: storage.markSync, configuration: configuration.markSync)
     let ingester = configuration.pollInterval.map { pollInterval in
         FeedIngester(
             repository: push.ingestionRepository, feedURLTemplate: configuration.feedURLTemplate, pollInterval: pollInterval,
@@ -43,13 +43,13 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
         repository: repository, registrationsPerHour: configuration.registrationsPerHour, ingester: ingester,
         onNewChannels: push.onNewChannels, databaseUnavailableReason: storage.unavailableReason,
         catalogFailure: { [catalog = push.catalog] in await catalog?.failure })
-    addRoutes(to: router, hub: hub, status: status)
+    addRoutes(to: router, hub: hub, markSync: markSync)
     let resolver = ChannelLinkResolver(
         dataAPI: configuration.youTubeAPI.map(YouTubeDataAPI.init(configuration:)),
         dataAPIBudget: configuration.youTubeAPI.map { DataAPIBudget(enrichment: storage.enrichment, dailyUnits: $0.dailyUnits) },
         ytDLP: configuration.catalog.ytDLP, cache: storage.links, lookupsPerHour: configuration.linkLookupsPerHour,
         rate: configuration.feedRate, logger: configuration.logger)
-    ChannelResolveRoutes(resolver: resolver, users: storage.status, window: ChannelResolveRoutes<ServerRequestContext>.window(handlerDeadline: configuration.connectionLimits.handlerDeadline))
+    ChannelResolveRoutes(resolver: resolver, users: storage.markSync, window: ChannelResolveRoutes<ServerRequestContext>.window(handlerDeadline: configuration.connectionLimits.handlerDeadline))
         .add(to: router)
     push.webSubRoutes?.add(to: router)
     var services: [any Service] = []
@@ -65,7 +65,7 @@ private func buildApplication(configuration: ServerConfiguration, storage: Serve
     let host = configuration.host
     let onListening = configuration.onListening
     let limits = configuration.connectionLimits
-    let maxBodyBytes = max(configuration.status.maxBodyBytes, HubAPI.maxBodyBytes, WebSubService.maxNotificationBytes)
+    let maxBodyBytes = max(configuration.markSync.maxBodyBytes, HubAPI.maxBodyBytes, WebSubService.maxNotificationBytes)
     let silentConnections = SilentConnections(maxSetAside: 4 * limits.maxConnections)
     return Application(
         responder: HandlerDeadlineResponder(inner: router.buildResponder(), deadline: limits.handlerDeadline, maxBodyBytes: maxBodyBytes),
@@ -96,26 +96,26 @@ private func install(_ addOns: [any ServerAddOn], repository: any HubRepository,
 /// Builds the router: the hub API (section A of the MeTube hub API) and, when given, the status
 /// routes, with their HTTP conventions (CORS, `OPTIONS`, exact paths) and the one error middleware
 /// (``ServerErrorMiddleware``).
-public func buildRouter(hubRepository: any HubRepository, status: MarkSyncRoutes? = nil) -> Router<BasicRequestContext> {
+public func buildRouter(hubRepository: any HubRepository, markSync: MarkSyncRoutes? = nil) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
-    addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
+    addRoutes(to: router, hub: HubService(repository: hubRepository), markSync: markSync)
     return router
 }
 
 /// Builds the router with `firstMiddleware` in front of everything else (tests use it to inject
 /// faults between a client and the real routes).
-public func buildRouter(hubRepository: any HubRepository, status: MarkSyncRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
+public func buildRouter(hubRepository: any HubRepository, markSync: MarkSyncRoutes? = nil, firstMiddleware: some RouterMiddleware<BasicRequestContext>) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
     router.add(middleware: firstMiddleware)
-    addRoutes(to: router, hub: HubService(repository: hubRepository), status: status)
+    addRoutes(to: router, hub: HubService(repository: hubRepository), markSync: markSync)
     return router
 }
 
-private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, status: MarkSyncRoutes?) {
+private func addRoutes<Context: RequestContext>(to router: Router<Context>, hub: HubService, markSync: MarkSyncRoutes?) {
     router.add(middleware: HubHTTPMiddleware())
     router.add(middleware: ServerErrorMiddleware())
-    router.add(middleware: HTTPCompressionMiddleware(maxInflatedBytes: max(HubAPI.maxBodyBytes, status?.service.configuration.maxBodyBytes ?? 0)))
+    router.add(middleware: HTTPCompressionMiddleware(maxInflatedBytes: max(HubAPI.maxBodyBytes, markSync?.service.configuration.maxBodyBytes ?? 0)))
     router.add(middleware: StorageDeadlineMiddleware())
     HubAPIRoutes(service: hub).add(to: router)
-    status?.register(on: router)
+    markSync?.register(on: router)
 }

@@ -10,18 +10,18 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port to listen on; 0 picks a free one.
     public var port: Int
-    /// The SQLite file holding the hub and the status service; nil keeps everything in memory.
+    /// The SQLite file holding the hub and the mark-sync service; nil keeps everything in memory.
     public var databasePath: String?
-    /// The PostgreSQL database holding the hub and the status service; when set it is used
+    /// The PostgreSQL database holding the hub and the mark-sync service; when set it is used
     /// instead of `databasePath`, and any number of servers may share it.
     public var databaseURL: PostgresDatabaseURL?
     /// The most connections to `databaseURL` this server opens.
     public var databasePoolSize = PostgresServerDatabase.defaultPoolSize
     /// The status file of the older two-file layout, imported into `databasePath` on first start;
     /// nil means `NAME-status.sqlite` beside `databasePath` (see ``ServerDatabase``).
-    public var legacyStatusDatabasePath: String?
-    /// The status service's limits, containers and throttling.
-    public var status = MarkSyncConfiguration()
+    public var legacyMarkSyncDatabasePath: String?
+    /// The mark-sync service's limits, containers and throttling.
+    public var markSync = MarkSyncConfiguration()
     /// The feed URL with `{channelId}` where the channel id goes.
     public var feedURLTemplate: String
     /// The time between polling rounds; nil disables polling.
@@ -32,14 +32,14 @@ public struct ServerConfiguration: Sendable {
     public var feedRate: Double = Self.defaultFeedRate
     /// The feed requests a second when nothing else is said.
     public static let defaultFeedRate = 20.0
-    /// The links each status user may have looked up on YouTube per hour unless configured otherwise.
+    /// The links each mark-sync user may have looked up on YouTube per hour unless configured otherwise.
     public static let defaultLinkLookupsPerHour = 1_000
     /// The parts added from outside this module (the demo's catalog with `--demo`), installed in
     /// order once the storage is open.
     public var addOns: [any ServerAddOn] = []
     /// The new channels one client address may register per hour; nil: no limit.
     public var registrationsPerHour: Int? = HubService.defaultRegistrationsPerHour
-    /// How many links each status user may have the hub look up on YouTube per hour through
+    /// How many links each mark-sync user may have the hub look up on YouTube per hour through
     /// `POST /api/channels/resolve` (answers from its cache and `UC…` ids cost nothing); nil: no limit.
     public var linkLookupsPerHour: Int? = Self.defaultLinkLookupsPerHour
     /// The IP addresses of the reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name

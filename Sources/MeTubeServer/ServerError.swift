@@ -10,7 +10,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case badRequest(String)
     /// The request body is larger than `limit` bytes: 413.
     case payloadTooLarge(limit: Int)
-    /// The request needs a status user's token and has none, or one the server does not know: 401.
+    /// The request needs a mark-sync user's token and has none, or one the server does not know: 401.
     case unauthorized(String)
     /// No route matches the path and method: 404.
     case notFound

@@ -7,12 +7,12 @@ import MeTubeAPI
 ///
 /// Every answer carries a fresh request id as `X-Request-Id`. Failures of the request keep their
 /// documented answers: a ``ServerError`` as `{"error":"…"}` on the hub, a `MarkSyncErrorBody` as
-/// itself on the status routes; an unknown path or method gets 404 and a body over the limit 413,
+/// itself on the mark-sync routes; an unknown path or method gets 404 and a body over the limit 413,
 /// each in the shape of the API the path falls under. A database that cannot answer now gets 503
 /// with its reason and `Retry-After` (``ServerError/answer``). Anything else is unexpected: it is logged
 /// with the request id, method and path, and the client gets 500 with the request id and no
 /// detail: `{"error":"internal error","requestId":"…"}` on the hub, `INTERNAL_ERROR` with the
-/// id as `uuid` on the status routes (`/database/…`).
+/// id as `uuid` on the mark-sync routes (`/database/…`).
 ///
 /// Paths are exact: one with a trailing slash (other than `/`) is not found.
 public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -37,9 +37,9 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func answer(to error: any Error, request: Request, requestID: String, logger: Logger) -> Response {
-        let isStatus = request.uri.path.hasPrefix("/database/")
-        if isStatus, let body = error as? MarkSyncErrorBody { return MarkSyncResponses.error(body) }
-        guard let failure = Self.answer(to: error, isStatus: isStatus) else {
+        let isMarkSync = request.uri.path.hasPrefix("/database/")
+        if isMarkSync, let body = error as? MarkSyncErrorBody { return MarkSyncResponses.error(body) }
+        guard let failure = Self.answer(to: error, isMarkSync: isMarkSync) else {
             logger.error("unexpected error", metadata: [
                 "requestId": "\(requestID)", "method": "\(request.method)", "path": "\(request.uri.path)",
                 "error": "\(String(reflecting: error))",
@@ -51,12 +51,12 @@ public struct ServerErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// What the client is told of `error`: a ``ServerError``'s ``ServerError/answer``, 404 for an
     /// unknown path or method, 413 for a body over the limit; nil when it is unexpected.
-    private static func answer(to error: any Error, isStatus: Bool) -> ServerError? {
+    private static func answer(to error: any Error, isMarkSync: Bool) -> ServerError? {
         switch error {
         case let error as ServerError: error.answer
         case let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed: .notFound
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
-            .payloadTooLarge(limit: isStatus ? MarkSyncConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
+            .payloadTooLarge(limit: isMarkSync ? MarkSyncConfiguration().maxBodyBytes : HubAPI.maxBodyBytes)
         default: nil
         }
     }

@@ -34,11 +34,11 @@ extension SnapshotDecoding {
                     return ids
                 }
             case "lastHubSync": sync.lastHubSync = try field(&scanner, "sync.lastHubSync", &notes, default: nil, optionalDate)
-            case "statusSyncToken": sync.statusSyncToken = try field(&scanner, "sync.statusSyncToken", &notes, default: nil, optionalString)
+            case "statusSyncToken": sync.markSyncToken = try field(&scanner, "sync.statusSyncToken", &notes, default: nil, optionalString)
             case "subscriptionsSyncToken": sync.subscriptionsSyncToken = try field(&scanner, "sync.subscriptionsSyncToken", &notes, default: nil, optionalString)
-            case "statusZoneReady": sync.statusZoneReady = try field(&scanner, "sync.statusZoneReady", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
-            case "lastStatusSync": sync.lastStatusSync = try field(&scanner, "sync.lastStatusSync", &notes, default: nil, optionalDate)
-            case "statusOfflineSince": sync.statusOfflineSince = try field(&scanner, "sync.statusOfflineSince", &notes, default: nil, optionalDate)
+            case "statusZoneReady": sync.markSyncZoneReady = try field(&scanner, "sync.statusZoneReady", &notes, default: false) { (scanner: inout JSONScanner) throws(Failure) in try scanner.readBool() }
+            case "lastStatusSync": sync.lastMarkSync = try field(&scanner, "sync.lastStatusSync", &notes, default: nil, optionalDate)
+            case "statusOfflineSince": sync.markSyncOfflineSince = try field(&scanner, "sync.statusOfflineSince", &notes, default: nil, optionalDate)
             case "channelFetches":
                 var inner = FieldNotes()
                 sync.channelFetches = try field(&scanner, "sync.channelFetches", &notes, default: [:]) { (scanner: inout JSONScanner) throws(Failure) in

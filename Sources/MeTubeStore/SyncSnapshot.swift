@@ -12,25 +12,32 @@ public struct SyncSnapshot: Codable, Sendable, Equatable {
     public var hubRegisteredChannelIDs: [String]
     /// When the last hub or direct sync finished successfully.
     public var lastHubSync: Date?
-    /// The status service's sync token for `changes/zone`, once a pull has completed a page.
-    public var statusSyncToken: String?
-    /// The status service's sync token for `changes/zone` of the subscriptions' zone.
+    /// The mark-sync service's sync token for `changes/zone`, once a pull has completed a page.
+    public var markSyncToken: String?
+    /// The mark-sync service's sync token for `changes/zone` of the subscriptions' zone.
     public var subscriptionsSyncToken: String?
-    /// Whether the status zone is known to exist.
-    public var statusZoneReady: Bool
-    /// When the last status sync finished successfully; statuses are known after the first.
-    public var lastStatusSync: Date?
-    /// Since when the status service cannot be reached; `nil` while it can (or nothing is known).
-    public var statusOfflineSince: Date?
+    /// Whether the mark-sync zone is known to exist.
+    public var markSyncZoneReady: Bool
+    /// When the last mark sync finished successfully; statuses are known after the first.
+    public var lastMarkSync: Date?
+    /// Since when the mark-sync service cannot be reached; `nil` while it can (or nothing is known).
+    public var markSyncOfflineSince: Date?
     /// Per-channel results of direct-mode fetches, by channel id.
     public var channelFetches: [String: ChannelFetchResult]
+
+    /// The keys of the JSON it is read from and written as: the mark-sync fields keep their older
+    /// names (`status…`), which files and scripts already hold.
+    enum CodingKeys: String, CodingKey {
+        case deviceID, hubWatermark, hubRegisteredChannelIDs, lastHubSync, subscriptionsSyncToken, channelFetches
+        case markSyncToken = "statusSyncToken", markSyncZoneReady = "statusZoneReady", lastMarkSync = "lastStatusSync", markSyncOfflineSince = "statusOfflineSince"
+    }
 
     /// Creates the sync state of a new store.
     public init(deviceID: String) {
         self.deviceID = deviceID
         hubWatermark = 0
         hubRegisteredChannelIDs = []
-        statusZoneReady = false
+        markSyncZoneReady = false
         channelFetches = [:]
     }
 
@@ -40,11 +47,11 @@ public struct SyncSnapshot: Codable, Sendable, Equatable {
         hubWatermark = try container.decodeIfPresent(Int64.self, forKey: .hubWatermark) ?? 0
         hubRegisteredChannelIDs = try container.decodeIfPresent([String].self, forKey: .hubRegisteredChannelIDs) ?? []
         lastHubSync = try container.decodeIfPresent(Date.self, forKey: .lastHubSync)
-        statusSyncToken = try container.decodeIfPresent(String.self, forKey: .statusSyncToken)
+        markSyncToken = try container.decodeIfPresent(String.self, forKey: .markSyncToken)
         subscriptionsSyncToken = try container.decodeIfPresent(String.self, forKey: .subscriptionsSyncToken)
-        statusZoneReady = try container.decodeIfPresent(Bool.self, forKey: .statusZoneReady) ?? false
-        lastStatusSync = try container.decodeIfPresent(Date.self, forKey: .lastStatusSync)
-        statusOfflineSince = try container.decodeIfPresent(Date.self, forKey: .statusOfflineSince)
+        markSyncZoneReady = try container.decodeIfPresent(Bool.self, forKey: .markSyncZoneReady) ?? false
+        lastMarkSync = try container.decodeIfPresent(Date.self, forKey: .lastMarkSync)
+        markSyncOfflineSince = try container.decodeIfPresent(Date.self, forKey: .markSyncOfflineSince)
         channelFetches = try container.decodeIfPresent([String: ChannelFetchResult].self, forKey: .channelFetches) ?? [:]
     }
 }

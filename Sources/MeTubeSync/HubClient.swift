@@ -42,7 +42,7 @@ public struct HubClient: Sendable {
     }
 
     /// `channels/resolve`: what the hub made of `links` (at most `HubAPI.maxResolveLinks`), asked
-    /// as the status user of `token`; one result per link, in order, screened: a channel id that
+    /// as the mark-sync user of `token`; one result per link, in order, screened: a channel id that
     /// is not a valid `UC…` id reads as a failure, every error text is one line of at most 300
     /// characters. An answer whose results do not match the links sent is `invalidResponse`.
     public func resolve(_ links: [String], token: String) async throws(SyncError) -> [HubResolveResult] {

@@ -8,7 +8,7 @@ extension MarkReconciler {
     /// an iOS save after metube's leaves metube's `positionHlc` behind); `nil` when it has none or
     /// a value is out of range.
     public static func position(of record: MarkSyncRecord) -> PlaybackPosition? {
-        guard let layout = WatchedStatusRecord(record), let seconds = layout.playbackPosition.flatMap(PlaybackPosition.checked),
+        guard let layout = WatchedRecord(record), let seconds = layout.playbackPosition.flatMap(PlaybackPosition.checked),
               PeerInput.isRecordName(layout.videoID) else { return nil }
         let stamps = [layout.positionHLC.flatMap(HybridTimestamp.init).flatMap { PeerInput.millis($0.millis) == nil ? nil : $0 },
                       PeerInput.millis(layout.lastModified).map { HybridTimestamp(millis: $0) }]

@@ -13,7 +13,7 @@ extension MarkReconciler {
     /// more than a day after `now` (in milliseconds) is not a date and counts as absent; a
     /// `queuedAt` before 2005 is unreadable, so no peer can date a video to 1970 and sort it first.
     public static func queueEntry(of record: MarkSyncRecord, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) -> QueueEntry? {
-        guard let layout = WatchedStatusRecord(record), PeerInput.isRecordName(layout.videoID) else { return nil }
+        guard let layout = WatchedRecord(record), PeerInput.isRecordName(layout.videoID) else { return nil }
         let sentQueuedAt = record.fields?["queuedAt"].flatMap { $0.value == .null ? nil : $0.value }
         if let sentQueuedAt, sentQueuedAt.integerValue.flatMap(QueueEntry.checked).flatMap({ $0 >= PeerInput.earliestQueueMillis ? $0 : nil }) == nil {
             return nil

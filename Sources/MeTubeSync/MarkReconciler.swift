@@ -2,7 +2,7 @@ import MeTubeAPI
 import MeTubeCore
 import MeTubeTransfer
 
-/// The conflict rules of status sync, as pure functions over marks: what a push result or a
+/// The conflict rules of mark sync, as pure functions over marks: what a push result or a
 /// pulled record does to this device's mark (DESIGN.md "Marks and sync states").
 public struct MarkReconciler: Sendable {
     /// How a conflict with a different value is settled.
@@ -21,7 +21,7 @@ public struct MarkReconciler: Sendable {
     /// neither carries no clock reading; an oversized device id is left out.
     public static func serverVersion(of record: MarkSyncRecord) -> ServerVersion? {
         guard let tag = record.recordChangeTag, (1...PeerInput.maxNameBytes).contains(tag.utf8.count),
-              let layout = WatchedStatusRecord(record), let status = WatchStatus(rawValue: layout.status) else { return nil }
+              let layout = WatchedRecord(record), let status = WatchStatus(rawValue: layout.status) else { return nil }
         let hlc = layout.hlc.flatMap(HybridTimestamp.init).flatMap { PeerInput.millis($0.millis) == nil ? nil : $0 }
             ?? PeerInput.millis(layout.lastModified).map { HybridTimestamp(millis: $0) }
         let deviceID = layout.deviceID.flatMap { $0.utf8.count <= PeerInput.maxNameBytes ? $0 : nil }
@@ -32,7 +32,7 @@ public struct MarkReconciler: Sendable {
     /// of the version it replaces, or a `create` when it replaces none. The video's playback
     /// position and queue entry travel in the same record.
     public static func operation(for mark: Mark, position: PlaybackPosition? = nil, queue: QueueEntry? = nil) -> MarkSyncRecordsModifyRequest.Operation {
-        var record = WatchedStatusRecord(
+        var record = WatchedRecord(
             videoID: mark.videoID, status: mark.status.rawValue, lastModified: mark.hlc.millis, playbackPosition: position?.seconds,
             hlc: mark.hlc.description, deviceID: mark.deviceID)
         record.positionHLC = position?.hlc.description

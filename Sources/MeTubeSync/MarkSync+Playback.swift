@@ -68,7 +68,7 @@ extension MarkSync {
         let response = try await modifyEnsuringZone(request)
         var outcome = Report()
         let videoIDs = marks.map(\.videoID)
-        try store.reconcileStatus(videoIDs: videoIDs, syncToken: nil, observed: nil, pullFinished: false) { current in
+        try store.reconcileMarks(videoIDs: videoIDs, syncToken: nil, observed: nil, pullFinished: false) { current in
             outcome = Report()
             var updated: [Mark] = []
             for (videoID, result) in zip(videoIDs, response.records) {

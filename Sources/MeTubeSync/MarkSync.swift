@@ -4,7 +4,7 @@ import MeTubeCore
 import MeTubeStore
 import MeTubeTransfer
 
-/// One device's status sync: ensures the zone, pushes pending marks in batches, then pulls
+/// One device's mark sync: ensures the zone, pushes pending marks in batches, then pulls
 /// changes page by page, applying the conflict rules of ``MarkReconciler``.
 ///
 /// Not reentrant: the SyncEngine actor runs one sync at a time.
@@ -53,7 +53,7 @@ public struct MarkSync: Sendable {
     let store: any MarkSyncStore
     let reconciler: MarkReconciler
     let batchSize: Int
-    let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+    let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
     private let logger: Logger
 
     /// Creates a sync of `store` through `client` settling conflicts by `policy`; pushes go in
@@ -154,7 +154,7 @@ public struct MarkSync: Sendable {
             return error.serverRecord.flatMap(MarkReconciler.serverVersion)?.hlc
         }.max()
         var outcome = Report()
-        try store.reconcileStatus(videoIDs: batch.map(\.videoID), syncToken: nil, observed: observed, pullFinished: false) { current in
+        try store.reconcileMarks(videoIDs: batch.map(\.videoID), syncToken: nil, observed: observed, pullFinished: false) { current in
             outcome = Report()
             var updated: [Mark] = []
             for (pushed, result) in zip(batch, response.records) {
@@ -187,7 +187,7 @@ public struct MarkSync: Sendable {
     /// a refused token is recorded for `metube doctor`.
     private func pull(into report: inout Report) async throws {
         let pull = ZoneChangesPull(client: client, zoneID: zoneID, batchSize: batchSize, label: "status", logger: logger)
-        let restarted = try await pull.run(from: try store.statusSyncToken()) { changes in try apply(changes, into: &report) }
+        let restarted = try await pull.run(from: try store.markSyncToken()) { changes in try apply(changes, into: &report) }
         recordRejection(restarted ? "the status server refused the saved sync token" : nil)
     }
 
@@ -195,7 +195,7 @@ public struct MarkSync: Sendable {
     /// the file store, which has a directory to keep the note in).
     private func recordRejection(_ reason: String?) {
         guard let files = store as? Store else { return }
-        SyncRejections.record(in: files.directory) { $0.statusSyncToken = reason }
+        SyncRejections.record(in: files.directory) { $0.markSyncToken = reason }
     }
 
     /// Applies one page of changes (deletions included) and saves its token with it. Records
@@ -220,7 +220,7 @@ public struct MarkSync: Sendable {
             report.dropped += dropped
         }
         var conflicts = 0
-        try store.reconcileStatus(
+        try store.reconcileMarks(
             videoIDs: versions.map(\.0) + deleted, syncToken: changes.syncToken, observed: versions.compactMap(\.1.hlc).max(), pullFinished: !changes.moreComing
         ) { local in
             conflicts = 0

@@ -1,7 +1,7 @@
 import Foundation
 import MeTubeCore
 
-/// The status service account of this machine: the endpoint in `status.json` and the user token
+/// The mark-sync service account of this machine: the endpoint in `status.json` and the user token
 /// in `status-token` (mode 0600), both in metube's config directory.
 public struct MarkSyncAccount: Sendable, Hashable {
     /// Where the service is.

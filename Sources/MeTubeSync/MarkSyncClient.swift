@@ -4,7 +4,7 @@ import MeTubeAPI
 import MeTubeTransfer
 import NIOCore
 
-/// A client of a CloudKit-shaped status service: one method per route, each answering the
+/// A client of a CloudKit-shaped mark-sync service: one method per route, each answering the
 /// decoded response or throwing a ``MarkSyncRequestFailure``.
 public struct MarkSyncClient: Sendable {
     /// Where the service is.

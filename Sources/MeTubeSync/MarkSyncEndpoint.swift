@@ -1,7 +1,7 @@
 import MeTubeAPI
 import MeTubeTransfer
 
-/// Where the status service is and which database to use: server URL, container, environment
+/// Where the mark-sync service is and which database to use: server URL, container, environment
 /// and the container's API token.
 public struct MarkSyncEndpoint: Codable, Sendable, Hashable {
     /// The container metube uses unless told otherwise.

@@ -1,7 +1,7 @@
 import MeTubeAPI
 import MeTubeTransfer
 
-/// Why a request to the status service failed.
+/// Why a request to the mark-sync service failed.
 public enum MarkSyncRequestFailure: RetryableFailure, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with an error body.
     case server(MarkSyncErrorBody, httpStatus: Int)

@@ -1,18 +1,18 @@
 import MeTubeCore
 
-/// What status sync needs from the local store: the pending marks, the saved sync token, and an
+/// What mark sync needs from the local store: the pending marks, the saved sync token, and an
 /// atomic read-modify-write of marks together with the token that goes with them.
 public protocol MarkSyncStore: Sendable {
     /// Every mark waiting to be pushed (state `pending`), oldest first, other processes' marks
     /// included.
     func pendingMarks() throws -> [Mark]
     /// The saved `changes/zone` sync token, `nil` before the first complete pull.
-    func statusSyncToken() throws -> String?
+    func markSyncToken() throws -> String?
     /// Under the store's lock: hands `reconcile` the current marks of `videoIDs` (videos without
     /// a mark are absent), then saves the marks it returns and forgets those it removes,
     /// `syncToken` when given, and the clock reading `observed`, in one durable step.
-    /// `pullFinished` records the time of the last complete status sync.
-    func reconcileStatus(
+    /// `pullFinished` records the time of the last complete mark sync.
+    func reconcileMarks(
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
         _ reconcile: ([String: Mark]) -> MarkSyncUpdate
     ) throws

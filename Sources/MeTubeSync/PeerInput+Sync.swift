@@ -2,7 +2,7 @@ import MeTubeAPI
 import MeTubeCore
 import MeTubeTransfer
 
-/// The range checks of the sync's own peers (hub, status service, feed server): sequence numbers,
+/// The range checks of the sync's own peers (hub, mark-sync service, feed server): sequence numbers,
 /// video lengths, clock readings, ids and record names.
 extension PeerInput {
     /// The longest video a peer may report, in seconds (a week; YouTube's limit is 12 hours).
@@ -19,7 +19,7 @@ extension PeerInput {
 
     /// The most bytes a status record name, device id or change tag may have.
     static let maxNameBytes = 128
-    /// The most bytes a status sync token may have.
+    /// The most bytes a mark-sync token may have.
     static let maxSyncTokenBytes = 1024
 
     /// `seq` when it is a usable hub sequence number: 1…`HubAPI.maxAfterSeq`.

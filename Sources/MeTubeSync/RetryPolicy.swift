@@ -12,7 +12,7 @@ public protocol RetryableFailure: Error {
     static var cancelled: Self { get }
 }
 
-/// When to try a failed request again, for the hub and the status service alike: after 1 s, 2 s
+/// When to try a failed request again, for the hub and the mark-sync service alike: after 1 s, 2 s
 /// and 4 s (plus up to 25 % jitter) by default, only for failures that say they are retryable,
 /// and never sooner than the server's Retry-After (a longer one than `maxRetryAfter` gives up).
 public struct RetryPolicy: Sendable {

@@ -4,8 +4,8 @@ import Foundation
 public enum RemoteService: Sendable, Hashable, CaseIterable {
     /// Where videos come from: the hub, or YouTube's feeds.
     case videoSource
-    /// The status service that shares marks between devices.
-    case statusService
+    /// The mark-sync service that shares marks between devices.
+    case markSyncService
 }
 
 /// How one remote service stands, as the engine judges it from request outcomes and health

@@ -47,12 +47,12 @@ extension Store: MarkSyncStore {
         return found
     }
 
-    public func statusSyncToken() throws -> String? {
+    public func markSyncToken() throws -> String? {
         try refresh()
-        return syncSnapshot().statusSyncToken
+        return syncSnapshot().markSyncToken
     }
 
-    public func reconcileStatus(
+    public func reconcileMarks(
         videoIDs: [String], syncToken: String?, observed: HybridTimestamp?, pullFinished: Bool,
         _ reconcile: ([String: Mark]) -> MarkSyncUpdate
     ) throws {
@@ -64,9 +64,9 @@ extension Store: MarkSyncStore {
             transaction.change.removedMarkIDs = update.removedVideoIDs
             transaction.change.positions = update.positions
             transaction.change.queue = update.queue
-            if let syncToken { transaction.sync.statusSyncToken = syncToken }
+            if let syncToken { transaction.sync.markSyncToken = syncToken }
             if let observed { transaction.observe(observed) }
-            if pullFinished { transaction.sync.lastStatusSync = Date() }
+            if pullFinished { transaction.sync.lastMarkSync = Date() }
         }
     }
 }

@@ -19,7 +19,7 @@ extension Store {
         try syncTransaction { transaction in
             transaction.sync.hubWatermark = 0
             transaction.sync.hubRegisteredChannelIDs = []
-            transaction.sync.statusSyncToken = nil
+            transaction.sync.markSyncToken = nil
             transaction.sync.subscriptionsSyncToken = nil
             for (channelID, var fetch) in transaction.sync.channelFetches {
                 fetch.etag = nil

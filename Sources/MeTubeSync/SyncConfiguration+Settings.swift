@@ -18,7 +18,7 @@ extension SyncConfiguration {
         directConcurrency = settings.whole(.concurrency)
         directRate = settings.number(.feedRate)
         hubInterval = settings.duration(.hubInterval)
-        statusInterval = settings.duration(.statusInterval)
+        markSyncInterval = settings.duration(.markSyncInterval)
         rules = settings.rules
         backfill = settings.whole(.backfill)
         youTubeAPIKey = settings.text(.youTubeAPIKey)

@@ -27,8 +27,8 @@ public struct SyncConfiguration: Sendable {
     public var probeDelays: [Duration]
     /// How often a started engine syncs videos (and marks); `nil` for never.
     public var hubInterval: Duration?
-    /// How often a started engine syncs marks with the status service; `nil` for never.
-    public var statusInterval: Duration?
+    /// How often a started engine syncs marks with the mark-sync service; `nil` for never.
+    public var markSyncInterval: Duration?
     /// The config file's rules; their `skip` marks the new videos a sync brings in.
     public var rules = FeedRules()
     /// The most requests a second direct mode sends to the feed server (`[hub] rate`).
@@ -64,7 +64,7 @@ public struct SyncConfiguration: Sendable {
         pageSize: Int = 100, followHubChannels: Bool = false, directConcurrency: Int = 8, requestTimeout: Duration = .seconds(15),
         retryPolicy: RetryPolicy = RetryPolicy(), reconnectDebounce: Duration = .milliseconds(2500),
         probeDelays: [Duration] = [.seconds(2), .seconds(5), .seconds(15), .seconds(30), .seconds(60)],
-        hubInterval: Duration? = .seconds(3600), statusInterval: Duration? = .seconds(300)
+        hubInterval: Duration? = .seconds(3600), markSyncInterval: Duration? = .seconds(300)
     ) {
         self.source = source
         self.hubURL = hubURL
@@ -77,6 +77,6 @@ public struct SyncConfiguration: Sendable {
         self.reconnectDebounce = reconnectDebounce
         self.probeDelays = probeDelays
         self.hubInterval = hubInterval
-        self.statusInterval = statusInterval
+        self.markSyncInterval = markSyncInterval
     }
 }

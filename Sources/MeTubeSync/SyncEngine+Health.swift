@@ -22,20 +22,20 @@ extension SyncEngine {
         probers[service] = probing(service, delays: probeDelays ?? configuration.probeDelays, check: check)
     }
 
-    /// Records a new health on `events`, and the status service's in the store too (so
+    /// Records a new health on `events`, and the mark-sync service's in the store too (so
     /// `metube status` can show it).
     func setHealth(_ state: ServiceHealth, of service: RemoteService) {
         guard health(of: service) != state else { return }
         health[service] = state
-        if service == .statusService {
+        if service == .markSyncService {
             let since = state.offlineSince
-            if store.syncSnapshot().statusOfflineSince != since { _ = try? store.transaction { $0.sync.statusOfflineSince = since } }
+            if store.syncSnapshot().markSyncOfflineSince != since { _ = try? store.transaction { $0.sync.markSyncOfflineSince = since } }
         }
         continuation.yield(.health(service, state))
     }
 
     private func savedOfflineSince(of service: RemoteService) -> Date? {
-        service == .statusService ? store.syncSnapshot().statusOfflineSince : nil
+        service == .markSyncService ? store.syncSnapshot().markSyncOfflineSince : nil
     }
 
     /// One health check of `service`, or nil when it has nothing to probe.
@@ -51,11 +51,11 @@ extension SyncEngine {
                     return false
                 }
             }
-        case .statusService:
-            guard let status else { return nil }
+        case .markSyncService:
+            guard let markSync else { return nil }
             return {
                 do throws(MarkSyncRequestFailure) {
-                    try await status.probe()
+                    try await markSync.probe()
                     return true
                 } catch {
                     return false
@@ -106,6 +106,6 @@ extension SyncEngine {
     private func reconnected(_ service: RemoteService) {
         guard !Task.isCancelled, probers[service] != nil else { return }
         probers[service] = nil
-        enqueue(service == .videoSource ? .all : .status, waiter: nil)
+        enqueue(service == .videoSource ? .all : .markSync, waiter: nil)
     }
 }

@@ -15,13 +15,13 @@ extension SyncEngine {
             report.error = error
         } else if scope == .all, let source {
             report = await syncVideos(from: source, pace: pace)
-        } else if scope == .all, status == nil {
+        } else if scope == .all, markSync == nil {
             report.error = .notConfigured("no hub URL; set [hub] url in the config file")
         } else {
             report.includesVideos = false
         }
-        if let status, !report.cancelled {
-            await syncMarks(with: status, into: &report)
+        if let markSync, !report.cancelled {
+            await syncMarks(with: markSync, into: &report)
         }
         report.run = number
         report.seconds = elapsed().seconds
@@ -29,7 +29,7 @@ extension SyncEngine {
         return report
     }
 
-    /// Forgets the hub watermark and the status sync token; the error, if the store refused.
+    /// Forgets the hub watermark and the mark-sync token; the error, if the store refused.
     private func forgetSyncPositions() -> SyncError? {
         do throws(SyncError) {
             try store.forgetSyncPositions()
@@ -65,28 +65,28 @@ extension SyncEngine {
         return report
     }
 
-    /// The status part of a run: push, then pull.
-    private func syncMarks(with status: MarkSync, into report: inout SyncReport) async {
-        continuation.yield(.statusStarted)
+    /// The mark-sync part of a run: push, then pull.
+    private func syncMarks(with markSync: MarkSync, into report: inout SyncReport) async {
+        continuation.yield(.markSyncStarted)
         do {
-            report.status = try await status.run()
-            reachable(.statusService)
+            report.markSync = try await markSync.run()
+            reachable(.markSyncService)
         } catch {
             let failure = Self.syncError(error)
             if failure == .cancelled {
                 report.cancelled = true
             } else {
-                report.statusError = failure
-                if failure.isOffline { unreachable(.statusService) }
+                report.markSyncError = failure
+                if failure.isOffline { unreachable(.markSyncService) }
             }
         }
     }
 
-    /// A status sync's failure as a ``SyncError``.
+    /// A mark sync's failure as a ``SyncError``.
     private static func syncError(_ error: any Error) -> SyncError {
         switch error {
         case MarkSyncRequestFailure.cancelled, is CancellationError: .cancelled
-        case let failure as MarkSyncRequestFailure: .status(failure)
+        case let failure as MarkSyncRequestFailure: .markSync(failure)
         case let failure as StoreError: .store(failure)
         case let failure as SyncError: failure
         default: .invalidResponse(String(describing: error))

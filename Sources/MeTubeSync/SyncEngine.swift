@@ -9,7 +9,7 @@ import MeTubeStore
 /// the report of the first run that started after it ("already syncing" is never an error), or
 /// of the spread periodic run it hurried.
 /// Progress, results and health changes are published on `events`. Each service (the video
-/// source, the status service) has one health: a run that cannot reach it makes it offline and
+/// source, the mark-sync service) has one health: a run that cannot reach it makes it offline and
 /// starts health probes with backoff; when a probe is answered, a sync follows after
 /// `reconnectDebounce`. Once ``start()`` is called, runs also follow the configured intervals;
 /// in direct mode, after the session's first video run, those periodic runs spread their
@@ -22,7 +22,7 @@ public actor SyncEngine {
 
     let store: Store
     let source: (any VideoSource)?
-    let status: MarkSync?
+    let markSync: MarkSync?
     let configuration: SyncConfiguration
     let sourceKind: SyncSource
     let continuation: AsyncStream<SyncEvent>.Continuation
@@ -45,13 +45,13 @@ public actor SyncEngine {
     private var hasRunVideos = false
     private var schedules: [Task<Void, Never>] = []
 
-    /// Creates an engine syncing `store` with `source` (videos) and `status` (marks; after the
+    /// Creates an engine syncing `store` with `source` (videos) and `markSync` (marks; after the
     /// videos in a full run); `configuration` gives the intervals, probe delays and reconnect
     /// debounce, and `clock` measures every wait.
-    public init<C: Clock<Duration>>(store: Store, source: (any VideoSource)?, status: MarkSync? = nil, configuration: SyncConfiguration, clock: C) {
+    public init<C: Clock<Duration>>(store: Store, source: (any VideoSource)?, markSync: MarkSync? = nil, configuration: SyncConfiguration, clock: C) {
         self.store = store
         self.source = source
-        self.status = status
+        self.markSync = markSync
         self.configuration = configuration
         self.sourceKind = source?.kind ?? configuration.source
         self.sleep = { try await clock.sleep(for: $0) }
@@ -63,9 +63,9 @@ public actor SyncEngine {
     }
 
     /// Creates an engine syncing `store` with the video source `configuration` names (none in
-    /// hub mode without a hub URL) and `status`, on the continuous clock.
-    public init(store: Store, configuration: SyncConfiguration, status: MarkSync? = nil) {
-        self.init(store: store, source: configuration.videoSource(for: store), status: status, configuration: configuration, clock: ContinuousClock())
+    /// hub mode without a hub URL) and `markSync`, on the continuous clock.
+    public init(store: Store, configuration: SyncConfiguration, markSync: MarkSync? = nil) {
+        self.init(store: store, source: configuration.videoSource(for: store), markSync: markSync, configuration: configuration, clock: ContinuousClock())
     }
 
     deinit {
@@ -74,18 +74,18 @@ public actor SyncEngine {
         continuation.finish()
     }
 
-    /// Whether the engine has anything to sync: a video source or a status service.
-    public nonisolated var hasWork: Bool { source != nil || status != nil }
+    /// Whether the engine has anything to sync: a video source or a mark-sync service.
+    public nonisolated var hasWork: Bool { source != nil || markSync != nil }
 
     /// The share of the interval over which a periodic run spreads its requests.
     public static let scheduledSpreadShare = 0.8
 
     /// Starts the periodic runs: everything every `hubInterval` (with a video source), marks only
-    /// every `statusInterval` (with a status service). Calling it again changes nothing.
+    /// every `markSyncInterval` (with a mark-sync service). Calling it again changes nothing.
     public func start() {
         guard schedules.isEmpty, !isShutDown else { return }
         if source != nil, let interval = configuration.hubInterval { schedules.append(schedule(.all, every: interval)) }
-        if status != nil, let interval = configuration.statusInterval { schedules.append(schedule(.status, every: interval)) }
+        if markSync != nil, let interval = configuration.markSyncInterval { schedules.append(schedule(.markSync, every: interval)) }
     }
 
     /// Syncs `scope` in the next run to start (now, when none is in progress) and returns that

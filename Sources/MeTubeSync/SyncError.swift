@@ -19,8 +19,8 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     case limitExceeded(String)
     /// The local store refused the change.
     case store(StoreError)
-    /// The status service failed the request.
-    case status(MarkSyncRequestFailure)
+    /// The mark-sync service failed the request.
+    case markSync(MarkSyncRequestFailure)
     /// The run was cancelled.
     case cancelled
 
@@ -30,16 +30,16 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         switch self {
         case .connection, .timeout, .invalidResponse: true
         case .http(let status, _, _): status == 429 || status >= 500
-        case .status(let failure): failure.isRetryable
+        case .markSync(let failure): failure.isRetryable
         case .notConfigured, .limitExceeded, .store, .cancelled: false
         }
     }
 
-    /// The wait the server asked for: its Retry-After header, or the status service's `retryAfter`.
+    /// The wait the server asked for: its Retry-After header, or the mark-sync service's `retryAfter`.
     public var retryAfter: Duration? {
         switch self {
         case .http(_, _, let retryAfter): retryAfter
-        case .status(let failure): failure.retryAfter
+        case .markSync(let failure): failure.retryAfter
         default: nil
         }
     }
@@ -48,7 +48,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
     public var isOffline: Bool {
         switch self {
         case .connection, .timeout: true
-        case .status(let failure): failure.isUnreachable
+        case .markSync(let failure): failure.isUnreachable
         default: false
         }
     }
@@ -63,7 +63,7 @@ public enum SyncError: RetryableFailure, Sendable, Equatable, CustomStringConver
         case .invalidResponse(let detail): "unreadable answer from the server: \(detail)"
         case .notConfigured(let detail): "not configured: \(detail)"
         case .store(let error): "store: \(error)"
-        case .status(let failure): failure.description
+        case .markSync(let failure): failure.description
         case .cancelled: "cancelled"
         }
     }

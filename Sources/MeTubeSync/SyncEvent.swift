@@ -8,8 +8,8 @@ public enum SyncEvent: Sendable, Equatable {
     case progress(SyncSource, String)
     /// A run ended.
     case finished(SyncReport)
-    /// The status part of a run began.
-    case statusStarted
+    /// The mark-sync part of a run began.
+    case markSyncStarted
     /// The health of a service changed.
     case health(RemoteService, ServiceHealth)
 }

@@ -4,12 +4,12 @@ import Foundation
 public enum SyncScope: Sendable, Equatable {
     /// Videos (when a source is configured), then marks.
     case all
-    /// Marks only, with the status service.
-    case status
+    /// Marks only, with the mark-sync service.
+    case markSync
 
     /// The scope covering both.
     func union(_ other: SyncScope) -> SyncScope {
-        self == .all || other == .all ? .all : .status
+        self == .all || other == .all ? .all : .markSync
     }
 }
 

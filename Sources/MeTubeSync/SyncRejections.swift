@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the last sync found that a server refused: a hub watermark or a status sync token. Kept
+/// What the last sync found that a server refused: a hub watermark or a mark-sync token. Kept
 /// in a small file next to the store (`sync-rejections.json`), so that `metube doctor` can
 /// suggest a full resync; each sync rewrites its part.
 public struct SyncRejections: Codable, Sendable, Equatable {
@@ -9,18 +9,25 @@ public struct SyncRejections: Codable, Sendable, Equatable {
 
     /// What was wrong with the hub watermark, when the last hub sync found it refused.
     public var hubWatermark: String?
-    /// What was wrong with the status sync token, when the last status pull found it refused.
-    public var statusSyncToken: String?
+    /// What was wrong with the mark-sync token, when the last mark-sync pull found it refused.
+    public var markSyncToken: String?
     /// When this was last written.
     public var updated: Date?
 
+    /// The keys of the JSON it is read from and written as: the mark-sync fields keep their older
+    /// names (`status…`), which files and scripts already hold.
+    enum CodingKeys: String, CodingKey {
+        case hubWatermark, updated
+        case markSyncToken = "statusSyncToken"
+    }
+
     /// Whether nothing was refused.
-    public var isEmpty: Bool { hubWatermark == nil && statusSyncToken == nil }
+    public var isEmpty: Bool { hubWatermark == nil && markSyncToken == nil }
 
     /// Creates a record.
-    public init(hubWatermark: String? = nil, statusSyncToken: String? = nil) {
+    public init(hubWatermark: String? = nil, markSyncToken: String? = nil) {
         self.hubWatermark = hubWatermark
-        self.statusSyncToken = statusSyncToken
+        self.markSyncToken = markSyncToken
     }
 
     /// The record of the store in `directory`; empty when there is none or it cannot be read.

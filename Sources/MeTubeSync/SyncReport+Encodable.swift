@@ -4,7 +4,8 @@ import MeTubeFeeds
 extension SyncReport: Encodable {
     private enum CodingKeys: String, CodingKey {
         case source, run, includesVideos, channelsRegistered, newVideos, backfilledVideos, videosReceived, requests, failedChannels
-        case hubWasReset, notes, cancelled, error, errorIsRetryable, seconds, status, statusError
+        case hubWasReset, notes, cancelled, error, errorIsRetryable, seconds
+        case markSync = "status", markSyncError = "statusError"
         case sourceOutage, backingOff, backingOffUntil
     }
 
@@ -27,8 +28,8 @@ extension SyncReport: Encodable {
         try container.encodeIfPresent(error?.description, forKey: .error)
         try container.encode(errorIsRetryable, forKey: .errorIsRetryable)
         try container.encode(seconds, forKey: .seconds)
-        try container.encodeIfPresent(status, forKey: .status)
-        try container.encodeIfPresent(statusError?.description, forKey: .statusError)
+        try container.encodeIfPresent(markSync, forKey: .markSync)
+        try container.encodeIfPresent(markSyncError?.description, forKey: .markSyncError)
         try container.encodeIfPresent(sourceOutage?.message(), forKey: .sourceOutage)
         try container.encode(backingOff, forKey: .backingOff)
         try container.encodeIfPresent(backingOffUntil.map(ISO8601Timestamp.format), forKey: .backingOffUntil)

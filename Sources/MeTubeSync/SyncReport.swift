@@ -47,11 +47,11 @@ public struct SyncReport: Sendable, Equatable {
     public var error: SyncError?
     /// How long the run took, in seconds.
     public var seconds = 0.0
-    /// What the status sync of this run did, when one ran and completed.
-    public var status: MarkSync.Report?
-    /// Why the status sync of this run failed, if it did (never for a cancellation, which sets
+    /// What the mark sync of this run did, when one ran and completed.
+    public var markSync: MarkSync.Report?
+    /// Why the mark sync of this run failed, if it did (never for a cancellation, which sets
     /// ``cancelled``).
-    public var statusError: SyncError?
+    public var markSyncError: SyncError?
 
     /// Creates an empty report for `source`.
     public init(source: SyncSource) { self.source = source }

@@ -45,7 +45,7 @@ public struct ChannelSummary: Sendable, Equatable {
     public var fetch: ChannelFetchResult? = nil
     /// The user's tags of the channel.
     public var tags: [String] = []
-    /// Where the channel's follow and tags stand with the status service; `nil` while it was
+    /// Where the channel's follow and tags stand with the mark-sync service; `nil` while it was
     /// never recorded (a channel followed before subscriptions synced).
     public var syncState: SyncState? = nil
 
@@ -190,10 +190,10 @@ public struct ScreenModel: Sendable {
     /// Videos that arrived since the user last went to the top.
     public internal(set) var newCount = 0
     /// Where each sync service stands.
-    public internal(set) var services: [RemoteService: ServiceState] = [.videoSource: .notConfigured, .statusService: .notConfigured]
+    public internal(set) var services: [RemoteService: ServiceState] = [.videoSource: .notConfigured, .markSyncService: .notConfigured]
     /// The name of the video source on the status line: `hub` or `youtube`.
     public internal(set) var videoSourceName = "hub"
-    /// Marks waiting to reach the status service.
+    /// Marks waiting to reach the mark-sync service.
     public internal(set) var pendingCount = 0
     /// Marks in conflict with another device.
     public internal(set) var conflictCount = 0

@@ -130,7 +130,7 @@ extension ScreenRenderer {
     /// The mark, its sync state, and which device set it when: `watched · synced · laptop 14:02`.
     private func markText(of videoID: String) -> (String, CellStyle)? {
         guard let mark = model.library.marks[videoID] else { return nil }
-        let state = mark.syncState.displayed(serviceReachable: model.services[.statusService]?.isReachable ?? true)
+        let state = mark.syncState.displayed(serviceReachable: model.services[.markSyncService]?.isReachable ?? true)
         var parts = [mark.status.rawValue, "\(state.badge(unicode: model.unicode)) \(state.rawValue)"]
         if !mark.deviceID.isEmpty { parts.append("by \(mark.deviceID)") }
         if mark.hlc.millis > 0 {

@@ -15,7 +15,7 @@ extension ScreenRenderer {
         }
         let cursor = model.feedCursor
         let channelWidth = min(20, max(8, grid.width / 5))
-        let statusReachable = model.services[.statusService]?.isReachable ?? true
+        let markSyncReachable = model.services[.markSyncService]?.isReachable ?? true
         for line in 0..<model.listHeight {
             let position = cursor.scroll + line
             guard position < model.rows.count else { break }
@@ -24,7 +24,7 @@ extension ScreenRenderer {
             let mark = model.library.marks[video.id]
             let status = model.status(ofVideoAt: model.rows[position])
             if let mark {
-                let state = mark.syncState.displayed(serviceReachable: statusReachable)
+                let state = mark.syncState.displayed(serviceReachable: markSyncReachable)
                 grid.put(state.badge(unicode: model.unicode), row: row, column: 0, style: Self.style(of: state))
             }
             if let copy = model.downloads.glyph(of: video.id, unicode: model.unicode) { grid.put(copy, row: row, column: 1, style: .accent) }
@@ -60,7 +60,7 @@ extension ScreenRenderer {
             field(Formatting.count(channel.unseen), into: &grid, row: row, column: 0, width: 7, style: channel.unseen > 0 ? .accent : .dim, alignRight: true)
             field(Formatting.count(channel.total), into: &grid, row: row, column: 8, width: 7, style: .dim, alignRight: true)
             if let syncState = channel.syncState {
-                let state = syncState.displayed(serviceReachable: model.services[.statusService]?.isReachable ?? true)
+                let state = syncState.displayed(serviceReachable: model.services[.markSyncService]?.isReachable ?? true)
                 grid.put(state.badge(unicode: model.unicode), row: row, column: 15, style: Self.style(of: state))
             }
             let fetch = fetchText(of: channel)

@@ -104,14 +104,14 @@ public struct ScreenRenderer: Sendable {
         case .help: parts.append("\(Action.allCases.count) actions")
         case .views: parts.append(Formatting.count(model.views.count, "view"))
         }
-        let statusReachable = model.services[.statusService]?.isReachable ?? true
+        let markSyncReachable = model.services[.markSyncService]?.isReachable ?? true
         if model.pendingCount > 0 {
-            parts.append("\(SyncState.pending.displayed(serviceReachable: statusReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
+            parts.append("\(SyncState.pending.displayed(serviceReachable: markSyncReachable).badge(unicode: model.unicode)) \(Formatting.count(model.pendingCount)) pending")
         }
         if model.conflictCount > 0 { parts.append("\(SyncState.conflict.badge(unicode: model.unicode)) \(Formatting.count(model.conflictCount, "conflict"))") }
         if let downloads = model.downloads.statusText(unicode: model.unicode) { parts.append(downloads) }
         parts.append("\(model.videoSourceName): " + (model.services[.videoSource] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
-        parts.append("status: " + (model.services[.statusService] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
+        parts.append("status: " + (model.services[.markSyncService] ?? .notConfigured).text(now: model.now, timeZone: model.timeZone))
         field(" " + parts.joined(separator: model.unicode ? " │ " : " | "), into: &grid, row: row, column: 0, width: grid.width, style: .status)
     }
 

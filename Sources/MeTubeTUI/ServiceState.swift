@@ -56,7 +56,7 @@ public enum TUISyncEvent: Sendable, Equatable {
     /// This many of the videos that run brought were backfilled (a channel's older uploads,
     /// not new ones): taken back off the "N new" count the reload raised.
     case backfilled(Int)
-    /// Whether every video's status is known (the first status pull finished), so a video without
+    /// Whether every video's status is known (the first mark-sync pull finished), so a video without
     /// a mark shows as unwatched rather than unknown.
     case statusesKnown(Bool)
     /// A message for the user, e.g. a failure; `isError` shows it as an error.

@@ -6,23 +6,23 @@ import MeTubeSync
 /// Turns the sync engine's events into what the TUI's status line shows, remembering what it
 /// needs across events (when each service last answered, whether it is offline).
 public struct SyncEventBridge: Sendable {
-    /// Whether the engine's runs also sync marks with the status service.
-    public let hasStatusSync: Bool
+    /// Whether the engine's runs also sync marks with the mark-sync service.
+    public let hasMarkSync: Bool
     private var lastSynced: Date?
     private var offlineSince: Date?
-    private var lastStatusSynced: Date?
-    private var statusOfflineSince: Date?
+    private var lastMarkSynced: Date?
+    private var markSyncOfflineSince: Date?
     /// The feed source's outage the last run reported, until it ends.
     private var outage: SourceOutage?
 
-    /// A bridge for an engine; `lastSynced` and `lastStatusSynced` are the store's last
-    /// successful video and status syncs, `statusOfflineSince` when the status service was last
+    /// A bridge for an engine; `lastSynced` and `lastMarkSynced` are the store's last
+    /// successful video and mark syncs, `markSyncOfflineSince` when the mark-sync service was last
     /// found unreachable.
-    public init(hasStatusSync: Bool, lastSynced: Date? = nil, lastStatusSynced: Date? = nil, statusOfflineSince: Date? = nil) {
-        self.hasStatusSync = hasStatusSync
+    public init(hasMarkSync: Bool, lastSynced: Date? = nil, lastMarkSynced: Date? = nil, markSyncOfflineSince: Date? = nil) {
+        self.hasMarkSync = hasMarkSync
         self.lastSynced = lastSynced
-        self.lastStatusSynced = lastStatusSynced
-        self.statusOfflineSince = statusOfflineSince
+        self.lastMarkSynced = lastMarkSynced
+        self.markSyncOfflineSince = markSyncOfflineSince
     }
 
     /// The TUI events for one engine event that happened at `now`.
@@ -32,20 +32,20 @@ public struct SyncEventBridge: Sendable {
             return [.service(.videoSource, .syncing(progress: "syncing"))]
         case .progress(_, let message):
             return [.service(.videoSource, .syncing(progress: message))]
-        case .statusStarted:
-            return [.service(.statusService, .syncing(progress: "syncing"))]
+        case .markSyncStarted:
+            return [.service(.markSyncService, .syncing(progress: "syncing"))]
         case .health(.videoSource, let health):
             offlineSince = health.offlineSince
             if let outage, health.offlineSince != nil { return [.service(.videoSource, .outage(outage))] }
             return [.service(.videoSource, Self.state(health, lastSynced: lastSynced))]
-        case .health(.statusService, let health):
-            statusOfflineSince = health.offlineSince
-            return [.service(.statusService, Self.state(health, lastSynced: lastStatusSynced))]
+        case .health(.markSyncService, let health):
+            markSyncOfflineSince = health.offlineSince
+            return [.service(.markSyncService, Self.state(health, lastSynced: lastMarkSynced))]
         case .finished(let report):
             var events: [TUISyncEvent] = [.storeChanged]
             if report.backfilledVideos > 0 { events.append(.backfilled(report.backfilledVideos)) }
             if report.includesVideos { events += videosFinished(report, now: now) }
-            if hasStatusSync { events += statusFinished(report, now: now) }
+            if hasMarkSync { events += markSyncFinished(report, now: now) }
             return events
         }
     }
@@ -94,17 +94,17 @@ public struct SyncEventBridge: Sendable {
         return videosFinished(withoutEnd, now: now) + [.message(outage.endMessage(now: now), isError: false)]
     }
 
-    /// The status service's line after a run. While the service is offline, a failed run keeps
+    /// The mark-sync service's line after a run. While the service is offline, a failed run keeps
     /// it offline without a message: the status line already says so.
-    private mutating func statusFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
-        let resting: ServiceState = statusOfflineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: lastStatusSynced)
-        if let error = report.statusError {
-            if statusOfflineSince != nil { return [.service(.statusService, resting)] }
-            return [.service(.statusService, resting), .message("status sync failed: \(error)", isError: true)]
+    private mutating func markSyncFinished(_ report: SyncReport, now: Date) -> [TUISyncEvent] {
+        let resting: ServiceState = markSyncOfflineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: lastMarkSynced)
+        if let error = report.markSyncError {
+            if markSyncOfflineSince != nil { return [.service(.markSyncService, resting)] }
+            return [.service(.markSyncService, resting), .message("status sync failed: \(error)", isError: true)]
         }
-        guard report.status != nil else { return [.service(.statusService, resting)] }
-        lastStatusSynced = now
-        return [.service(.statusService, .idle(lastSynced: now)), .statusesKnown(true)]
+        guard report.markSync != nil else { return [.service(.markSyncService, resting)] }
+        lastMarkSynced = now
+        return [.service(.markSyncService, .idle(lastSynced: now)), .statusesKnown(true)]
     }
 
     /// The TUI events of `engine`, translated by a bridge like this one.

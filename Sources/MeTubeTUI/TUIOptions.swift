@@ -31,7 +31,7 @@ public struct TUIOptions: Sendable {
     public var services: [RemoteService: ServiceState]
     /// The video source's name on the status line: `hub` or `youtube`.
     public var videoSourceName: String
-    /// Whether the statuses of all videos are known at start (a status pull has finished).
+    /// Whether the statuses of all videos are known at start (a mark-sync pull has finished).
     public var statusesKnown: Bool
     /// Where to write timing figures, `nil` for none.
     public var timingOutput: TimingOutput?
@@ -64,7 +64,7 @@ public struct TUIOptions: Sendable {
     public init(
         syncEvents: AsyncStream<TUISyncEvent>? = nil, requestSync: (@Sendable () -> Void)? = nil,
         syncAtStart: Bool = false, markDidChange: (@Sendable () -> Void)? = nil,
-        services: [RemoteService: ServiceState] = [.videoSource: .notConfigured, .statusService: .notConfigured], videoSourceName: String = "hub",
+        services: [RemoteService: ServiceState] = [.videoSource: .notConfigured, .markSyncService: .notConfigured], videoSourceName: String = "hub",
         statusesKnown: Bool = false, timingOutput: TimingOutput? = nil,
         startedAt: ContinuousClock.Instant = .now, refreshInterval: Duration = .milliseconds(250)
     ) {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The range checks and caps every value from a peer (hub, status service, feed server, Google,
+/// The range checks and caps every value from a peer (hub, mark-sync service, feed server, Google,
 /// SponsorBlock) passes before it becomes a `Duration`, a count, a message or a stored value. Each
 /// check answers the usable value or nil; callers drop or clear what is nil and say so in a note.
 /// The sync's own checks (sequence numbers, record names, dates) extend it in MeTubeSync.

@@ -32,7 +32,7 @@ func feedOutageFigures() async throws -> [Figure] {
     let source = DirectVideoSource(
         store: store, client: DirectFeedClient(urlTemplate: server.feedURLTemplate), concurrency: configuration.directConcurrency,
         rate: configuration.directRate, clock: FeedClock(clock))
-    var bridge = SyncEventBridge(hasStatusSync: false)
+    var bridge = SyncEventBridge(hasMarkSync: false)
     var failureMessages = 0
     var otherMessages = 0
     func show(_ report: SyncReport) {

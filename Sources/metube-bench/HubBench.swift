@@ -66,7 +66,7 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs the whole server (hub and status routes, no feed polling) over `database` on an
+/// Runs the whole server (hub and mark-sync routes, no feed polling) over `database` on an
 /// ephemeral loopback port; returns the service and its base URL.
 func serveHub(over database: ServerDatabase, logger: Logger) async throws -> (service: BackgroundService, url: String) {
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)

@@ -78,7 +78,7 @@ private func modifyFigures(folder: URL) async throws -> [Figure] {
 
 /// Adds 50 users with `metube-server users add`, creates their zone, and loads `records/modify`.
 private func modifyLoad(server: ServerProcess, database: [String], folder: URL, name: String) async throws -> Wrk.Result {
-    let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+    let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
     var tokens: [String] = []
     for index in 0..<50 {
         let added = try runProcess(ServerProcess.binary, ["users", "add", "bench\(index)"] + database)
@@ -89,7 +89,7 @@ private func modifyLoad(server: ServerProcess, database: [String], folder: URL, 
         tokens.append(token)
     }
     let operations = (0..<200).map { index in
-        MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
+        MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: WatchedRecord(
             videoID: "video-\(index)", status: index % 3 == 0 ? "skipped" : "watched",
             lastModified: 1_765_650_000_000 + Int64(index), hlc: "1765650000000-\(index)", deviceID: "bench").record())
     }

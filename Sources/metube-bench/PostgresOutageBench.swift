@@ -21,7 +21,7 @@ func postgresOutageFigures() async throws -> [Figure] {
     }
     let server = try await ServerProcess.start(["serve", "--port", "0", "--poll-interval", "0", "--log-level", "critical", "--database", url])
     defer { server.stop() }
-    let load = StatusWriteLoad(base: server.baseURL, tokens: tokens)
+    let load = MarkSyncWriteLoad(base: server.baseURL, tokens: tokens)
     let writers = Task { await load.run(writersPerUser: 4) }
     defer { writers.cancel() }
     try await load.waitUntilEveryUserWrote(after: .now, within: .seconds(30))

@@ -25,7 +25,7 @@ func queueFigures() async throws -> [Figure] {
     let service = MarkSyncService(
         repository: try SQLiteMarkSyncRepository(path: directory.appendingPathComponent("status.sqlite").path),
         configuration: MarkSyncConfiguration(requestsPerSecond: nil))
-    let server = try await StatusLoopbackServer.start(service: service)
+    let server = try await MarkSyncLoopbackServer.start(service: service)
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
     let client = MarkSyncClient(endpoint: MarkSyncEndpoint(serverURL: server.baseURL, environment: "development"),
                               userToken: try await service.addUser(name: "queue-bench"), httpClient: httpClient)

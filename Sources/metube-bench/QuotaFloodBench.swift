@@ -28,22 +28,22 @@ func quotaFloodFigures() async throws -> [Figure] {
         "serve", "--database", database, "--port", "0", "--poll-interval", "0", "--status-rate", "0", "--register-limit", "0", "--log-level", "critical",
     ])
     defer { server.stop() }
-    let status = StatusBenchClient(baseURL: server.baseURL)
+    let markSync = MarkSyncBenchClient(baseURL: server.baseURL)
     let sizes = "\(zones) zones, \(queued) queued, \(tags) tags" + (small ? " (METUBE_BENCH_SMALL)" : "")
 
-    let accepted = try await status.createZones((0..<1_000).map { "capped-\($0)" }, token: capped)
-    try await status.createZones((0..<zones).map { String(format: "zone-%07d", $0) }, token: flooder)
+    let accepted = try await markSync.createZones((0..<1_000).map { "capped-\($0)" }, token: capped)
+    try await markSync.createZones((0..<zones).map { String(format: "zone-%07d", $0) }, token: flooder)
     let afterZones = server.peakResidentMiB()
     let listed = try await withThrowingTaskGroup(of: Int.self) { group in
-        for _ in 0..<4 { group.addTask { try await status.listAllZones(token: flooder) } }
+        for _ in 0..<4 { group.addTask { try await markSync.listAllZones(token: flooder) } }
         return try await group.reduce(0, +)
     }
     let afterList = server.peakResidentMiB()
-    try await status.writeRecords(count: queued, zone: "QueueZone", type: "QueueEntry", token: flooder)
-    let read = try await status.readAllChanges(zone: "QueueZone", token: flooder)
+    try await markSync.writeRecords(count: queued, zone: "QueueZone", type: "QueueEntry", token: flooder)
+    let read = try await markSync.readAllChanges(zone: "QueueZone", token: flooder)
     let afterQueue = server.peakResidentMiB()
-    try await status.writeRecords(count: tags, zone: "TagZone", type: "Tag", token: flooder)
-    try await status.queryAll(zone: "TagZone", type: "Tag", token: flooder)
+    try await markSync.writeRecords(count: tags, zone: "TagZone", type: "Tag", token: flooder)
+    try await markSync.queryAll(zone: "TagZone", type: "Tag", token: flooder)
     let peak = server.peakResidentMiB()
     return [
         Figure(name: "quota.zones.default-quota-accepted", value: Double(accepted), unit: "zones", goal: "<= 100",
@@ -54,15 +54,15 @@ func quotaFloodFigures() async throws -> [Figure] {
     ]
 }
 
-/// Adds the status user `name` to the database file at `database` and returns their token.
+/// Adds the mark-sync user `name` to the database file at `database` and returns their token.
 private func addBenchUser(_ name: String, database: String) throws -> String {
     let added = try runProcess(ServerProcess.binary, ["users", "add", name, "--database", database])
     guard added.status == 0 else { throw BenchFailure("users add \(name): \(added.stderr)") }
     return added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
-/// The status requests of the memory floods, as one user's device sends them.
-private struct StatusBenchClient: Sendable {
+/// The mark-sync requests of the memory floods, as one user's device sends them.
+private struct MarkSyncBenchClient: Sendable {
     let baseURL: String
 
     /// Creates `names` 200 a request; returns how many were created.

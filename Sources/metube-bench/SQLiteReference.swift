@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// The reference the status server's figures are held against: the same record writes and page
+/// The reference the mark-sync server's figures are held against: the same record writes and page
 /// reads done by a minimal GRDB program in this process, on a file of its own with the server's
 /// durability (WAL, `synchronous=FULL`), from as many concurrent clients as the server's load
 /// has connections, for the same time. It has no HTTP, no JSON parsing, no authentication and no

@@ -57,13 +57,13 @@ func serverFigures() async throws -> [Figure] {
         figures.append(Figure(name: "hub.query.server-to-nginx", value: served / max(nginx.requestsPerSecond, 1), unit: "x", goal: ">= 0.23", detail: "metube-server req/s ÷ nginx req/s for the same bytes, same run (the former goal, 5,000 req/s, over this machine's nginx, 22,000 req/s)"))
     }
 
-    let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
-    let statusPath = "/database/1/\(MarkSyncConfiguration.defaultContainer)/development/private/"
+    let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
+    let markSyncPath = "/database/1/\(MarkSyncConfiguration.defaultContainer)/development/private/"
     let query = "?ckAPIToken=\(MarkSyncConfiguration.defaultAPIToken)"
     let encoder = JSONEncoder()
     func modifyBody(round: Int) throws -> String {
         let operations = (0..<200).map { index in
-            MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: WatchedStatusRecord(
+            MarkSyncRecordsModifyRequest.Operation(.forceReplace, record: WatchedRecord(
                 videoID: "video-\(round)-\(index)", status: index % 3 == 0 ? "skipped" : "watched",
                 lastModified: 1_765_650_000_000 + Int64(index), hlc: "1765650000000-\(index)", deviceID: "bench").record())
         }
@@ -71,15 +71,15 @@ func serverFigures() async throws -> [Figure] {
     }
     let createZone = String(decoding: try encoder.encode(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)])), as: UTF8.self)
     for token in tokens {
-        _ = try await post(server.baseURL + statusPath + "zones/modify" + query, body: createZone, token: token)
+        _ = try await post(server.baseURL + markSyncPath + "zones/modify" + query, body: createZone, token: token)
         for round in 1...5 {
-            _ = try await post(server.baseURL + statusPath + "records/modify" + query, body: try modifyBody(round: round), token: token)
+            _ = try await post(server.baseURL + markSyncPath + "records/modify" + query, body: try modifyBody(round: round), token: token)
         }
     }
     let modify = try modifyBody(round: 0)
-    let modifyResult = try load.run(tokens.map { .init(path: statusPath + "records/modify" + query, body: modify, token: $0) }, connections: users, measuringCPUOf: server)
+    let modifyResult = try load.run(tokens.map { .init(path: markSyncPath + "records/modify" + query, body: modify, token: $0) }, connections: users, measuringCPUOf: server)
     let changes = String(decoding: try encoder.encode(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, resultsLimit: 200)])), as: UTF8.self)
-    let changesResult = try load.run(tokens.map { .init(path: statusPath + "changes/zone" + query, body: changes, token: $0) }, connections: users)
+    let changesResult = try load.run(tokens.map { .init(path: markSyncPath + "changes/zone" + query, body: changes, token: $0) }, connections: users)
     let detail = "\(users) users on \(users) wrk connections, 5 s, SQLite file"
     let reference = try SQLiteReference(folder: folder, clients: users, recordsPerWrite: 200, seedRounds: 5)
     let referenceWrites = try SQLiteReference.rate(clients: users, seconds: 5) { client, round in try reference.write(zone: client, round: 100 + round, records: 200) }
@@ -110,7 +110,7 @@ func serverFigures() async throws -> [Figure] {
     return figures
 }
 
-/// Adds `count` status users to the database file at `databasePath` (creating it) and returns
+/// Adds `count` mark-sync users to the database file at `databasePath` (creating it) and returns
 /// their tokens; the database is closed again before the server opens it.
 private func addUsers(count: Int, databasePath: String) async throws -> [String] {
     let service = MarkSyncService(repository: SQLiteMarkSyncRepository(database: try ServerDatabase(path: databasePath)))

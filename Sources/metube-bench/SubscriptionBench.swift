@@ -8,7 +8,7 @@ import TestSupport
 
 /// Subscription sync from a device's view (issue 26): the first sync of a device following
 /// 2,000 channels pushes them as `Subscription` records, and an empty second device pulls them,
-/// each a whole status run against the loopback SQLite server; and importing 2,000 subscriptions
+/// each a whole mark-sync run against the loopback SQLite server; and importing 2,000 subscriptions
 /// from a YouTube stub.
 func subscriptionFigures(service: MarkSyncService, endpoint: MarkSyncEndpoint, httpClient: HTTPClient, directory: URL) async throws -> [Figure] {
     let count = 2_000

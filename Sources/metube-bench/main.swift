@@ -8,7 +8,7 @@ let suites: [(name: String, run: () async throws -> [Figure])] = [
     ("flood", connectionFloodFigures),
     ("quota", quotaFloodFigures),
     ("hub-sync", hubSyncFigures),
-    ("status", statusFigures),
+    ("status", markSyncFigures),
     ("tui", tuiFigures),
     ("thumbnails", thumbnailFigures),
     ("sync", syncScaleFigures),

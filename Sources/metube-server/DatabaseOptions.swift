@@ -3,7 +3,7 @@ import Foundation
 import MeTubeServer
 
 /// `--database` and `--database-pool`: where `serve` and the administration commands find the hub
-/// and the status service. One option for both backends: an SQLite file, or a PostgreSQL URL that
+/// and the mark-sync service. One option for both backends: an SQLite file, or a PostgreSQL URL that
 /// any number of servers may share. `--db FILE`, its older spelling for SQLite, still works and
 /// prints a deprecation note.
 struct DatabaseOptions: ParsableArguments {
@@ -63,11 +63,11 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// The database `serve` and `users add` open, and the status file of the older two-file layout
-    /// to import into it: the database named (``location(legacyFileGiven:)``), else `statusDb`,
+    /// to import into it: the database named (``location(legacyFileGiven:)``), else `markSyncDatabase`,
     /// which is then the database itself.
-    func serverLocation(statusDb: String?) throws -> (location: Location?, legacyStatusPath: String?) {
-        let location = try location(legacyFileGiven: statusDb != nil) ?? statusDb.map { .sqlite(path: $0) }
-        return (location, sqlitePath == nil ? nil : statusDb)
+    func serverLocation(markSyncDatabase: String?) throws -> (location: Location?, legacyMarkSyncPath: String?) {
+        let location = try location(legacyFileGiven: markSyncDatabase != nil) ?? markSyncDatabase.map { .sqlite(path: $0) }
+        return (location, sqlitePath == nil ? nil : markSyncDatabase)
     }
 
     /// What `text` names: a URL with a scheme is PostgreSQL (and must parse as one), anything else

@@ -50,11 +50,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between demo uploads.")
     var demoInterval = 5.0
 
-    @Option(help: "The status file of the older two-file layout, imported into the SQLite --database on first start (default: NAME-status.sqlite beside it); without --database it is the database.")
-    var statusDb: String?
+    @Option(name: .customLong("status-db"), help: "The status file of the older two-file layout, imported into the SQLite --database on first start (default: NAME-status.sqlite beside it); without --database it is the database.")
+    var markSyncDatabase: String?
 
-    @Option(help: "Status requests per second allowed to each user; 0 turns throttling off.")
-    var statusRate = 40.0
+    @Option(name: .customLong("status-rate"), help: "Status requests per second allowed to each user; 0 turns throttling off.")
+    var markSyncRate = 40.0
 
     @Option(help: "The redirectURL of AUTHENTICATION_REQUIRED answers: where a status user gets a token.")
     var signInURL = MarkSyncConfiguration.defaultSignInURL
@@ -139,7 +139,7 @@ struct Serve: AsyncParsableCommand {
         if let metricsPort, !(0...65_535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0…65535") }
         guard pollInterval.isFinite, (0...604_800).contains(pollInterval) else { throw ValidationError("--poll-interval must be 0…604800 seconds") }
         guard demoInterval.isFinite, (1...86_400).contains(demoInterval) else { throw ValidationError("--demo-interval must be 1…86400 seconds") }
-        guard statusRate.isFinite, (0...1_000_000).contains(statusRate) else { throw ValidationError("--status-rate must be 0…1000000") }
+        guard markSyncRate.isFinite, (0...1_000_000).contains(markSyncRate) else { throw ValidationError("--status-rate must be 0…1000000") }
         guard (1...1_000).contains(ingestConcurrency) else { throw ValidationError("--ingest-concurrency must be 1…1000") }
         guard feedRate.isFinite, (0...10_000).contains(feedRate) else { throw ValidationError("--feed-rate must be 0…10000 requests a second") }
         guard !signInURL.isEmpty, signInURL.utf8.count <= 2048, URL(string: signInURL) != nil else { throw ValidationError("--sign-in-url must be a URL") }
@@ -181,7 +181,7 @@ struct Serve: AsyncParsableCommand {
         LoggingSystem.bootstrap { [logFormat] label in logFormat.makeHandler(label: label) }
         var logger = Logger(label: "metube-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let (location, legacyStatusPath) = try database.serverLocation(statusDb: statusDb)
+        let (location, legacyMarkSyncPath) = try database.serverLocation(markSyncDatabase: markSyncDatabase)
         var configuration = ServerConfiguration(
             host: host, port: port, feedURLTemplate: feedURLTemplate,
             pollInterval: pollInterval > 0 ? .milliseconds(Int64(pollInterval * 1000)) : nil,
@@ -194,14 +194,14 @@ struct Serve: AsyncParsableCommand {
         if demo { configuration.addOns.append(DemoAddOn(interval: .milliseconds(Int64(demoInterval * 1000)), logger: logger)) }
         configuration.feedRate = feedRate
         configuration.catalog = CatalogConfiguration(ytDLP: ytDLP, backfill: backfill)
-        if case .postgres? = location, statusDb != nil {
+        if case .postgres? = location, markSyncDatabase != nil {
             throw ValidationError("--status-db belongs to an SQLite --database, not to PostgreSQL")
         }
         configuration.databaseLocation = location
-        configuration.legacyStatusDatabasePath = legacyStatusPath
+        configuration.legacyMarkSyncDatabasePath = legacyMarkSyncPath
         configuration.databasePoolSize = database.databasePool
-        configuration.status = MarkSyncConfiguration(
-            requestsPerSecond: statusRate > 0 ? statusRate : nil, burst: max(1, Int(statusRate)), signInURL: signInURL,
+        configuration.markSync = MarkSyncConfiguration(
+            requestsPerSecond: markSyncRate > 0 ? markSyncRate : nil, burst: max(1, Int(markSyncRate)), signInURL: signInURL,
             quota: MarkSyncQuota(zones: quotaZones.value, records: quotaRecords.value, bytes: quotaBytes.value))
         configuration.registrationsPerHour = registerLimit > 0 ? registerLimit : nil
         configuration.linkLookupsPerHour = resolveLimit > 0 ? resolveLimit : nil
@@ -233,7 +233,7 @@ struct Serve: AsyncParsableCommand {
     }
 }
 
-/// `metube-server users …`: manages the status service's users.
+/// `metube-server users …`: manages the mark-sync service's users.
 struct Users: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Manage the status service's users.", subcommands: [Add.self, List.self, Remove.self, Rotate.self, Quota.self])
 
@@ -247,20 +247,20 @@ struct Users: AsyncParsableCommand {
         var name: String
 
         @Option(help: "The status file of the older two-file layout, as given to `serve --status-db`.")
-        var statusDb: String?
+        var markSyncDatabase: String?
 
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
-            guard try statusDb != nil || database.location() != nil else {
+            guard try markSyncDatabase != nil || database.location() != nil else {
                 throw ValidationError("give --database as for `serve`; an in-memory server has no users to add")
             }
         }
 
         func run() async throws {
             do {
-                let (location, legacyStatusPath) = try database.serverLocation(statusDb: statusDb)
-                let backend = try await ServerBackend.open(location, legacyStatusPath: legacyStatusPath)
+                let (location, legacyMarkSyncPath) = try database.serverLocation(markSyncDatabase: markSyncDatabase)
+                let backend = try await ServerBackend.open(location, legacyMarkSyncPath: legacyMarkSyncPath)
                 print(try await MarkSyncService(repository: backend.markSync).addUser(name: name))
             } catch {
                 FileHandle.standardError.write(Data("metube-server: cannot add user \(name): \(error)\n".utf8))

@@ -213,7 +213,7 @@ struct ChannelOutput: Encodable {
     var unseenCount: Int
     var lastFetchError: String?
     var tags: [String]
-    /// Where the channel's follow and tags stand with the status service: synced, pending,
+    /// Where the channel's follow and tags stand with the mark-sync service: synced, pending,
     /// conflict or offline.
     var syncState: String?
 }

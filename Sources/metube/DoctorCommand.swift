@@ -33,11 +33,11 @@ struct DoctorCommand: ParsableCommand {
 }
 
 extension DoctorCommand {
-    /// A suggestion to force a full resync for each hub watermark or status sync token the last
+    /// A suggestion to force a full resync for each hub watermark or mark-sync token the last
     /// sync found refused.
     static func syncSuggestions(_ directory: URL) -> [String] {
         let rejections = SyncRejections.load(from: directory)
-        return [rejections.hubWatermark, rejections.statusSyncToken].compactMap { $0 }.map { reason in
+        return [rejections.hubWatermark, rejections.markSyncToken].compactMap { $0 }.map { reason in
             "the last sync found that \(reason); if sync appears stuck, run `metube sync --full` (or press R in the TUI)"
         }
     }

@@ -4,7 +4,7 @@ import MeTubeFeeds
 import MeTubeSync
 
 /// Links resolved by the hub, once for the whole household (`POST /api/channels/resolve`), as
-/// the status user of this machine: in batches of `HubAPI.maxResolveLinks`, with progress on
+/// the mark-sync user of this machine: in batches of `HubAPI.maxResolveLinks`, with progress on
 /// stderr. Links the hub is still looking up are sent again a second later, at most ``rounds``
 /// times.
 struct HubLinkResolution {
@@ -21,7 +21,7 @@ struct HubLinkResolution {
     static let rounds = 10
 
     let client: HubClient
-    /// The status user's token.
+    /// The mark-sync user's token.
     let token: String
 
     /// What the hub made of `links` (distinct).

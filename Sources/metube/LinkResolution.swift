@@ -5,7 +5,7 @@ import MeTubeSync
 import MeTubeYouTube
 
 /// Turns the handles, names and videos a user gave into channel ids. In hub mode the hub does it
-/// once for the household (``HubLinkResolution``), as the status user of `metube login`; a hub
+/// once for the household (``HubLinkResolution``), as the mark-sync user of `metube login`; a hub
 /// that cannot (an older one, no account) leaves it to this machine, with a one-line note. Here
 /// it is done with the Data API at `[youtube] api-url` when a key is set, else the yt-dlp of
 /// `[download] command`, else an error naming both; at most `[hub] rate` lookups a second, four

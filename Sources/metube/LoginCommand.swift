@@ -3,7 +3,7 @@ import Foundation
 import MeTubeAPI
 import MeTubeSync
 
-/// `metube login --server URL --token TOKEN`: checks the token against the status server and
+/// `metube login --server URL --token TOKEN`: checks the token against the mark-sync server and
 /// stores the account (the token in a mode-0600 file; it is never printed).
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import Foundation
 import MeTubeCore
 import MeTubeSync
 
-/// The status account saved by `metube login`, read so that damage is reported, never ignored.
+/// The mark-sync account saved by `metube login`, read so that damage is reported, never ignored.
 enum MarkSyncAccountFiles {
     /// Whether an account is saved.
     static func exist() -> Bool {

@@ -4,7 +4,7 @@ import MeTubeCore
 import MeTubeStore
 
 /// `metube status`: the version, counts by status and sync state (pending marks count as offline while the
-/// status service was last found unreachable), and when the syncs last ran.
+/// mark-sync service was last found unreachable), and when the syncs last ran.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show counts by status and sync state, and the last syncs.")
 
@@ -28,13 +28,13 @@ struct StatusCommand: ParsableCommand {
         }
         let shownStates = [SyncState.synced, .pending, .conflict, .offline]
         var syncStates = Dictionary(uniqueKeysWithValues: shownStates.map { ($0.rawValue, 0) })
-        let reachable = sync.statusOfflineSince == nil
+        let reachable = sync.markSyncOfflineSince == nil
         for mark in library.marks.values { syncStates[mark.syncState.displayed(serviceReachable: reachable).rawValue, default: 0] += 1 }
         let output = StatusOutput(
             version: MeTubeVersion.current, store: opened.directory.path, deviceId: sync.deviceID, readOnly: opened.readOnlyReason,
             channels: library.channels.count, videos: library.videos.count, marks: library.marks.count,
-            statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastStatusSync: sync.lastStatusSync,
-            statusOfflineSince: sync.statusOfflineSince, inProgress: inProgress
+            statuses: statuses, syncStates: syncStates, lastHubSync: sync.lastHubSync, lastMarkSync: sync.lastMarkSync,
+            markSyncOfflineSince: sync.markSyncOfflineSince, inProgress: inProgress
         )
         if json { return try printJSON(output) }
         print("metube     \(output.version)")
@@ -45,8 +45,8 @@ struct StatusCommand: ParsableCommand {
         print("playback   \(inProgress) in progress")
         print("sync       " + shownStates.map { "\($0.rawValue) \(syncStates[$0.rawValue] ?? 0)" }.joined(separator: ", "))
         print("hub        " + (output.lastHubSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
-        let offline = output.statusOfflineSince.map { "offline since \($0.formatted(date: .abbreviated, time: .shortened)); " } ?? ""
-        print("status     " + offline + (output.lastStatusSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
+        let offline = output.markSyncOfflineSince.map { "offline since \($0.formatted(date: .abbreviated, time: .shortened)); " } ?? ""
+        print("status     " + offline + (output.lastMarkSync.map { "last synced \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "never synced"))
     }
 }
 
@@ -62,8 +62,15 @@ struct StatusOutput: Encodable {
     var statuses: [String: Int]
     var syncStates: [String: Int]
     var lastHubSync: Date?
-    var lastStatusSync: Date?
-    var statusOfflineSince: Date?
+    var lastMarkSync: Date?
+    var markSyncOfflineSince: Date?
     /// Videos partly watched in mpv (a saved position, neither watched nor skipped).
     var inProgress: Int
+
+    /// The keys of the JSON it is read from and written as: the mark-sync fields keep their older
+    /// names (`status…`), which files and scripts already hold.
+    enum CodingKeys: String, CodingKey {
+        case version, store, deviceId, readOnly, channels, videos, marks, statuses, syncStates, lastHubSync, inProgress
+        case lastMarkSync = "lastStatusSync", markSyncOfflineSince = "statusOfflineSince"
+    }
 }

@@ -67,15 +67,15 @@ struct StoreAccess: ParsableArguments {
         }
     }
 
-    /// Whether a video without a mark is known to be unwatched: no status account is saved, or a
-    /// status pull has completed.
+    /// Whether a video without a mark is known to be unwatched: no mark-sync account is saved, or a
+    /// mark-sync pull has completed.
     func statusesKnown(_ store: Store) throws -> Bool {
         statusesKnown(store.syncSnapshot())
     }
 
     /// Whether a video without a mark is known to be unwatched, given the store's sync state.
     func statusesKnown(_ sync: SyncSnapshot) -> Bool {
-        !MarkSyncAccountFiles.exist() || sync.lastStatusSync != nil
+        !MarkSyncAccountFiles.exist() || sync.lastMarkSync != nil
     }
 }
 

@@ -61,7 +61,7 @@ struct SyncCommand: AsyncParsableCommand {
         configuration.ignoresSavedBackoff = force
         let opened = try storeAccess.openStore()
         let account = try MarkSyncAccountFiles.load()
-        let engine = SyncEngine(store: opened, configuration: configuration, status: account.map { MarkSync(account: $0, store: opened) })
+        let engine = SyncEngine(store: opened, configuration: configuration, markSync: account.map { MarkSync(account: $0, store: opened) })
         let showProgress = isatty(STDERR_FILENO) == 1
         let printer = Task {
             for await event in engine.events {
@@ -87,7 +87,7 @@ struct SyncCommand: AsyncParsableCommand {
             print(MeTubeLog.file.redacted(Self.summary(report)))
         }
         let everyChannelFailed = report.includesVideos && !report.cancelled && !report.sourceAnswered
-        if report.error != nil || report.statusError != nil || everyChannelFailed { throw ExitCode(ExitStatus.failure) }
+        if report.error != nil || report.markSyncError != nil || everyChannelFailed { throw ExitCode(ExitStatus.failure) }
         if !report.isComplete { throw ExitCode(ExitStatus.partial) }
     }
 
@@ -96,7 +96,7 @@ struct SyncCommand: AsyncParsableCommand {
     static func log(_ report: SyncReport) {
         let logger = MeTubeLog.command
         if let error = report.error { logger.error("sync error: \(error)") }
-        if let error = report.statusError { logger.error("status sync error: \(error)") }
+        if let error = report.markSyncError { logger.error("status sync error: \(error)") }
         for note in report.notes { logger.notice("sync note: \(note)") }
         if let outage = report.sourceOutage {
             logger.error("\(outage.message())")
@@ -132,15 +132,15 @@ struct SyncCommand: AsyncParsableCommand {
             }
         }
         if let error = report.error { text += "\nerror: \(DisplayText.line(String(describing: error), limit: 500))" }
-        if let status = report.status {
-            text += "\nstatus sync: \(status.pushed) pushed, \(status.pulled) pulled, \(status.conflicts) conflicts, \(status.deferred) deferred"
-            if status.dropped > 0 { text += ", \(status.dropped) records dropped (invalid name or unreadable status)" }
-            if status.subscriptionsPushed + status.subscriptionsPulled > 0 {
-                text += "\nsubscriptions: \(status.subscriptionsPushed) pushed, \(status.subscriptionsPulled) pulled"
-                if status.subscriptionsMerged > 0 { text += ", \(status.subscriptionsMerged) merged with another device's changes" }
+        if let markSync = report.markSync {
+            text += "\nstatus sync: \(markSync.pushed) pushed, \(markSync.pulled) pulled, \(markSync.conflicts) conflicts, \(markSync.deferred) deferred"
+            if markSync.dropped > 0 { text += ", \(markSync.dropped) records dropped (invalid name or unreadable status)" }
+            if markSync.subscriptionsPushed + markSync.subscriptionsPulled > 0 {
+                text += "\nsubscriptions: \(markSync.subscriptionsPushed) pushed, \(markSync.subscriptionsPulled) pulled"
+                if markSync.subscriptionsMerged > 0 { text += ", \(markSync.subscriptionsMerged) merged with another device's changes" }
             }
         }
-        if let error = report.statusError { text += "\nstatus error: \(DisplayText.line(String(describing: error), limit: 500))" }
+        if let error = report.markSyncError { text += "\nstatus error: \(DisplayText.line(String(describing: error), limit: 500))" }
         return text
     }
 }

@@ -118,7 +118,7 @@ struct TUICommand: ParsableCommand {
         return OpeningSource(source: opened, sync: opened.syncSnapshot(), store: { opened }, openedStore: { opened })
     }
 
-    /// Starts a sync engine, once the store is open, when a video source or a status account is
+    /// Starts a sync engine, once the store is open, when a video source or a mark-sync account is
     /// configured, and routes its events to the TUI.
     private func connectSync(_ opening: OpeningSource, sync: SyncConfiguration, to options: inout TUIOptions) throws {
         let account = try MarkSyncAccountFiles.load()
@@ -128,14 +128,14 @@ struct TUICommand: ParsableCommand {
         sync.feedHealthFile = FeedHealthFile.defaultURL()
         let engine = Task { [sync] () -> SyncEngine? in
             guard let opened = try? await openStore() else { return nil }
-            let engine = SyncEngine(store: opened, configuration: sync, status: account.map { MarkSync(account: $0, store: opened) })
+            let engine = SyncEngine(store: opened, configuration: sync, markSync: account.map { MarkSync(account: $0, store: opened) })
             await engine.start()
             return engine
         }
         let snapshot = opening.sync
         let bridge = SyncEventBridge(
-            hasStatusSync: account != nil, lastSynced: snapshot.lastHubSync,
-            lastStatusSynced: snapshot.lastStatusSync, statusOfflineSince: snapshot.statusOfflineSince
+            hasMarkSync: account != nil, lastSynced: snapshot.lastHubSync,
+            lastMarkSynced: snapshot.lastMarkSync, markSyncOfflineSince: snapshot.markSyncOfflineSince
         )
         options.syncEvents = AsyncStream { continuation in
             let task = Task {
@@ -150,13 +150,13 @@ struct TUICommand: ParsableCommand {
         options.requestFullResync = { Task { await engine.value?.sync(full: true) } }
         options.syncAtStart = true
         if account != nil {
-            let debouncer = Debouncer(delay: .seconds(2)) { await engine.value?.sync(.status) }
+            let debouncer = Debouncer(delay: .seconds(2)) { await engine.value?.sync(.markSync) }
             options.markDidChange = { Task { await debouncer.poke() } }
         }
         options.videoSourceName = sync.source.displayName
         options.services = [
             .videoSource: sync.hasVideoSource ? .idle(lastSynced: snapshot.lastHubSync) : .notConfigured,
-            .statusService: account == nil ? .notConfigured : snapshot.statusOfflineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: snapshot.lastStatusSync),
+            .markSyncService: account == nil ? .notConfigured : snapshot.markSyncOfflineSince.map { .offline(.init(since: $0)) } ?? .idle(lastSynced: snapshot.lastMarkSync),
         ]
     }
 }

@@ -27,7 +27,7 @@ struct MalformedWireTests {
         .of(HubVideoQuery.self, #"{"channelIds":"UCXuqSBlHAE6Xw-yeJA0Tunw"}"#, .typeMismatch, at: "channelIds"),
     ]
 
-    static let status: [BadWire] = [
+    static let markSync: [BadWire] = [
         .of(MarkSyncErrorBody.self, #"{"serverErrorCode":"THROTTLED","reason":"r"}"#, .keyNotFound, at: "uuid"),
         .of(MarkSyncErrorBody.self, #"{"uuid":"u","serverErrorCode":429,"reason":"r"}"#, .typeMismatch, at: "serverErrorCode"),
         .of(MarkSyncErrorBody.self, #"{"uuid":"u","serverErrorCode":"TEAPOT","reason":"r"}"#, .dataCorrupted, at: "serverErrorCode"),
@@ -69,8 +69,8 @@ struct MalformedWireTests {
         Self.expectRefusal(bad)
     }
 
-    @Test("status documents are refused at the offending key", arguments: status)
-    func statusDocument(bad: BadWire) {
+    @Test("status documents are refused at the offending key", arguments: markSync)
+    func markSyncDocument(bad: BadWire) {
         Self.expectRefusal(bad)
     }
 

@@ -9,7 +9,7 @@ import TestSupport
     let metube = ProductBinary.url("metube")
 
     @Test func syncFullForgetsTheSyncPositionsEvenWhenTheHubIsDown() throws {
-        // Given a store with a hub watermark, acknowledged channels and a status sync token
+        // Given a store with a hub watermark, acknowledged channels and a mark-sync token
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let library = SyntheticLibrary(channelCount: 2, videoCount: 10, markCount: 0)
@@ -17,7 +17,7 @@ import TestSupport
         var sync = store.syncSnapshot()
         sync.hubWatermark = 500
         sync.hubRegisteredChannelIDs = library.channels().map(\.id)
-        sync.statusSyncToken = "token-1"
+        sync.markSyncToken = "token-1"
         try store.apply(StoreChange(videos: library.videos(), channels: library.channels(), sync: sync))
 
         // When a full resync runs against a hub nobody listens on
@@ -30,7 +30,7 @@ import TestSupport
         let after = try Store.open(at: directory.url)
         #expect(after.syncSnapshot().hubWatermark == 0)
         #expect(after.syncSnapshot().hubRegisteredChannelIDs.isEmpty)
-        #expect(after.syncSnapshot().statusSyncToken == nil)
+        #expect(after.syncSnapshot().markSyncToken == nil)
         #expect(after.library().videos.count == 10)
     }
 

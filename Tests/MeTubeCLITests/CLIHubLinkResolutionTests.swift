@@ -34,14 +34,14 @@ import Testing
         try await runProcessOffPool(metube, arguments + device.options, environment: device.environment)
     }
 
-    /// `metube login` on `device` (its status account lives in its XDG config directory).
+    /// `metube login` on `device` (its mark-sync account lives in its XDG config directory).
     private func login(_ device: Device, server: String, token: String, offline: Bool = false) async throws -> ProcessOutcome {
         try await runProcessOffPool(metube, ["login", "--server", server, "--token", token, "--environment", "development"] + (offline ? ["--offline"] : []),
                                     environment: device.environment)
     }
 
     @Test(.timeLimit(.minutes(2))) func aHandleAddedOnOneDeviceIsFollowedOnAnotherAfterSync() async throws {
-        // Given a hub with a Data API key (the stub knows a handle and a video) and a status user signed in on two devices
+        // Given a hub with a Data API key (the stub knows a handle and a video) and a mark-sync user signed in on two devices
         let directory = TemporaryDirectory("metube-hub-resolve")
         defer { directory.remove() }
         let stub = await YouTubeStub.start(override: YouTubeStub.resolving(handles: ["veritasium": veritasium], videos: ["dQw4w9WgXcQ": rick]))
@@ -93,7 +93,7 @@ import Testing
         defer { hub.stop() }
         let device = try Device("device", in: directory, hubURL: hubURL, extraConfig: "[download]\ncommand = \"\(standIn.executable.path)\"\n")
 
-        // When a handle is added without a status account
+        // When a handle is added without a mark-sync account
         let unsigned = try await run(device, ["channels", "add", "@veritasium"])
         // Then this machine resolves it, and says why
         #expect(unsigned.status == 0, "\(unsigned.stderr)")

@@ -114,10 +114,10 @@ import TestSupport
         #expect(outcome.stdout.contains("youtube sync: 0 new videos") && outcome.stdout.contains("2 of 2 channels failing"), "\(outcome.stdout) \(outcome.stderr)")
     }
 
-    @Test func aStatusErrorIsLoggedAndNeverShowsTheTokens() async throws {
+    @Test func aMarkSyncErrorIsLoggedAndNeverShowsTheTokens() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        // Given a status server whose error reasons quote the request, API token included
+        // Given a mark-sync server whose error reasons quote the request, API token included
         let router = Router()
         let echo: @Sendable (Request, BasicRequestContext) -> Response = { request, _ in
             let body = #"{"serverErrorCode":"BAD_REQUEST","reason":"cannot serve \#(request.uri.description)"}"#

@@ -63,7 +63,7 @@ import TestSupport
         // When the subscriptions are imported
         let imported = try await runProcessOffPool(metube, ["import", "--youtube"] + machine.data, environment: machine.environment(stub))
 
-        // Then all 120 are followed with their titles, pending for the status service
+        // Then all 120 are followed with their titles, pending for the mark-sync service
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("YouTube: added 120, already present 0"))
         let store = try Store.open(at: machine.directory.url.appendingPathComponent("store"), options: StoreOptions(lockTimeout: .seconds(5)))

@@ -36,7 +36,7 @@ import Testing
         #expect(settings.whole(.pageSize) == 250)
         #expect(settings.text(.feedURLTemplate) == "http://feeds/{channelId}")
         #expect(settings.duration(.hubInterval) == .milliseconds(90_500))
-        #expect(settings.duration(.statusInterval) == nil)
+        #expect(settings.duration(.markSyncInterval) == nil)
         #expect(settings.keyBindings == [KeyBindingSetting(action: "quit", keys: ["q", "C-c"], location: "config.toml:9")])
         #expect(settings.origins[.pageSize] == .file && settings.origins[.concurrency] == .default)
     }

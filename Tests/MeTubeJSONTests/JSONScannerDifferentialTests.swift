@@ -4,7 +4,7 @@ import MeTubeJSON
 import Testing
 
 /// ``JSONScanner`` is the one hand-written JSON reader (the store's snapshots, the hub's pages, the
-/// status server's request and record fast paths): it must accept exactly what
+/// mark-sync server's request and record fast paths): it must accept exactly what
 /// `JSONSerialization` accepts and read the same strings and numbers, over escapes, surrogate
 /// pairs, lone surrogates, invalid UTF-8 and JSON's number grammar.
 @Suite struct JSONScannerDifferentialTests {

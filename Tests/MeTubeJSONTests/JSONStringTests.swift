@@ -4,7 +4,7 @@ import MeTubeJSON
 import Testing
 
 /// ``JSONString`` is the one string escaper of every hand-written writer (the store's snapshots,
-/// the hub's and the status service's answers, stored status fields): it must write what
+/// the hub's and the mark-sync service's answers, stored status fields): it must write what
 /// Foundation's `JSONEncoder` writes, byte for byte, and read back as the same string.
 @Suite struct JSONStringTests {
     /// Every control character, the characters JSON escapes, `/`, and multi-byte characters.

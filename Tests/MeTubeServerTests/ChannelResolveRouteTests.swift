@@ -20,7 +20,7 @@ struct ChannelResolveRouteTests {
     static let rick = "UCuAXFkgsw1L7xaCfnd5JJOw"
     static let luke = "UC2eYFnH61tmytImy1mTYvhA"
 
-    /// A store of `storage` with the status users `names`, and their tokens.
+    /// A store of `storage` with the mark-sync users `names`, and their tokens.
     static func store(_ storage: PushStorage, users names: [String] = ["alice"]) async throws -> (PushStore, [String]) {
         let store = try await storage.makeStore()
         let repository: any MarkSyncRepository = switch store.target {

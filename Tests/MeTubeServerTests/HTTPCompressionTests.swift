@@ -78,20 +78,20 @@ import Testing
     }
 
     @Test func markSyncReadsAreGzippedAndAGzippedModifyIsAccepted() async throws {
-        let fixture = try await StatusFixture()
-        let router = buildRouter(hubRepository: try SQLiteHubRepository(), status: MarkSyncRoutes(service: fixture.service))
+        let fixture = try await MarkSyncFixture()
+        let router = buildRouter(hubRepository: try SQLiteHubRepository(), markSync: MarkSyncRoutes(service: fixture.service))
         try await Application(router: router).test(.router) { client in
-            let status = StatusTestClient(client: client, alice: fixture.alice, bob: fixture.bob)
+            let status = MarkSyncTestClient(client: client, alice: fixture.alice, bob: fixture.bob)
             try await status.createZone(token: fixture.alice)
             let records = (0..<40).map { watched("video\($0)aaaa") }
-            let modify = MarkSyncRecordsModifyRequest(operations: records.map { .init(.forceReplace, record: $0) }, zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName), atomic: false)
+            let modify = MarkSyncRecordsModifyRequest(operations: records.map { .init(.forceReplace, record: $0) }, zoneID: MarkSyncZoneID(zoneName: WatchedRecord.zoneName), atomic: false)
             let modified = try await client.execute(
-                uri: StatusTestClient.uri("records/modify", token: fixture.alice), method: .post,
+                uri: MarkSyncTestClient.uri("records/modify", token: fixture.alice), method: .post,
                 headers: [.contentEncoding: "gzip"], body: Self.gzip(ByteBuffer(bytes: JSONEncoder().encode(modify))))
             #expect(modified.status == .ok)
             let changes = try await client.execute(
-                uri: StatusTestClient.uri("changes/zone", token: fixture.alice), method: .post, headers: Self.gzipHeaders,
-                body: ByteBuffer(bytes: JSONEncoder().encode(MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName))]))))
+                uri: MarkSyncTestClient.uri("changes/zone", token: fixture.alice), method: .post, headers: Self.gzipHeaders,
+                body: ByteBuffer(bytes: JSONEncoder().encode(MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncZoneID(zoneName: WatchedRecord.zoneName))]))))
             #expect(changes.headers[.contentEncoding] == "gzip")
             let answer = try JSONDecoder().decode(MarkSyncZoneChangesResponse.self, from: Data(Self.gunzip(changes.body).readableBytesView))
             guard case .success(let zone) = answer.zones.first else { throw MarkSyncErrorBody(.internalError, "\(answer)") }

@@ -28,15 +28,15 @@ import Testing
         }
     }
 
-    @Test func aStatusBodyNestedDeeperThan32IsRefusedBeforeDecoding() async throws {
+    @Test func aMarkSyncBodyNestedDeeperThan32IsRefusedBeforeDecoding() async throws {
         // Given a records/modify body whose field value is a list nested 500 deep
-        let fixture = try await StatusFixture()
+        let fixture = try await MarkSyncFixture()
         try await fixture.withClient { client in
             try await client.createZone(token: client.alice)
             let value = Self.nested(500, around: #"{"value":1}"#)
             let body = #"{"zoneID":{"zoneName":"WatchedStatusZone"},"operations":[{"operationType":"forceReplace","record":{"recordName":"v1","recordType":"WatchedStatus","fields":{"deep":{"value":"# + value + "}}}}]}"
             // When it is posted
-            let response = try await client.post(uri: StatusTestClient.uri("records/modify", token: client.alice), raw: ByteBuffer(string: body))
+            let response = try await client.post(uri: MarkSyncTestClient.uri("records/modify", token: client.alice), raw: ByteBuffer(string: body))
             // Then it is a BAD_REQUEST about the nesting
             #expect(response.status.code == 400)
             #expect(try decode(MarkSyncErrorBody.self, response).reason == "The request body is nested deeper than 32 levels")
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func namesLongerThan255BytesAreRefused() async throws {
-        let fixture = try await StatusFixture()
+        let fixture = try await MarkSyncFixture()
         try await fixture.withClient { client in
             try await client.createZone(token: client.alice)
             let long = String(repeating: "n", count: 256)
@@ -63,9 +63,9 @@ import Testing
         }
     }
 
-    @Test("a name holding a NUL is refused per operation on every storage, the rest of the request written", arguments: StatusStorage.allCases)
-    func namesHoldingNULAreRefused(_ storage: StatusStorage) async throws {
-        let fixture = try await StatusFixture(storage: storage)
+    @Test("a name holding a NUL is refused per operation on every storage, the rest of the request written", arguments: MarkSyncStorage.allCases)
+    func namesHoldingNULAreRefused(_ storage: MarkSyncStorage) async throws {
+        let fixture = try await MarkSyncFixture(storage: storage)
         try await fixture.withClient { client in
             try await client.createZone(token: client.alice)
             // When a record name, a record type and a field name hold a NUL (SQLite would keep the
@@ -80,7 +80,7 @@ import Testing
                 [.init(.forceReplace, record: named), .init(.forceReplace, record: typed), .init(.forceReplace, record: field), .init(.forceReplace, record: watched("v4"))],
                 token: client.alice)
             let lookup = try await client.post(
-                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "a\u{0}b"), .init(recordName: "v4")], zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)),
+                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "a\u{0}b"), .init(recordName: "v4")], zoneID: MarkSyncZoneID(zoneName: WatchedRecord.zoneName)),
                 token: client.alice)
             let zone = try await client.post("zones/modify", MarkSyncZonesModifyRequest(operations: [.init(.create, zone: MarkSyncZoneID(zoneName: "z\u{0}"))]), token: client.alice)
             // Then each is a BAD_REQUEST naming the NUL, and the good record is written and found
@@ -95,13 +95,13 @@ import Testing
 
     @Test func changesForTheSameZoneNamedTwoHundredTimesAreAnsweredOnceWithin200Records() async throws {
         // Given alice's zone with 300 records
-        let fixture = try await StatusFixture()
+        let fixture = try await MarkSyncFixture()
         try await fixture.withClient { client in
             try await client.createZone(token: client.alice)
             for batch in [0..<200, 200..<300] {
                 _ = try await client.modify(batch.map { .init(.forceReplace, record: watched("v\($0)")) }, token: client.alice)
             }
-            let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+            let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
 
             // When its changes are asked for with the zone named 200 times
             let request = MarkSyncZoneChangesRequest(zones: Array(repeating: .init(zoneID: zoneID), count: 200))
@@ -117,7 +117,7 @@ import Testing
 
     @Test func aResponseHoldsAtMost200RecordsOverAllItsZones() async throws {
         // Given two zones of 150 records each
-        let fixture = try await StatusFixture()
+        let fixture = try await MarkSyncFixture()
         try await fixture.withClient { client in
             for zone in ["A", "B"] {
                 try await client.createZone(zone, token: client.alice)

@@ -14,7 +14,7 @@ import Testing
 /// What only the PostgreSQL backend has: URL parsing, migrations shared by instances, and
 /// readers that never miss a row while several instances write at once. The behaviour both
 /// backends share is tested by the repository and route suites over ``HubStorage`` and
-/// ``StatusStorage``.
+/// ``MarkSyncStorage``.
 @Suite("PostgreSQL backend")
 struct PostgresBackendTests {
     @Test("database URLs: user, password, port, database and sslmode are read; the default port is 5432")
@@ -164,7 +164,7 @@ struct PostgresBackendTests {
     }
 
     @Test("2 instances write one zone at once while a reader follows changes/zone with small pages: it sees every record once")
-    func concurrentStatusChanges() async throws {
+    func concurrentMarkSyncChanges() async throws {
         // Given one user on a database shared by two instances, and a third that reads
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
         let first = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 2)))
@@ -174,7 +174,7 @@ struct PostgresBackendTests {
         func caller(_ service: MarkSyncService) async throws -> MarkSyncCaller {
             try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
         }
-        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
         _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: try await caller(first))
         let writers = [(first, try await caller(first)), (first, try await caller(first)), (second, try await caller(second)), (second, try await caller(second))]
         let readerCaller = try await caller(reader)
@@ -427,13 +427,13 @@ struct PostgresBackendTests {
     }
 
     @Test("users, tokens and change tags written by one instance work on another")
-    func sharedStatus() async throws {
+    func sharedMarkSync() async throws {
         // Given a user, a zone and a record written through one instance
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
         let first = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
         let token = try await first.addUser(name: "carol")
         let caller = try await first.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
         _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
         let created = try await first.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
         let tag = try #require(created.records.first?.record?.recordChangeTag)
@@ -445,10 +445,10 @@ struct PostgresBackendTests {
 
         // Then both work, and the first instance sees the change
         #expect(again.user == caller.user)
-        #expect(updated.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
+        #expect(updated.records.first?.record.flatMap(WatchedRecord.init)?.status == "skipped")
         let changes = try await first.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
         guard case .success(let zone) = changes.zones.first else { Issue.record("no changes"); return }
-        #expect(zone.records.compactMap(WatchedStatusRecord.init).map(\.status) == ["skipped"])
+        #expect(zone.records.compactMap(WatchedRecord.init).map(\.status) == ["skipped"])
     }
 }
 

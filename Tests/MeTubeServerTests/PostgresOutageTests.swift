@@ -35,7 +35,7 @@ import Testing
         defer { server.kill() }
         let base = "http://127.0.0.1:\(try await server.listening(within: .seconds(60)))"
         let metrics = "http://127.0.0.1:\(try await server.port(after: "metrics on http://", within: .seconds(10)))/metrics"
-        let load = StatusWriteLoad(base: base, tokens: tokens)
+        let load = MarkSyncWriteLoad(base: base, tokens: tokens)
         let writers = Task { await load.run(writersPerUser: Self.writersPerUser) }
         defer { writers.cancel() }
         try await load.waitUntilEveryUserWrote(after: .now, within: Self.recoveryLimit)
@@ -84,7 +84,7 @@ import Testing
         defer { server.kill() }
         let base = "http://127.0.0.1:\(try await server.listening(within: .seconds(60)))"
         let write = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"r","recordType":"Mark","fields":{"n":{"value":1}}}}]}"#
-        #expect(try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
+        #expect(try await MarkSyncWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
         let parsed = try PostgresDatabaseURL(parsing: url)
         let locker = try await PostgresConnection.connect(
             configuration: .init(host: parsed.host, port: parsed.port, username: parsed.user, password: nil, database: parsed.database, tls: .disable),
@@ -97,7 +97,7 @@ import Testing
             try await locker.query("LOCK TABLE status_records IN ACCESS EXCLUSIVE MODE", logger: locker.logger)
 
             // When the user writes
-            stalled = try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write)
+            stalled = try await MarkSyncWriteLoad.post("records/modify", to: base, token: token, body: write)
             health = try await Self.get(base + "/health")
             try await locker.query("COMMIT", logger: locker.logger)
             try await locker.close()
@@ -112,7 +112,7 @@ import Testing
         // And the database was not reported unreachable: it answered, slowly
         #expect(health == "ok")
         // And once the lock is released the same write goes through
-        #expect(try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
+        #expect(try await MarkSyncWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
     }
 
     private enum Outage { case fastStop, killOfThePostmaster }

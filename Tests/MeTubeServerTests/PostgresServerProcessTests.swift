@@ -110,7 +110,7 @@ import Testing
         let service = MarkSyncService(repository: try SQLiteMarkSyncRepository(path: path))
         let token = try await service.addUser(name: "fay")
         let caller = try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
         _ = try await service.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID), .init(.create, zone: MarkSyncZoneID(zoneName: "Old"))]), caller: caller)
         _ = try await service.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.delete, zone: MarkSyncZoneID(zoneName: "Old"))]), caller: caller)
         let created = try await service.modifyRecords(
@@ -139,21 +139,21 @@ import Testing
         #expect(try await moved.videos(matching: HubVideoSelection(afterSeq: sqliteVideos.last?.seq ?? 0)).videos.map(\.seq) == [(sqliteVideos.last?.seq ?? 0) + 1])
 
         // And the device carries on: same token, its sync token and change tag still valid, no full resync
-        let status = MarkSyncService(repository: PostgresMarkSyncRepository(database: postgres))
-        let again2 = try await status.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let markSync = MarkSyncService(repository: PostgresMarkSyncRepository(database: postgres))
+        let again2 = try await markSync.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
         #expect(again2.user == caller.user)
-        let nothingNew = try await status.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        let nothingNew = try await markSync.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
         guard case .success(let unchanged) = nothingNew.zones.first else { Issue.record("the old sync token was refused: \(nothingNew)"); return }
         #expect(unchanged.records.isEmpty)
-        let updated = try await status.modifyRecords(
+        let updated = try await markSync.modifyRecords(
             MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again2)
-        #expect(updated.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "skipped")
-        let next = try await status.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
+        #expect(updated.records.first?.record.flatMap(WatchedRecord.init)?.status == "skipped")
+        let next = try await markSync.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID, syncToken: before.syncToken)]), caller: again2)
         guard case .success(let changes) = next.zones.first else { Issue.record("no changes"); return }
         #expect(changes.records.compactMap(\.recordName) == ["v1"])
-        let databaseNext = try await status.databaseChanges(MarkSyncDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
-        #expect(databaseNext.zones.map(\.zoneID.zoneName) == [WatchedStatusRecord.zoneName])
-        #expect(try await status.addUser(name: "gus").isEmpty == false)
+        let databaseNext = try await markSync.databaseChanges(MarkSyncDatabaseChangesRequest(syncToken: database.syncToken), caller: again2)
+        #expect(databaseNext.zones.map(\.zoneID.zoneName) == [WatchedRecord.zoneName])
+        #expect(try await markSync.addUser(name: "gus").isEmpty == false)
     }
 
     @Test(.timeLimit(.minutes(1))) func aKilledInstancesLeasedChannelsAreTakenOverAfterTheLease() async throws {

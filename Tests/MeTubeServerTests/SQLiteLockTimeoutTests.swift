@@ -17,18 +17,18 @@ import Testing
         defer { server.kill() }
         let base = "http://127.0.0.1:\(try await server.listening(within: .seconds(60)))"
         let write = #"{"operations":[{"operationType":"forceReplace","record":{"recordName":"r","recordType":"Mark","fields":{"n":{"value":1}}}}]}"#
-        #expect(try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
+        #expect(try await MarkSyncWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
         let locker = try LockHolder(path: path)
 
         // When the user writes
-        let stalled = try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write)
+        let stalled = try await MarkSyncWriteLoad.post("records/modify", to: base, token: token, body: write)
 
         // Then the write is answered TRY_AGAIN_LATER (503) with a retryAfter
         #expect(stalled.status == 503, "\(stalled.body)")
         #expect(stalled.body.contains("TRY_AGAIN_LATER") && stalled.body.contains("retryAfter"), "\(stalled.body)")
         // And once the lock is free the same write goes through
         locker.release()
-        #expect(try await StatusWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
+        #expect(try await MarkSyncWriteLoad.post("records/modify", to: base, token: token, body: write).status == 200)
     }
 }
 

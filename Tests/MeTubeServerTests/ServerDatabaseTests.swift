@@ -12,7 +12,7 @@ import Testing
         // Given hub.sqlite and hub-status.sqlite as the two-file versions wrote them (mode 0644)
         let folder = try Self.folder()
         let hubPath = folder + "/hub.sqlite"
-        let fixture = try LegacyTwoFileFixture(hubPath: hubPath, statusPath: folder + "/hub-status.sqlite")
+        let fixture = try LegacyTwoFileFixture(hubPath: hubPath, markSyncPath: folder + "/hub-status.sqlite")
 
         // When the server opens hub.sqlite
         let database = try ServerDatabase(path: hubPath)
@@ -29,9 +29,9 @@ import Testing
         let service = MarkSyncService(repository: SQLiteMarkSyncRepository(database: database), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
         let caller = try await service.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: fixture.token)
         #expect(caller.user == MarkSyncUser(id: 7, name: "alice"))
-        let zoneID = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
         let lookup = try await service.lookupRecords(MarkSyncRecordsLookupRequest(records: [.init(recordName: "v1"), .init(recordName: "v2")], zoneID: zoneID), caller: caller)
-        #expect(lookup.records.first?.record.flatMap(WatchedStatusRecord.init)?.status == "watched")
+        #expect(lookup.records.first?.record.flatMap(WatchedRecord.init)?.status == "watched")
         #expect(lookup.records.last?.errorCode == .notFound)
         let updated = try await service.modifyRecords(
             MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: fixture.changeTagOfV1))], zoneID: zoneID), bodyBytes: 0, caller: caller)
@@ -49,14 +49,14 @@ import Testing
         #expect(tables.contains("status_records") && tables.contains("hub_videos") && !tables.contains("schema_migrations"))
     }
 
-    @Test func aStatusFileNamedByStatusDBIsImportedAndAReopenImportsNothingTwice() async throws {
+    @Test func aMarkSyncFileNamedByStatusDBIsImportedAndAReopenImportsNothingTwice() async throws {
         // Given a two-file installation whose status file lives elsewhere (`--status-db`)
         let folder = try Self.folder()
-        let fixture = try LegacyTwoFileFixture(hubPath: folder + "/hub.sqlite", statusPath: folder + "/elsewhere.db")
+        let fixture = try LegacyTwoFileFixture(hubPath: folder + "/hub.sqlite", markSyncPath: folder + "/elsewhere.db")
 
         // When the server starts twice with --database and --status-db
-        _ = try ServerDatabase(path: folder + "/hub.sqlite", legacyStatusPath: folder + "/elsewhere.db")
-        let database = try ServerDatabase(path: folder + "/hub.sqlite", legacyStatusPath: folder + "/elsewhere.db")
+        _ = try ServerDatabase(path: folder + "/hub.sqlite", legacyMarkSyncPath: folder + "/elsewhere.db")
+        let database = try ServerDatabase(path: folder + "/hub.sqlite", legacyMarkSyncPath: folder + "/elsewhere.db")
 
         // Then alice was imported once
         let user = try await SQLiteMarkSyncRepository(database: database).user(tokenHash: MarkSyncTokenHasher.hash(fixture.token))
@@ -64,17 +64,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/elsewhere.db.imported"))
     }
 
-    @Test func aStatusFileIsNotMergedIntoADatabaseThatAlreadyHasUsers() async throws {
+    @Test func aMarkSyncFileIsNotMergedIntoADatabaseThatAlreadyHasUsers() async throws {
         // Given a one-file database with a user, and a two-file status file beside it
         let folder = try Self.folder()
         let path = folder + "/hub.sqlite"
         _ = try await MarkSyncService(repository: SQLiteMarkSyncRepository(path: path)).addUser(name: "bob")
         let legacy = folder + "/other.sqlite"
-        _ = try LegacyTwoFileFixture(hubPath: folder + "/other-hub.sqlite", statusPath: legacy)
+        _ = try LegacyTwoFileFixture(hubPath: folder + "/other-hub.sqlite", markSyncPath: legacy)
 
         // When the server is started with that status file
         // Then it refuses, naming both files, and leaves the status file where it was
-        let error = #expect(throws: ServerError.self) { try ServerDatabase(path: path, legacyStatusPath: legacy) }
+        let error = #expect(throws: ServerError.self) { try ServerDatabase(path: path, legacyMarkSyncPath: legacy) }
         #expect(error?.description.contains("other.sqlite") == true)
         #expect(FileManager.default.fileExists(atPath: legacy))
     }
@@ -160,7 +160,7 @@ struct LegacyTwoFileFixture {
     /// The position after v1's creation (sequence 1); v2's deletion (2) came later.
     let syncToken = "Sya-1"
 
-    init(hubPath: String, statusPath: String) throws {
+    init(hubPath: String, markSyncPath: String) throws {
         let migrationTable = "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
         try Self.write(hubPath, """
             PRAGMA journal_mode=WAL;
@@ -191,9 +191,9 @@ struct LegacyTwoFileFixture {
             UPDATE hub_counters SET value = 3 WHERE name = 'last_seq';
             """)
         let fields = String(decoding: try JSONEncoder().encode(
-            WatchedStatusRecord(videoID: "v1", status: "watched", lastModified: 1_765_650_000_000, hlc: "1765650000000-0", deviceID: "old").record(changeTag: nil).fields ?? [:]
+            WatchedRecord(videoID: "v1", status: "watched", lastModified: 1_765_650_000_000, hlc: "1765650000000-0", deviceID: "old").record(changeTag: nil).fields ?? [:]
         ), as: UTF8.self)
-        try Self.write(statusPath, """
+        try Self.write(markSyncPath, """
             PRAGMA journal_mode=WAL;
             \(migrationTable);
             CREATE TABLE status_users (
@@ -225,7 +225,7 @@ struct LegacyTwoFileFixture {
             CREATE INDEX status_records_by_sequence ON status_records (zone_id, sequence);
             INSERT INTO schema_migrations (name) VALUES ('status-001-users-zones-records');
             INSERT INTO status_users VALUES (7, 'alice', '\(MarkSyncTokenHasher.hash(token))');
-            INSERT INTO status_zones VALUES (3, 7, '\(MarkSyncConfiguration.defaultContainer)', 'production', '\(WatchedStatusRecord.zoneName)', 1234, 2);
+            INSERT INTO status_zones VALUES (3, 7, '\(MarkSyncConfiguration.defaultContainer)', 'production', '\(WatchedRecord.zoneName)', 1234, 2);
             INSERT INTO status_zones VALUES (4, 7, '\(MarkSyncConfiguration.defaultContainer)', 'production', '_defaultZone', 99, 1);
             INSERT INTO status_records VALUES (3, 'v1', 'WatchedStatus', CAST('\(fields)' AS BLOB), 1, 1765650000000, 1765650000000, 0);
             INSERT INTO status_records VALUES (3, 'v2', 'WatchedStatus', CAST('{}' AS BLOB), 2, 1765650000000, 1765650001000, 1);

@@ -12,9 +12,9 @@ import Testing
         var description: String { "disk I/O error at /var/lib/secret/path" }
     }
 
-    /// A status repository whose every transaction fails, by default with a Swift error text that
+    /// A mark-sync repository whose every transaction fails, by default with a Swift error text that
     /// must not leak.
-    struct FailingStatusRepository: MarkSyncRepository {
+    struct FailingMarkSyncRepository: MarkSyncRepository {
         var failure: any Error & Sendable = SecretFailure()
         func addUser(name: String, tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: name) }
         func user(tokenHash: String) async throws -> MarkSyncUser? { MarkSyncUser(id: 1, name: "alice") }
@@ -34,8 +34,8 @@ import Testing
         ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) { throw failure }
     }
 
-    static func application(hub: any HubRepository, status: MarkSyncRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {
-        Application(router: buildRouter(hubRepository: hub, status: status), logger: logs.logger)
+    static func application(hub: any HubRepository, markSync: MarkSyncRoutes? = nil, logs: LogCapture) -> some ApplicationProtocol {
+        Application(router: buildRouter(hubRepository: hub, markSync: markSync), logger: logs.logger)
     }
 
     @Test func anUnexpectedHubErrorIsLoggedWithARequestIDAndAnswered500WithoutDetail() async throws {
@@ -58,14 +58,14 @@ import Testing
         }
     }
 
-    @Test func anUnexpectedStatusErrorIsLoggedAndAnsweredInternalErrorWithoutSwiftText() async throws {
-        // Given the status routes over storage that fails with a revealing message
+    @Test func anUnexpectedMarkSyncErrorIsLoggedAndAnsweredInternalErrorWithoutSwiftText() async throws {
+        // Given the mark-sync routes over storage that fails with a revealing message
         let logs = LogCapture()
-        let status = MarkSyncRoutes(repository: FailingStatusRepository(), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
-        let token = try await status.service.addUser(name: "alice")
-        try await Self.application(hub: try SQLiteHubRepository(), status: status, logs: logs).test(.router) { client in
+        let markSync = MarkSyncRoutes(repository: FailingMarkSyncRepository(), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
+        let token = try await markSync.service.addUser(name: "alice")
+        try await Self.application(hub: try SQLiteHubRepository(), markSync: markSync, logs: logs).test(.router) { client in
             // When alice lists her zones
-            let response = try await client.execute(uri: StatusTestClient.uri("zones/list", token: token), method: .get)
+            let response = try await client.execute(uri: MarkSyncTestClient.uri("zones/list", token: token), method: .get)
 
             // Then she gets a CloudKit INTERNAL_ERROR whose uuid is the logged request id, and no Swift text
             #expect(response.status == .internalServerError)
@@ -79,15 +79,15 @@ import Testing
     }
 
     @Test func aDatabaseThatCannotAnswerNowIsAnswered503WithItsReasonAndRetryAfter() async throws {
-        // Given the hub and the status routes over storage that did not answer in time
+        // Given the hub and the mark-sync routes over storage that did not answer in time
         let failure = StorageDeadline.unavailable("the database stayed locked")
         let logs = LogCapture()
-        let status = MarkSyncRoutes(repository: FailingStatusRepository(failure: failure), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
-        let token = try await status.service.addUser(name: "alice")
-        try await Self.application(hub: FailingHubRepository(failure: failure), status: status, logs: logs).test(.router) { client in
+        let markSync = MarkSyncRoutes(repository: FailingMarkSyncRepository(failure: failure), configuration: MarkSyncConfiguration(requestsPerSecond: nil))
+        let token = try await markSync.service.addUser(name: "alice")
+        try await Self.application(hub: FailingHubRepository(failure: failure), markSync: markSync, logs: logs).test(.router) { client in
             // When a client lists the hub's channels and alice her zones
             let hub = try await client.execute(uri: HubAPI.channelsPath, method: .post)
-            let zones = try await client.execute(uri: StatusTestClient.uri("zones/list", token: token), method: .get)
+            let zones = try await client.execute(uri: MarkSyncTestClient.uri("zones/list", token: token), method: .get)
 
             // Then each is told 503 with the reason and to retry after 2 s, in its API's shape, and nothing is logged as unexpected
             let requestID = try #require(hub.headers[ServerErrorMiddleware<BasicRequestContext>.requestIDHeader])
@@ -139,11 +139,11 @@ import Testing
     @Test(arguments: [
         ("records/bogus", HTTPRequest.Method.post), ("records/modify", .get), ("zones/list", .delete), ("changes/zone/", .post),
     ])
-    func unknownStatusOperationsAnswerCloudKitNotFound(operation: String, method: HTTPRequest.Method) async throws {
-        let fixture = try await StatusFixture()
-        let router = buildRouter(hubRepository: try SQLiteHubRepository(), status: MarkSyncRoutes(service: fixture.service))
+    func unknownMarkSyncOperationsAnswerCloudKitNotFound(operation: String, method: HTTPRequest.Method) async throws {
+        let fixture = try await MarkSyncFixture()
+        let router = buildRouter(hubRepository: try SQLiteHubRepository(), markSync: MarkSyncRoutes(service: fixture.service))
         try await Application(router: router).test(.router) { client in
-            let response = try await client.execute(uri: StatusTestClient.uri(operation, token: fixture.alice), method: method)
+            let response = try await client.execute(uri: MarkSyncTestClient.uri(operation, token: fixture.alice), method: method)
             #expect(response.status == .notFound)
             #expect(try decode(MarkSyncErrorBody.self, response).serverErrorCode == .notFound)
         }
@@ -159,7 +159,7 @@ import Testing
 
     @Test func anEmptyRecordNameIsRefused() async throws {
         // Given alice with her zone
-        let fixture = try await StatusFixture()
+        let fixture = try await MarkSyncFixture()
         try await fixture.withClient { client in
             try await client.createZone(token: client.alice)
 
@@ -169,7 +169,7 @@ import Testing
             let results = try await client.modify([.init(.forceReplace, record: record)], token: client.alice)
                 + client.modify([.init(.create, record: record)], token: client.alice)
             let lookup = try await client.post(
-                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "")], zoneID: MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)), token: client.alice)
+                "records/lookup", MarkSyncRecordsLookupRequest(records: [.init(recordName: "")], zoneID: MarkSyncZoneID(zoneName: WatchedRecord.zoneName)), token: client.alice)
 
             // Then each is a BAD_REQUEST and nothing was stored
             #expect(results.map(\.errorCode) == [.badRequest, .badRequest])

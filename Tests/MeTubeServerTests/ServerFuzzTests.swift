@@ -7,7 +7,7 @@ import NIOCore
 import Testing
 @testable import MeTubeServer
 
-/// A bounded, seeded fuzz of every route of the hub and the status service: random methods,
+/// A bounded, seeded fuzz of every route of the hub and the mark-sync service: random methods,
 /// paths, tokens and bodies — random JSON, deep nesting, huge and odd numbers, control characters,
 /// and valid requests with parts replaced by junk. No answer may be a 5xx, and each must come in
 /// bounded time. `METUBE_FUZZ_REQUESTS` (default 5,000) and `METUBE_FUZZ_SEED` run it longer or
@@ -17,10 +17,10 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let count = environment["METUBE_FUZZ_REQUESTS"].flatMap(Int.init) ?? 5_000
         let seed = environment["METUBE_FUZZ_SEED"].flatMap(UInt64.init) ?? 0x6D65_7475_6265
-        let fixture = try await StatusFixture()
+        let fixture = try await MarkSyncFixture()
         let repository = try SQLiteHubRepository()
         _ = try await repository.register(channelIDs: (0..<20).map(HubTestSupport.channelID))
-        let router = buildRouter(hubRepository: repository, status: MarkSyncRoutes(service: fixture.service))
+        let router = buildRouter(hubRepository: repository, markSync: MarkSyncRoutes(service: fixture.service))
         let tokens = [fixture.alice, fixture.bob]
         try await Application(router: router).test(.router) { client in
             var generator = FuzzRequestGenerator(seed: seed, tokens: tokens)
@@ -54,7 +54,7 @@ struct FuzzRequestGenerator {
     /// JSON values still to be made for the current body, so bodies stay small (at most a few
     /// hundred KB) however the dice fall.
     private var nodesLeft = 0
-    private static let statusOperations = ["zones/modify", "zones/list", "zones/lookup", "records/modify", "records/lookup", "changes/zone", "records/query", "users/caller", ""]
+    private static let markSyncOperations = ["zones/modify", "zones/list", "zones/lookup", "records/modify", "records/lookup", "changes/zone", "records/query", "users/caller", ""]
     private static let hubPaths = ["/", HubAPI.healthPath, HubAPI.registerPath, HubAPI.channelsPath, HubAPI.videoQueryPath, "/api", "/api/videos/query/", "/%00", "/api/../health"]
     private static let methods: [HTTPRequest.Method] = [.post, .post, .post, .get, .get, .put, .delete, .head, .options, .patch]
     private static let keys = [
@@ -81,7 +81,7 @@ struct FuzzRequestGenerator {
             if chance(0.9) { query.append("ckAPIToken=" + (chance(0.9) ? MarkSyncConfiguration.defaultAPIToken : "wrong")) }
             let token = chance(0.85) ? pick(tokens) : pick(["", "0123", String(repeating: "f", count: 64)])
             if chance(0.7) { query.append("ckWebAuthToken=" + token) } else if chance(0.8) { headers[.authorization] = pick(["Bearer ", "bearer ", "Basic ", ""]) + token }
-            uri = "/database/\(version)/\(container)/\(environment)/\(database)/\(pick(Self.statusOperations))" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+            uri = "/database/\(version)/\(container)/\(environment)/\(database)/\(pick(Self.markSyncOperations))" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
         } else {
             uri = chance(0.95) ? pick(Self.hubPaths) : "/" + string(maxLength: 40)
         }

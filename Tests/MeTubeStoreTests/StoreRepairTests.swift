@@ -152,7 +152,7 @@ import TestSupport
         #expect(library.video("aaaaaaaaaaa")?.duration == nil)
         #expect(library.video("bbbbbbbbbbb")?.duration == 61)
         #expect(library.marks["aaaaaaaaaaa"]?.syncState == .pending)
-        #expect(store.syncSnapshot().statusSyncToken == "token-1")
+        #expect(store.syncSnapshot().markSyncToken == "token-1")
         #expect(store.syncSnapshot().hubWatermark == 0)
         let notices = store.takeNotices()
         #expect(notices.contains { $0.contains("journal-0.jsonl") && $0.contains("video.duration") }, "\(notices)")

@@ -158,11 +158,11 @@ struct StoredValueGenerator {
         sync.hubWatermark = int64()
         sync.hubRegisteredChannelIDs = list(4) { $0.string() }
         sync.lastHubSync = optional { $0.date() }
-        sync.statusSyncToken = optional { $0.string() }
+        sync.markSyncToken = optional { $0.string() }
         sync.subscriptionsSyncToken = optional { $0.string() }
-        sync.statusZoneReady = chance(50)
-        sync.lastStatusSync = optional { $0.date() }
-        sync.statusOfflineSince = optional { $0.date() }
+        sync.markSyncZoneReady = chance(50)
+        sync.lastMarkSync = optional { $0.date() }
+        sync.markSyncOfflineSince = optional { $0.date() }
         sync.channelFetches = Dictionary(list(3) { ($0.string(), $0.channelFetch()) }, uniquingKeysWith: { _, last in last })
         return sync
     }

@@ -16,7 +16,7 @@ struct BulkMarkSyncTests {
 
     @Test("300 marks of one batch and a sync's rule marks reach the phone; their undo does too")
     func bulkMarkAndUndoSync() async throws {
-        let server = try await StatusTestServer.start()
+        let server = try await MarkSyncTestServer.start()
         let laptop = try device(), phone = try device()
         // Given a laptop that skipped 20 arriving videos by rule and marked 300 watched in one write
         let arrivals = (0..<20).map { Video(id: "rule\($0)", channelID: "UCrules", title: "Trailer \($0)", published: Date(), duration: 90) }

@@ -30,7 +30,7 @@ import Testing
             let store = try HubSyncTestSupport.store(in: directory, following: FailingFeedServer.channelIDs(DirectPollSpreadTests.channelCount).map { Channel(id: $0) })
             let client = DirectFeedClient(urlTemplate: server.feedURLTemplate, timeout: .seconds(10))
             let source = DirectVideoSource(store: store, client: client, concurrency: 4, rate: 0, clock: FeedClock(clock))
-            let configuration = SyncConfiguration(source: .direct, hubInterval: DirectPollSpreadTests.interval, statusInterval: nil)
+            let configuration = SyncConfiguration(source: .direct, hubInterval: DirectPollSpreadTests.interval, markSyncInterval: nil)
             engine = SyncEngine(store: store, source: source, configuration: configuration, clock: clock)
             let (arrivals, continuation) = AsyncStream.makeStream(of: (channelID: String, at: Duration).self)
             self.arrivals = arrivals

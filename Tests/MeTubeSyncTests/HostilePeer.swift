@@ -5,7 +5,7 @@ import Logging
 import Synchronization
 import TestSupport
 
-/// A scriptable misbehaving server on 127.0.0.1, standing in for a hostile hub, status service or
+/// A scriptable misbehaving server on 127.0.0.1, standing in for a hostile hub, mark-sync service or
 /// feed server: every request is answered by the script, which may send any status, headers and
 /// body bytes, stall after the headers, or drip the body a few bytes at a time.
 final class HostilePeer: Sendable {

@@ -17,7 +17,7 @@ struct HostileSubscriptionTests {
     func badRecords() async throws {
         let directory = TemporaryDirectory("metube-hostile-subscriptions")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(.sqlite, in: directory)
+        let server = try await MarkSyncServerProcess(.sqlite, in: directory)
         // Given a device that follows channel 4 with tags, synced
         let device = try Store.open(at: directory.url.appendingPathComponent("device"))
         try device.transaction { $0.follow(Channel(id: SubscriptionSyncTests.channel(4), tags: ["mine"])) }

@@ -58,8 +58,8 @@ import TestSupport
         .scheme("file:", "file:///etc/passwd"),
     ]
 
-    @Test(.timeLimit(.minutes(2)), arguments: StatusServerProcess.Backend.allCases, cases)
-    func aSourcesControlsAndRefusedThumbnailsAreNeitherStoredNorServed(backend: StatusServerProcess.Backend, hostile: Hostile) async throws {
+    @Test(.timeLimit(.minutes(2)), arguments: MarkSyncServerProcess.Backend.allCases, cases)
+    func aSourcesControlsAndRefusedThumbnailsAreNeitherStoredNorServed(backend: MarkSyncServerProcess.Backend, hostile: Hostile) async throws {
         // Given a feed and a yt-dlp catalog carrying the hostile input, and a real metube-server
         // polling the one and backfilling from the other
         let directory = TemporaryDirectory("metube-screening")
@@ -72,7 +72,7 @@ import TestSupport
             .init(id: Self.hostileID, title: hostile.title, duration: 600), .init(id: Self.cleanID, title: "Clean", duration: 600),
             .init(id: Self.backfilledID, title: hostile.uploadTitle, duration: 600),
         ], for: Self.channelID)
-        let server = try await StatusServerProcess(backend, in: directory, arguments: [
+        let server = try await MarkSyncServerProcess(backend, in: directory, arguments: [
             "--poll-interval", "3600", "--feed-url-template", feedsURL + "/feeds/{channelId}", "--yt-dlp", ytDLP.executable.path, "--backfill", "10",
         ])
 

@@ -12,14 +12,14 @@ import TestSupport
 /// conflict.
 @Suite("Watch-later queue sync through metube-server")
 struct QueueSyncTests {
-    typealias Backend = StatusServerProcess.Backend
+    typealias Backend = MarkSyncServerProcess.Backend
 
     private func device(_ name: String, in directory: TemporaryDirectory) throws -> Store {
         try Store.open(at: directory.url.appendingPathComponent(name))
     }
 
     @discardableResult
-    private func sync(_ server: StatusServerProcess, _ stores: Store...) async throws -> MarkSync.Report {
+    private func sync(_ server: MarkSyncServerProcess, _ stores: Store...) async throws -> MarkSync.Report {
         var report = MarkSync.Report()
         for store in stores { report.add(try await server.sync(store).run()) }
         return report
@@ -39,7 +39,7 @@ struct QueueSyncTests {
     func queueTravels(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-queue")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         let laptop = try device("laptop", in: directory), phone = try device("phone", in: directory)
         // Given the laptop queued three videos in one write (within a millisecond)
         try add(laptop, "ccccccccccc", "aaaaaaaaaaa", "bbbbbbbbbbb")
@@ -66,7 +66,7 @@ struct QueueSyncTests {
     func laterWins(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-queue")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         let laptop = try device("laptop", in: directory), phone = try device("phone", in: directory)
         try add(laptop, "aaaaaaaaaaa", "bbbbbbbbbbb")
         try await sync(server, laptop, phone)
@@ -92,7 +92,7 @@ struct QueueSyncTests {
     func noStatusConflict(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-queue")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         let laptop = try device("laptop", in: directory), phone = try device("phone", in: directory)
         // Given neither device knows the video: the phone queued it a second ago, the laptop
         // marks it watched now
@@ -115,20 +115,20 @@ struct QueueSyncTests {
     func hostileQueuedAt() async throws {
         let directory = TemporaryDirectory("metube-queue")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(.sqlite, in: directory)
+        let server = try await MarkSyncServerProcess(.sqlite, in: directory)
         let laptop = try device("laptop", in: directory)
         try add(laptop, "ggggggggggg")
         try await sync(server, laptop)
         // (queued before the laptop's own video, however long the server took to start)
         let beforeLaptops = try #require(laptop.library().queue["ggggggggggg"]?.queuedAt) - 1_000
         // Given another client wrote queue fields the odd way
-        let zone = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let zone = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         func record(_ id: String, _ queuedAt: MarkSyncField, hlc: String? = nil) -> MarkSyncRecordsModifyRequest.Operation {
-            var fields = WatchedStatusRecord(videoID: id, status: "unwatched", lastModified: now).fields
+            var fields = WatchedRecord(videoID: id, status: "unwatched", lastModified: now).fields
             fields["queuedAt"] = queuedAt
             if let hlc { fields["queueHlc"] = .string(hlc) }
-            return .init(.create, record: MarkSyncRecord(recordName: id, recordType: WatchedStatusRecord.recordType, fields: fields))
+            return .init(.create, record: MarkSyncRecord(recordName: id, recordType: WatchedRecord.recordType, fields: fields))
         }
         _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [
             record("far9999aaaa", .timestamp(253_402_300_799_999), hlc: "\(now)-0"),
@@ -166,14 +166,14 @@ struct QueueSyncTests {
     func unknowingClientKeepsFields() async throws {
         let directory = TemporaryDirectory("metube-queue")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(.sqlite, in: directory)
+        let server = try await MarkSyncServerProcess(.sqlite, in: directory)
         let laptop = try device("laptop", in: directory), phone = try device("phone", in: directory)
         try add(laptop, "aaaaaaaaaaa")
         try await sync(server, laptop)
         // When an iOS-style client updates the status with only the fields it knows
         let tag = try #require(laptop.library().marks["aaaaaaaaaaa"]?.base?.changeTag)
-        let ios = WatchedStatusRecord(videoID: "aaaaaaaaaaa", status: "unwatched", lastModified: Int64(Date().timeIntervalSince1970 * 1000), playbackPosition: 12)
-        let zone = MarkSyncZoneID(zoneName: WatchedStatusRecord.zoneName)
+        let ios = WatchedRecord(videoID: "aaaaaaaaaaa", status: "unwatched", lastModified: Int64(Date().timeIntervalSince1970 * 1000), playbackPosition: 12)
+        let zone = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
         _ = try await server.client.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: ios.record(changeTag: tag))], zoneID: zone))
         try await sync(server, phone, laptop)
         // Then the queue is still there for both

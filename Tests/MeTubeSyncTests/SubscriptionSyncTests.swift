@@ -10,7 +10,7 @@ import TestSupport
 /// `metube-server` process, on SQLite and on PostgreSQL.
 @Suite("Subscription sync through metube-server")
 struct SubscriptionSyncTests {
-    typealias Backend = StatusServerProcess.Backend
+    typealias Backend = MarkSyncServerProcess.Backend
 
     /// A channel id numbered `number`.
     static func channel(_ number: Int) -> String {
@@ -31,7 +31,7 @@ struct SubscriptionSyncTests {
     private func tags(_ store: Store, _ number: Int) -> [String]? { store.library().channels[Self.channel(number)]?.tags }
 
     @discardableResult
-    private func sync(_ server: StatusServerProcess, _ stores: Store...) async throws -> MarkSync.Report {
+    private func sync(_ server: MarkSyncServerProcess, _ stores: Store...) async throws -> MarkSync.Report {
         var report = MarkSync.Report()
         for store in stores { report = try await server.sync(store).run() }
         return report
@@ -41,7 +41,7 @@ struct SubscriptionSyncTests {
     func mergeTwoLists(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-subscriptions")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         // Given two devices that never synced, following overlapping channels with different tags
         let laptop = try device("laptop", in: directory), desktop = try device("desktop", in: directory)
         try follow(laptop, 1, tags: ["music"])
@@ -72,7 +72,7 @@ struct SubscriptionSyncTests {
     func followVersusUnfollow(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-subscriptions")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         let laptop = try device("laptop", in: directory), desktop = try device("desktop", in: directory)
         try follow(laptop, 1)
         try follow(laptop, 2)
@@ -111,7 +111,7 @@ struct SubscriptionSyncTests {
     func tagsMerge(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-subscriptions")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         let laptop = try device("laptop", in: directory), desktop = try device("desktop", in: directory)
         try follow(laptop, 1, tags: ["a", "b"])
         try await sync(server, laptop, desktop)
@@ -136,7 +136,7 @@ struct SubscriptionSyncTests {
     func tombstone(_ backend: Backend) async throws {
         let directory = TemporaryDirectory("metube-subscriptions")
         defer { directory.remove() }
-        let server = try await StatusServerProcess(backend, in: directory)
+        let server = try await MarkSyncServerProcess(backend, in: directory)
         // Given a tablet that followed channel 1 long before, offline, and two devices that synced it
         let tablet = try device("tablet", in: directory)
         try tablet.apply(StoreChange(channels: [Channel(id: Self.channel(1), addedAt: Date(timeIntervalSince1970: 1_700_000_000))]))

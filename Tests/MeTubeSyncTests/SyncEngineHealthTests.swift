@@ -21,21 +21,21 @@ struct SlowMiddleware: RouterMiddleware {
 }
 
 @Suite struct SyncEngineHealthTests {
-    static let fast = SyncConfiguration(reconnectDebounce: .milliseconds(50), probeDelays: [.milliseconds(50)], hubInterval: nil, statusInterval: nil)
+    static let fast = SyncConfiguration(reconnectDebounce: .milliseconds(50), probeDelays: [.milliseconds(50)], hubInterval: nil, markSyncInterval: nil)
 
-    @Test func aCancelledStatusRunIsCancelledNotOffline() async throws {
-        // Given a status service that holds every request for a while, and a pending mark
+    @Test func aCancelledMarkSyncRunIsCancelledNotOffline() async throws {
+        // Given a mark-sync service that holds every request for a while, and a pending mark
         let directory = TemporaryDirectory("metube-engine-status-cancel")
         defer { directory.remove() }
         let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-        let server = try await StatusTestServer.start(firstMiddleware: SlowMiddleware(delay: .seconds(2), arrivals: arrived))
+        let server = try await MarkSyncTestServer.start(firstMiddleware: SlowMiddleware(delay: .seconds(2), arrivals: arrived))
         let store = try Store.open(at: directory.url.appendingPathComponent("store", isDirectory: true))
         try store.mark("v1", as: .watched)
         let client = MarkSyncClient(endpoint: server.client.endpoint, userToken: server.token, timeoutSeconds: 10, retryPolicy: .none)
-        let engine = SyncEngine(store: store, configuration: Self.fast, status: MarkSync(client: client, store: store))
+        let engine = SyncEngine(store: store, configuration: Self.fast, markSync: MarkSync(client: client, store: store))
 
         // When a marks-only run is cancelled while its request is on the way
-        let run = Task { await engine.sync(.status) }
+        let run = Task { await engine.sync(.markSync) }
         var iterator = arrivals.makeAsyncIterator()
         _ = await iterator.next()
         await engine.cancel()
@@ -43,9 +43,9 @@ struct SlowMiddleware: RouterMiddleware {
 
         // Then the run reports a cancellation, not a failure, and the service is not offline
         #expect(report.cancelled)
-        #expect(report.statusError == nil)
-        #expect(await engine.health(of: .statusService).offlineSince == nil)
-        #expect(store.syncSnapshot().statusOfflineSince == nil)
+        #expect(report.markSyncError == nil)
+        #expect(await engine.health(of: .markSyncService).offlineSince == nil)
+        #expect(store.syncSnapshot().markSyncOfflineSince == nil)
         #expect(store.library().marks["v1"]?.syncState == .pending)
         await engine.shutdown()
         await server.server.stop()
@@ -58,7 +58,7 @@ struct SlowMiddleware: RouterMiddleware {
         let store = try Store.open(at: directory.url.appendingPathComponent("store", isDirectory: true))
         let clock = ManualClock()
         let source = GatedVideoSource()
-        let configuration = SyncConfiguration(reconnectDebounce: .seconds(3), probeDelays: [.seconds(2)], hubInterval: nil, statusInterval: nil)
+        let configuration = SyncConfiguration(reconnectDebounce: .seconds(3), probeDelays: [.seconds(2)], hubInterval: nil, markSyncInterval: nil)
         let engine = SyncEngine(store: store, source: source, configuration: configuration, clock: clock)
         var events = engine.events.makeAsyncIterator()
         let run = Task { await engine.sync() }

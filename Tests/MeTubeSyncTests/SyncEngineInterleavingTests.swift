@@ -25,7 +25,7 @@ import TestSupport
             // Given an engine with a periodic sync, probing and a reconnect debounce on a manual clock
             let clock = ManualClock()
             let source = GatedVideoSource()
-            let configuration = SyncConfiguration(reconnectDebounce: .seconds(1), probeDelays: [.seconds(2)], hubInterval: .seconds(10), statusInterval: nil)
+            let configuration = SyncConfiguration(reconnectDebounce: .seconds(1), probeDelays: [.seconds(2)], hubInterval: .seconds(10), markSyncInterval: nil)
             let engine = SyncEngine(store: store, source: source, configuration: configuration, clock: clock)
             await engine.start()
             var tickets: [(scope: SyncScope, ticket: SyncEngine.RunTicket)] = []
@@ -35,7 +35,7 @@ import TestSupport
             for _ in 0..<Self.stepsPerScenario {
                 switch random.next() % 8 {
                 case 0, 1, 2:
-                    let scope: SyncScope = random.next() % 3 == 0 ? .status : .all
+                    let scope: SyncScope = random.next() % 3 == 0 ? .markSync : .all
                     let ticket = await engine.request(scope)
                     let index = tickets.count
                     tickets.append((scope, ticket))
@@ -65,7 +65,7 @@ import TestSupport
             for (index, (scope, ticket)) in tickets.enumerated() {
                 let report = try #require(reports.value.withLock { $0[index] }, "scenario \(scenario) of seed \(seed): a request never got a report")
                 #expect(report.run == ticket.after + 1, "scenario \(scenario) of seed \(seed): a request made after run \(ticket.after) got run \(report.run)")
-                #expect(scope == .status || report.includesVideos, "scenario \(scenario) of seed \(seed): a video request got a marks-only run")
+                #expect(scope == .markSync || report.includesVideos, "scenario \(scenario) of seed \(seed): a video request got a marks-only run")
             }
             await engine.shutdown()
         }

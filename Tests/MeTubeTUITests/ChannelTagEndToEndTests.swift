@@ -31,7 +31,7 @@ struct ChannelTagEndToEndTests {
         try tmux.waitFor { $0.contains("#music") && $0.contains("tagged: music, late night") }
         try tmux.send("q")
 
-        // And the store holds them on the channel and its subscription, pending for the status sync
+        // And the store holds them on the channel and its subscription, pending for the mark sync
         let store = try Store.open(at: storeURL)
         let tagged = store.library().channels.values.filter { $0.tags == ["music", "late night"] }
         #expect(tagged.count == 1)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import MeTubeTUI
 
-/// The channels view's subscription badges follow the status service as a video's do.
+/// The channels view's subscription badges follow the mark-sync service as a video's do.
 @Suite("Channels view sync badges")
 struct ChannelsViewSyncBadgeTests {
     @Test("a pending follow shows offline while the status service is unreachable, and pending again once it answers")
@@ -17,8 +17,8 @@ struct ChannelsViewSyncBadgeTests {
         _ = model.apply(.libraryChanged(library))
         model.press(.character("c"))
 
-        // When the status service cannot be reached
-        _ = model.apply(.sync(.service(.statusService, .offline(.init(since: Fixture.now.addingTimeInterval(-600))))))
+        // When the mark-sync service cannot be reached
+        _ = model.apply(.sync(.service(.markSyncService, .offline(.init(since: Fixture.now.addingTimeInterval(-600))))))
         let offline = (1...3).map { ScreenRenderer.render(model).text(ofRow: $0) }
 
         // Then the pending follow shows the offline badge and the synced one stays synced
@@ -26,7 +26,7 @@ struct ChannelsViewSyncBadgeTests {
         #expect(offline.contains { $0.contains("✓ Kitchen Synth") })
 
         // And once the service answers, it is pending again
-        _ = model.apply(.sync(.service(.statusService, .idle(lastSynced: Fixture.now))))
+        _ = model.apply(.sync(.service(.markSyncService, .idle(lastSynced: Fixture.now))))
         let online = (1...3).map { ScreenRenderer.render(model).text(ofRow: $0) }
         #expect(online.contains { $0.contains("↻ Digital Foundry") }, "\(online)")
     }

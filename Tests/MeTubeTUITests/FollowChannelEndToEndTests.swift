@@ -7,7 +7,7 @@ import Testing
 
 /// `a` in the channels view of the real binary, with the stand-in yt-dlp as `[download] command`:
 /// a pasted handle link is resolved while the screen keeps working and the channel is followed,
-/// pending for the status sync; a slow lookup is stopped by Esc; a bad link and an unknown handle
+/// pending for the mark sync; a slow lookup is stopped by Esc; a bad link and an unknown handle
 /// each give one line and change nothing.
 @Suite("Follow a channel by link in tmux")
 struct FollowChannelEndToEndTests {
@@ -59,7 +59,7 @@ struct FollowChannelEndToEndTests {
         try tmux.waitFor { $0.contains("@nobody_here: @nobody_here does not exist on YouTube; nothing was followed") && $0.contains("5 channels") }
         try tmux.send("q")
 
-        // Then the store follows exactly the four channels and the resolved one, pending for the status sync
+        // Then the store follows exactly the four channels and the resolved one, pending for the mark sync
         let store = try Store.open(at: storeURL)
         #expect(store.library().channels.count == 5)
         #expect(store.library().subscription(of: Self.veritasium, deviceID: store.syncSnapshot().deviceID)?.syncState == .pending)

@@ -93,12 +93,12 @@ struct GoldenScreenTests {
     func statusLine() {
         var model = Fixture.model()
         _ = model.apply(.sync(.service(.videoSource, .syncing(progress: "page 3, 1,200 new"))))
-        _ = model.apply(.sync(.service(.statusService, .offline(.init(since: Fixture.now.addingTimeInterval(-3_600))))))
+        _ = model.apply(.sync(.service(.markSyncService, .offline(.init(since: Fixture.now.addingTimeInterval(-3_600))))))
         let grid = ScreenRenderer.render(model)
         #expect(grid.text(ofRow: 10) == " 4 of 7 │ ✗ 1 pending │ ⚠ 1 conflict │ hub: page 3, 1,200 new │ status:…")
         _ = model.apply(.resized(TerminalSize(width: 120, height: 12)))
         #expect(ScreenRenderer.render(model).text(ofRow: 10).hasSuffix("│ status: offline since 13:13"))
-        _ = model.apply(.sync(.service(.statusService, .idle(lastSynced: Fixture.now.addingTimeInterval(-120)))))
+        _ = model.apply(.sync(.service(.markSyncService, .idle(lastSynced: Fixture.now.addingTimeInterval(-120)))))
         #expect(ScreenRenderer.render(model).text(ofRow: 10) == " 4 of 7 │ ↻ 1 pending │ ⚠ 1 conflict │ hub: page 3, 1,200 new │ status: synced 2 min ago")
     }
 

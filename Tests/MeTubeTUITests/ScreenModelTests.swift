@@ -330,7 +330,7 @@ struct ScreenModelTests {
         ])
         _ = model.apply(.libraryChanged(library))
         #expect(model.newCount == 4)
-        var bridge = SyncEventBridge(hasStatusSync: false)
+        var bridge = SyncEventBridge(hasMarkSync: false)
         var report = SyncReport(source: .hub)
         (report.newVideos, report.backfilledVideos) = (1, 3)
         let events = bridge.translate(.finished(report))

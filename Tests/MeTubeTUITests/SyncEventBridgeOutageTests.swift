@@ -11,7 +11,7 @@ struct SyncEventBridgeOutageTests {
 
     @Test("the outage is said once, stays on the status line through probes, and its end is said once")
     func outageSaidOnce() {
-        var bridge = SyncEventBridge(hasStatusSync: false)
+        var bridge = SyncEventBridge(hasMarkSync: false)
         let outage = SourceOutage(since: now.addingTimeInterval(-120), reason: "HTTP 404")
         var began = SyncReport(source: .direct)
         began.requests = 24

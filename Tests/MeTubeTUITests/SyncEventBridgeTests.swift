@@ -9,19 +9,19 @@ struct SyncEventBridgeTests {
 
     @Test("a run shows syncing with its progress, then synced; the store is reloaded")
     func successfulRun() {
-        var bridge = SyncEventBridge(hasStatusSync: true)
+        var bridge = SyncEventBridge(hasMarkSync: true)
         #expect(bridge.translate(.started(.hub), now: now) == [.service(.videoSource, .syncing(progress: "syncing"))])
         #expect(bridge.translate(.progress(.hub, "page 3, 1,200 new"), now: now) == [.service(.videoSource, .syncing(progress: "page 3, 1,200 new"))])
         var report = SyncReport(source: .hub)
-        report.status = MarkSync.Report()
+        report.markSync = MarkSync.Report()
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.videoSource, .idle(lastSynced: now)), .service(.statusService, .idle(lastSynced: now)), .statusesKnown(true),
+            .storeChanged, .service(.videoSource, .idle(lastSynced: now)), .service(.markSyncService, .idle(lastSynced: now)), .statusesKnown(true),
         ])
     }
 
     @Test("offline stays offline through a failed run, with the error shown")
     func offlineRun() {
-        var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: now.addingTimeInterval(-600))
+        var bridge = SyncEventBridge(hasMarkSync: false, lastSynced: now.addingTimeInterval(-600))
         let since = now.addingTimeInterval(-60)
         #expect(bridge.translate(.health(.videoSource, .offline(.init(since: since))), now: now) == [.service(.videoSource, .offline(.init(since: since)))])
         var report = SyncReport(source: .hub)
@@ -34,30 +34,30 @@ struct SyncEventBridgeTests {
     }
 
     @Test("a status sync failure is an error message; statuses stay unknown")
-    func statusFailure() {
-        var bridge = SyncEventBridge(hasStatusSync: true)
+    func markSyncFailure() {
+        var bridge = SyncEventBridge(hasMarkSync: true)
         var report = SyncReport(source: .hub)
-        report.statusError = .status(.unreadable(httpStatus: 401, "unauthorized"))
+        report.markSyncError = .markSync(.unreadable(httpStatus: 401, "unauthorized"))
         let events = bridge.translate(.finished(report), now: now)
         #expect(events.contains(.message("status sync failed: status server answered 401 with an unreadable body: unauthorized", isError: true)))
         #expect(!events.contains(.statusesKnown(true)))
     }
 
     @Test("a marks-only run touches only the status service; offline shows on it without an error message")
-    func statusOnlyRun() {
-        var bridge = SyncEventBridge(hasStatusSync: true)
+    func markSyncOnlyRun() {
+        var bridge = SyncEventBridge(hasMarkSync: true)
         let since = now.addingTimeInterval(-30)
-        #expect(bridge.translate(.statusStarted, now: now) == [.service(.statusService, .syncing(progress: "syncing"))])
-        #expect(bridge.translate(.health(.statusService, .offline(.init(since: since))), now: now) == [.service(.statusService, .offline(.init(since: since)))])
+        #expect(bridge.translate(.markSyncStarted, now: now) == [.service(.markSyncService, .syncing(progress: "syncing"))])
+        #expect(bridge.translate(.health(.markSyncService, .offline(.init(since: since))), now: now) == [.service(.markSyncService, .offline(.init(since: since)))])
         var failed = SyncReport(source: .hub)
         failed.includesVideos = false
-        failed.statusError = .status(.unreachable("connection refused"))
-        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.statusService, .offline(.init(since: since)))])
-        #expect(bridge.translate(.health(.statusService, .online), now: now) == [.service(.statusService, .idle(lastSynced: nil))])
+        failed.markSyncError = .markSync(.unreachable("connection refused"))
+        #expect(bridge.translate(.finished(failed), now: now) == [.storeChanged, .service(.markSyncService, .offline(.init(since: since)))])
+        #expect(bridge.translate(.health(.markSyncService, .online), now: now) == [.service(.markSyncService, .idle(lastSynced: nil))])
         var succeeded = SyncReport(source: .hub)
         succeeded.includesVideos = false
-        succeeded.status = MarkSync.Report()
-        #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.statusService, .idle(lastSynced: now)), .statusesKnown(true)])
+        succeeded.markSync = MarkSync.Report()
+        #expect(bridge.translate(.finished(succeeded), now: now) == [.storeChanged, .service(.markSyncService, .idle(lastSynced: now)), .statusesKnown(true)])
     }
 }
 
@@ -76,7 +76,7 @@ struct SyncEventBridgeFailingChannelTests {
     @Test("a run in which every channel failed is not a sync: the line counts the failures and keeps the last sync")
     func everyChannelFailed() {
         let earlier = now.addingTimeInterval(-7_200)
-        var bridge = SyncEventBridge(hasStatusSync: false, lastSynced: earlier)
+        var bridge = SyncEventBridge(hasMarkSync: false, lastSynced: earlier)
         #expect(bridge.translate(.finished(directReport(channels: 216, failing: 216)), now: now) == [
             .storeChanged, .service(.videoSource, .failing(failing: 216, channels: 216, lastSynced: earlier)),
             .message("youtube sync: all 216 channels failing", isError: true),
@@ -86,7 +86,7 @@ struct SyncEventBridgeFailingChannelTests {
     @Test("every channel unreachable shows offline, with the count in the message")
     func everyChannelUnreachable() {
         let since = now.addingTimeInterval(-5)
-        var bridge = SyncEventBridge(hasStatusSync: false)
+        var bridge = SyncEventBridge(hasMarkSync: false)
         _ = bridge.translate(.health(.videoSource, .offline(.init(since: since))), now: now)
         #expect(bridge.translate(.finished(directReport(channels: 3, failing: 3, error: .connection("refused"))), now: now) == [
             .storeChanged, .service(.videoSource, .offline(.init(since: since))), .message("youtube sync: all 3 channels failing", isError: true),
@@ -95,7 +95,7 @@ struct SyncEventBridgeFailingChannelTests {
 
     @Test("a partial run is a sync, and the line says how many channels fail")
     func partialRun() {
-        var bridge = SyncEventBridge(hasStatusSync: false)
+        var bridge = SyncEventBridge(hasMarkSync: false)
         #expect(bridge.translate(.finished(directReport(channels: 216, failing: 3)), now: now) == [
             .storeChanged, .service(.videoSource, .failing(failing: 3, channels: 216, lastSynced: now)),
             .message("youtube sync: 3 of 216 channels failing", isError: true),
@@ -106,12 +106,12 @@ struct SyncEventBridgeFailingChannelTests {
     @Test("a cancelled run is not a sync, and a cancelled status part does not leave the line syncing")
     func cancelledRun() {
         let earlier = now.addingTimeInterval(-600)
-        var bridge = SyncEventBridge(hasStatusSync: true, lastSynced: earlier, lastStatusSynced: earlier)
-        _ = bridge.translate(.statusStarted, now: now)
+        var bridge = SyncEventBridge(hasMarkSync: true, lastSynced: earlier, lastMarkSynced: earlier)
+        _ = bridge.translate(.markSyncStarted, now: now)
         var report = SyncReport(source: .hub)
         report.cancelled = true
         #expect(bridge.translate(.finished(report), now: now) == [
-            .storeChanged, .service(.videoSource, .idle(lastSynced: earlier)), .service(.statusService, .idle(lastSynced: earlier)),
+            .storeChanged, .service(.videoSource, .idle(lastSynced: earlier)), .service(.markSyncService, .idle(lastSynced: earlier)),
         ])
     }
 }

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `I` in the channels view of the real binary against a loopback stub of Google's OAuth and
-/// Data API: the subscriptions are followed, pending for the status sync, and shown.
+/// Data API: the subscriptions are followed, pending for the mark sync, and shown.
 @Suite("YouTube import in tmux")
 struct YouTubeImportEndToEndTests {
     static func environment(_ directory: TemporaryDirectory, _ stub: YouTubeStub, client: Bool) -> [String: String] {
@@ -65,7 +65,7 @@ struct YouTubeImportEndToEndTests {
         try tmux.send("q")
         #expect(try await tmux.waitForExit() == 0)
 
-        // And the store follows them with their titles, pending for the status sync; nothing was unfollowed
+        // And the store follows them with their titles, pending for the mark sync; nothing was unfollowed
         let store = try Store.open(at: storeURL)
         #expect(store.library().channels.count == 124)
         #expect(store.library().channels[YouTubeStub.channelID(7)]?.title == "Subscribed 7")

@@ -14,7 +14,7 @@ public struct PlaybackPosition: Codable, Sendable, Hashable {
     public var hlc: HybridTimestamp
     /// The device that saved it.
     public var deviceID: String
-    /// Whether the status service holds it: `pending` until a push is acknowledged, then `synced`.
+    /// Whether the mark-sync service holds it: `pending` until a push is acknowledged, then `synced`.
     public var syncState: SyncState
 
     /// A position with `seconds` clamped into range (a non-finite one becomes 0), a duration out

@@ -8,7 +8,7 @@ public enum QueryTerm: Sendable {
     case skipped
     /// Partly watched: a saved position past the start, neither watched nor skipped.
     case inProgress
-    /// Marked on this device and not yet acknowledged by the status service.
+    /// Marked on this device and not yet acknowledged by the mark-sync service.
     case pending
     /// Marked differently on another device at the same time, waiting for the user.
     case conflict

@@ -1,5 +1,5 @@
 /// Whether one video is in the watch-later queue, on the hybrid logical clock, and whether the
-/// status service holds it. Taking a video out keeps the entry (without ``queuedAt``) so the
+/// mark-sync service holds it. Taking a video out keeps the entry (without ``queuedAt``) so the
 /// removal travels too; the newest entry wins per video, and an entry never makes a conflict.
 public struct QueueEntry: Codable, Sendable, Hashable {
     /// The latest `queuedAt` kept: 9999-12-31T23:59:59.999Z in milliseconds (what the store
@@ -15,7 +15,7 @@ public struct QueueEntry: Codable, Sendable, Hashable {
     public var hlc: HybridTimestamp
     /// The device that wrote it.
     public var deviceID: String
-    /// Whether the status service holds it: `pending` until a push is acknowledged, then `synced`.
+    /// Whether the mark-sync service holds it: `pending` until a push is acknowledged, then `synced`.
     public var syncState: SyncState
 
     /// Creates an entry; a `queuedAt` out of range is clamped into `0...maxMillis`.

@@ -13,7 +13,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
     case feedRate = "hub.rate"
     case backfill = "hub.backfill"
     case hubInterval = "sync.hub-interval"
-    case statusInterval = "sync.status-interval"
+    case markSyncInterval = "sync.status-interval"
     case open = "tui.open"
     case markOnOpen = "tui.mark-on-open"
     case ascii = "tui.ascii"
@@ -65,7 +65,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .youTubeAPIKey: .apiKey
         case .youTubeAPIKeyFile: .absolutePath
         case .followHubChannels, .ascii: .flag
-        case .hubInterval, .statusInterval: .seconds(1...604_800, zeroTurnsOff: true)
+        case .hubInterval, .markSyncInterval: .seconds(1...604_800, zeroTurnsOff: true)
         case .markOnOpen: .choice(["never", "on-success", "always"])
         case .lockTimeout: .seconds(0...600, zeroTurnsOff: false)
         case .player: .choice(["auto", "mpv", "open"])
@@ -100,7 +100,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .backfill: .whole(50)
         case .followHubChannels, .ascii: .flag(false)
         case .hubInterval: .seconds(3600)
-        case .statusInterval: .seconds(300)
+        case .markSyncInterval: .seconds(300)
         case .markOnOpen: .text("on-success")
         case .lockTimeout: .seconds(5)
         case .player: .text("auto")
@@ -130,7 +130,7 @@ public enum SettingName: String, CaseIterable, Sendable, Hashable, Comparable {
         case .followHubChannels: ["follow_hub_channels"]
         case .feedURLTemplate: ["feed_url_template"]
         case .hubInterval: ["hub_interval"]
-        case .statusInterval: ["status_interval"]
+        case .markSyncInterval: ["status_interval"]
         default: []
         }
     }

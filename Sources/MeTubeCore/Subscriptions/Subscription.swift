@@ -1,4 +1,4 @@
-/// Whether this device follows one channel, with its tags and what status sync knows of it.
+/// Whether this device follows one channel, with its tags and what mark sync knows of it.
 ///
 /// Follow versus unfollow is decided by the later hybrid clock reading (ties by device id); tags
 /// merge add-wins against the server version this device last saw (``merged(onto:)``).
@@ -15,7 +15,7 @@ public struct Subscription: Codable, Sendable, Hashable {
     public var hlc: HybridTimestamp
     /// The device of the last follow or unfollow.
     public var deviceID: String
-    /// Whether the status service holds this value.
+    /// Whether the mark-sync service holds this value.
     public var syncState: SyncState
     /// The last server version this device knew; `nil` before the first push or pull. Its tags
     /// are the ones this device has seen, so removing a tag removes only those.

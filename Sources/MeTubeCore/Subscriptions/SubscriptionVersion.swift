@@ -1,4 +1,4 @@
-/// A channel's `Subscription` record as the status service holds it: the change tag that names
+/// A channel's `Subscription` record as the mark-sync service holds it: the change tag that names
 /// the version, and what it says.
 public struct SubscriptionVersion: Codable, Sendable, Hashable {
     /// The server's change tag for this version of the record.

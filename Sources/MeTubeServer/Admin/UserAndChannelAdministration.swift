@@ -22,7 +22,7 @@ public protocol UserAndChannelAdministration: Sendable {
     func removeChannel(id channelID: String) async throws -> Bool
 }
 
-/// A status user as `users list` shows them.
+/// A mark-sync user as `users list` shows them.
 public struct AdministeredUser: Sendable, Hashable {
     /// The name given at `users add`.
     public var name: String

@@ -1,6 +1,6 @@
 import MeTubeAPI
 
-/// Settings of the status service: containers, limits and throttling.
+/// Settings of the mark-sync service: containers, limits and throttling.
 public struct MarkSyncConfiguration: Sendable {
     /// The container metube uses unless told otherwise.
     public static let defaultContainer = "iCloud.com.metube.app"

@@ -8,7 +8,7 @@ import NIOCore
 /// go into a `ByteBuffer` at once: a `ByteBuffer` written a byte at a time checks its storage's
 /// uniqueness and exclusive access on every byte.
 ///
-/// The JSON means the same as `JSONEncoder`'s (`StatusJSONWriterTests` decodes both and compares
+/// The JSON means the same as `JSONEncoder`'s (`MarkSyncJSONWriterTests` decodes both and compares
 /// them): the same keys, absent optionals left out, strings escaped byte for byte as `JSONEncoder`
 /// escapes them (`\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx` in lowercase for the other control
 /// characters, non-ASCII unescaped). Keys come in declaration order; `JSONEncoder` orders them by

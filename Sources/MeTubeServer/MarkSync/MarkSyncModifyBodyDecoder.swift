@@ -10,7 +10,7 @@ import MeTubeJSON
 /// Anything else (another key, a key twice, a fraction or exponent, a list or object value, bytes
 /// after the body, anything ``JSONScanner`` refuses) makes it decline with `nil`, and the caller
 /// reads the body with `JSONDecoder`, which accepts or names the error exactly as before. What it
-/// accepts it reads as `JSONDecoder` would (`StatusModifyBodyDecoderTests` compares the two on
+/// accepts it reads as `JSONDecoder` would (`MarkSyncModifyBodyDecoderTests` compares the two on
 /// generated and hostile bodies). Its depth is fixed by the shape, and the body is bounded by the
 /// route's size limit. Keys are compared as bytes; only field names, values and escaped keys
 /// become strings.

@@ -1,4 +1,4 @@
-/// How much of the status service one user may hold: zones (the default zone not counted), live
+/// How much of the mark-sync service one user may hold: zones (the default zone not counted), live
 /// records and stored bytes (``MarkSyncRecordBytes``), across all their containers and
 /// environments. A write that would go over answers QUOTA_EXCEEDED for what does not fit.
 public struct MarkSyncQuota: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import MeTubeAPI
 
-/// A user of the status service.
+/// A user of the mark-sync service.
 public struct MarkSyncUser: Sendable, Hashable {
     /// The repository's id for the user.
     public var id: Int64
@@ -107,7 +107,7 @@ public struct StoredMarkSyncRecord: Sendable, Hashable {
     }
 }
 
-/// Storage for the status service: users, zones and records.
+/// Storage for the mark-sync service: users, zones and records.
 ///
 /// The server has two implementations: ``SQLiteMarkSyncRepository`` (a file, or in memory for
 /// tests) and ``PostgresMarkSyncRepository``; ``ServerStorage`` opens the one configured.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import MeTubeAPI
 
-/// The status service's answers: JSON bodies and CloudKit-shaped error bodies.
+/// The mark-sync service's answers: JSON bodies and CloudKit-shaped error bodies.
 enum MarkSyncResponses {
     /// A JSON answer with `value` encoded by `JSONEncoder`.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {

@@ -3,7 +3,7 @@ import Hummingbird
 import MeTubeAPI
 import NIOCore
 
-/// The HTTP face of the status service: routes under
+/// The HTTP face of the mark-sync service: routes under
 /// `/database/1/{container}/{environment}/private/…` (and `…/public/users/caller`), every answer
 /// in the documented JSON shape.
 /// Their errors are answered by ``ServerErrorMiddleware``, which a router serving them needs.
@@ -21,7 +21,7 @@ public struct MarkSyncRoutes: Sendable {
         self.init(service: MarkSyncService(repository: repository, configuration: configuration))
     }
 
-    /// Adds the status routes to `router`.
+    /// Adds the mark-sync routes to `router`.
     public func register<Context: RequestContext>(on router: Router<Context>) {
         let group = router.group("database/:version/:container/:environment/:database")
         let service = service

@@ -15,7 +15,7 @@ public struct MarkSyncCaller: Sendable, Hashable {
     }
 }
 
-/// The status service's behaviour, independent of HTTP: authentication, throttling and every
+/// The mark-sync service's behaviour, independent of HTTP: authentication, throttling and every
 /// zone, record and change operation, over a ``MarkSyncRepository``.
 ///
 /// Failures of a whole request are thrown as ``MarkSyncErrorBody``; failures of one record or zone

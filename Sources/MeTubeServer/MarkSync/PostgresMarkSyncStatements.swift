@@ -3,7 +3,7 @@ import Logging
 import MeTubeAPI
 import PostgresNIO
 
-/// The statements of one PostgreSQL status transaction, awaited without blocking a thread: what a
+/// The statements of one PostgreSQL mark-sync transaction, awaited without blocking a thread: what a
 /// request reads and, for a write, what its decision writes.
 ///
 /// Before it reads or writes anything of a user database, it takes the transaction's advisory

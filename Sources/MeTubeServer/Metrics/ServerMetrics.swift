@@ -31,7 +31,7 @@ public struct ServerMetrics: Sendable {
     }
 
     /// The application serving `GET /metrics` on `host` and ``port``.
-    /// `counts` answers the number of status users and of registered channels.
+    /// `counts` answers the number of mark-sync users and of registered channels.
     func endpoint(counts: @escaping @Sendable () async throws -> (users: Int, channels: Int), host: String, logger: Logger) -> some ApplicationProtocol {
         let router = Router()
         let registry = registry

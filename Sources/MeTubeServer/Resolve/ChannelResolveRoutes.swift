@@ -2,12 +2,12 @@ import Foundation
 import Hummingbird
 import MeTubeAPI
 
-/// `POST /api/channels/resolve`: a status user's links turned into channel ids by the hub
-/// (``ChannelLinkResolver``). The user is named by their status token (`Authorization: Bearer`),
+/// `POST /api/channels/resolve`: a mark-sync user's links turned into channel ids by the hub
+/// (``ChannelLinkResolver``). The user is named by their mark-sync token (`Authorization: Bearer`),
 /// since lookups cost the household's YouTube quota and are limited per user, never per address.
 struct ChannelResolveRoutes<Context: RequestContext>: Sendable {
     let resolver: ChannelLinkResolver
-    /// Where the status users are.
+    /// Where the mark-sync users are.
     let users: any MarkSyncRepository
     /// How long a request waits for lookups before it answers the rest as pending.
     let window: Duration
@@ -26,7 +26,7 @@ struct ChannelResolveRoutes<Context: RequestContext>: Sendable {
         }
     }
 
-    /// The id of the status user whose token `request` carries as `Authorization: Bearer`.
+    /// The id of the mark-sync user whose token `request` carries as `Authorization: Bearer`.
     private func authenticate(_ request: Request) async throws -> Int64 {
         let parts = (request.headers[.authorization] ?? "").split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer", parts[1].utf8.count <= 256 else {

@@ -3,7 +3,7 @@ import GRDB
 
 /// Moves the status file of the two-file layout into the one database.
 ///
-/// Until the single file, `metube-server` kept the status service in a file of its own
+/// Until the single file, `metube-server` kept the mark-sync service in a file of its own
 /// (`hub-status.sqlite` beside `--database hub.sqlite`, or `--status-db`). On the first start with such
 /// a file present, its users, zones and records are copied with their ids (so tokens, change tags
 /// and sync tokens keep working) in one transaction, and the file is renamed to `….imported`, so

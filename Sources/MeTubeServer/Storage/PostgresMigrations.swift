@@ -2,11 +2,11 @@ import Logging
 import MeTubeAPI
 import PostgresNIO
 
-/// The PostgreSQL schema of the hub, the status service, WebSub and the YouTube Data API
+/// The PostgreSQL schema of the hub, the mark-sync service, WebSub and the YouTube Data API
 /// enrichment, as named steps; append only.
 ///
 /// It holds the same tables and columns as the SQLite schema (``ServerDatabase``), with the
-/// differences that several instances need: the status service's database change history is kept
+/// differences that several instances need: the mark-sync service's database change history is kept
 /// by ``PostgresMarkSyncStatements`` in the writing transaction rather than by triggers, the
 /// leases and claims that give each piece of background work to one instance have tables of
 /// their own, and `metube_migrations` records which steps ran, by name. The names start with

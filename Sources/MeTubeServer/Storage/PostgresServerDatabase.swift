@@ -5,7 +5,7 @@ import NIOSSL
 import PostgresNIO
 import Synchronization
 
-/// The server's PostgreSQL database: the tables of the hub, the status service, WebSub and the
+/// The server's PostgreSQL database: the tables of the hub, the mark-sync service, WebSub and the
 /// YouTube Data API enrichment, reached through a pool of connections, shared by any number of
 /// `metube-server` instances.
 ///
@@ -102,7 +102,7 @@ public final class PostgresServerDatabase: Sendable {
     /// The pool size when none is given.
     public static let defaultPoolSize = 10
 
-    /// The number of status users and of registered channels, for `/metrics`.
+    /// The number of mark-sync users and of registered channels, for `/metrics`.
     func counts() async throws -> (users: Int, channels: Int) {
         let row = try await query("SELECT (SELECT count(*) FROM status_users), (SELECT count(*) FROM hub_channels)").first
         return try row.map { try $0.decode((Int, Int).self) } ?? (0, 0)

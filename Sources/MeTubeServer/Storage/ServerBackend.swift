@@ -26,20 +26,20 @@ public enum ServerBackend: Sendable {
     /// Opens the database at `location`; nil is a fresh SQLite database in memory.
     ///
     /// An SQLite file is created when missing, and imports the status file of the older
-    /// two-file layout (`legacyStatusPath`, see ``ServerDatabase/init(path:legacyStatusPath:)``),
+    /// two-file layout (`legacyMarkSyncPath`, see ``ServerDatabase/init(path:legacyMarkSyncPath:)``),
     /// unless `existing`: then it must be there, and is opened as the administration commands
     /// need it (``SQLiteAdministration/init(path:)``). PostgreSQL is migrated and reached through
     /// a pool of `poolSize` connections, logging to `logger` (by default critical messages only,
     /// for the commands that print their own).
     public static func open(
-        _ location: Location?, legacyStatusPath: String? = nil, existing: Bool = false, poolSize: Int = 1,
+        _ location: Location?, legacyMarkSyncPath: String? = nil, existing: Bool = false, poolSize: Int = 1,
         logger: Logger = ServerBackend.quietLogger
     ) async throws -> ServerBackend {
         switch location {
         case nil:
             return .sqlite(try ServerDatabase())
         case .sqlite(let path)?:
-            return .sqlite(existing ? try SQLiteAdministration(path: path).database : try ServerDatabase(path: path, legacyStatusPath: legacyStatusPath))
+            return .sqlite(existing ? try SQLiteAdministration(path: path).database : try ServerDatabase(path: path, legacyMarkSyncPath: legacyMarkSyncPath))
         case .postgres(let url)?:
             return .postgres(try await PostgresServerDatabase(url: url, poolSize: poolSize, logger: logger))
         }

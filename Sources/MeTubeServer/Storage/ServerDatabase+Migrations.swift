@@ -1,7 +1,7 @@
 import GRDB
 
 extension ServerDatabase {
-    /// Every schema step of the hub and the status service, in order; append only.
+    /// Every schema step of the hub and the mark-sync service, in order; append only.
     ///
     /// The first two steps are the schemas of the two-file layout, written so that they run on a
     /// file of that layout without changing it (`IF NOT EXISTS`): such a file is adopted as it is.

@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
 
-/// The server's one SQLite database: the hub's and the status service's tables in one file,
+/// The server's one SQLite database: the hub's and the mark-sync service's tables in one file,
 /// under one migrator.
 ///
 /// A file is a GRDB `DatabasePool` in WAL mode, so reads run concurrently with the one writer,
 /// and every access runs on GRDB's own threads, never on the NIO event loops. Files are created
-/// with mode 0600 and run with `synchronous=FULL`: a status write the server acknowledged is on
+/// with mode 0600 and run with `synchronous=FULL`: a mark-sync write the server acknowledged is on
 /// disk, even after a power loss. Without a path the database lives in memory (tests, demos).
 public struct ServerDatabase: Sendable {
     /// The connection(s) every repository reads and writes through.
@@ -17,16 +17,16 @@ public struct ServerDatabase: Sendable {
     /// Opens (creating if needed) the database file at `path` and brings its schema up to date.
     ///
     /// A file of the older two-file layout is adopted as it is, and the status file of that layout
-    /// (`legacyStatusPath`, by default `NAME-status.sqlite` beside `path`) is imported into it once
+    /// (`legacyMarkSyncPath`, by default `NAME-status.sqlite` beside `path`) is imported into it once
     /// and renamed to `….imported`; see ``LegacyMarkSyncImport``.
-    public init(path: String, legacyStatusPath: String? = nil) throws {
+    public init(path: String, legacyMarkSyncPath: String? = nil) throws {
         try Self.createPrivately(path)
         let pool = try DatabasePool(path: path, configuration: Self.configuration)
         // The pool sets its writer to synchronous=NORMAL when it turns WAL on, after any preparation.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         writer = pool
         self.path = path
-        try migrate(importingStatusFrom: legacyStatusPath ?? Self.legacyStatusPath(besideDatabase: path))
+        try migrate(importingMarkSyncFrom: legacyMarkSyncPath ?? Self.legacyMarkSyncPath(besideDatabase: path))
     }
 
     /// A fresh, empty database in memory.
@@ -38,7 +38,7 @@ public struct ServerDatabase: Sendable {
 
     /// The status file the two-file layout kept beside the hub file `path`: same folder, `-status`
     /// before the extension (`hub.sqlite` → `hub-status.sqlite`).
-    public static func legacyStatusPath(besideDatabase path: String) -> String {
+    public static func legacyMarkSyncPath(besideDatabase path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let name = url.deletingPathExtension().lastPathComponent + "-status." + (url.pathExtension.isEmpty ? "sqlite" : url.pathExtension)
         return url.deletingLastPathComponent().appendingPathComponent(name).path
@@ -48,7 +48,7 @@ public struct ServerDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.foreignKeysEnabled = true
-        // The journals of statements and savepoints (each grouped status write is a savepoint)
+        // The journals of statements and savepoints (each grouped mark-sync write is a savepoint)
         // stay in memory: in temporary files they cost a write call per changed page.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         return configuration
@@ -68,7 +68,7 @@ public struct ServerDatabase: Sendable {
         }
     }
 
-    private func migrate(importingStatusFrom legacyStatusPath: String) throws {
+    private func migrate(importingMarkSyncFrom legacyMarkSyncPath: String) throws {
         try writer.write { db in try Self.renameFormerMigrations(db) }
         try writer.read { db in
             if try Self.migrator.hasBeenSuperseded(db) {
@@ -76,6 +76,6 @@ public struct ServerDatabase: Sendable {
             }
         }
         try Self.migrator.migrate(writer)
-        try LegacyMarkSyncImport(database: self, legacyPath: legacyStatusPath).run()
+        try LegacyMarkSyncImport(database: self, legacyPath: legacyMarkSyncPath).run()
     }
 }

@@ -10,8 +10,8 @@ import GRDB
 struct ServerStorage: Sendable {
     /// The registered channels and their videos.
     let hub: any HubRepository
-    /// The status service's users, zones and records.
-    let status: any MarkSyncRepository
+    /// The mark-sync service's users, zones and records.
+    let markSync: any MarkSyncRepository
     /// The WebSub subscriptions, and the deletions WebSub announces.
     let webSub: any WebSubRepository
     /// The YouTube Data API lookups and their daily budget.
@@ -23,18 +23,18 @@ struct ServerStorage: Sendable {
     /// Shares polling rounds with the other instances on the database; nil where no other
     /// instance can share it (SQLite), or without polling.
     let feedLeases: (any FeedPollLeases)?
-    /// The number of status users and of registered channels, for `/metrics`.
+    /// The number of mark-sync users and of registered channels, for `/metrics`.
     let counts: @Sendable () async throws -> (users: Int, channels: Int)
     /// Why the database does not answer now, for `/health`; nil while it does.
     let unavailableReason: @Sendable () -> String?
 
     /// The storage the configuration names (``ServerConfiguration/databaseLocation``), opened by
-    /// ``ServerBackend/open(_:legacyStatusPath:existing:poolSize:logger:)``.
+    /// ``ServerBackend/open(_:legacyMarkSyncPath:existing:poolSize:logger:)``.
     static func open(configuration: ServerConfiguration) async throws -> ServerStorage {
         let location = configuration.databaseLocation
         do {
             switch try await ServerBackend.open(
-                location, legacyStatusPath: configuration.legacyStatusDatabasePath, poolSize: configuration.databasePoolSize, logger: configuration.logger
+                location, legacyMarkSyncPath: configuration.legacyMarkSyncDatabasePath, poolSize: configuration.databasePoolSize, logger: configuration.logger
             ) {
             case .sqlite(let database): return try ServerStorage(database: database)
             case .postgres(let database): return ServerStorage(database: database, configuration: configuration)
@@ -50,7 +50,7 @@ struct ServerStorage: Sendable {
     /// The storage in the SQLite `database`.
     init(database: ServerDatabase) throws {
         hub = try SQLiteHubRepository(database: database)
-        status = SQLiteMarkSyncRepository(database: database)
+        markSync = SQLiteMarkSyncRepository(database: database)
         webSub = SQLiteWebSubRepository(database: database)
         enrichment = SQLiteEnrichmentRepository(database: database)
         catalog = SQLiteCatalogRepository(database: database)
@@ -73,7 +73,7 @@ struct ServerStorage: Sendable {
         let holder = UUID().uuidString
         let claimDuration = WebSubSubscriber.longestBatch(concurrency: configuration.webSub?.concurrency ?? 1)
         hub = PostgresHubRepository(database: database)
-        status = PostgresMarkSyncRepository(database: database)
+        markSync = PostgresMarkSyncRepository(database: database)
         webSub = PostgresWebSubRepository(database: database, holder: holder, claimDuration: claimDuration)
         enrichment = PostgresEnrichmentRepository(database: database, holder: holder)
         catalog = PostgresCatalogRepository(database: database)

@@ -3,7 +3,7 @@ import Synchronization
 /// The ends of the server's waits for its database, so that no request waits for ever: a
 /// database that does not answer in time fails the request with
 /// ``ServerError/StorageFailure/unavailable(_:)``, which a client is told as 503 (`TRY_AGAIN_LATER`
-/// on the status routes) with ``retryAfter``, and retries.
+/// on the mark-sync routes) with ``retryAfter``, and retries.
 ///
 /// Each wait has its own deadline, and within a request (``StorageDeadlineMiddleware``) none
 /// goes past the request's: all of a request's storage work ends within ``request``, which fits
@@ -19,7 +19,7 @@ enum StorageDeadline {
     /// its commit included. This is for background work (ingestion, enrichment, leases), which a
     /// loaded machine may slow; within a request, the request's end comes first.
     static let transaction: Duration = .seconds(60)
-    /// The longest a status write waits for its place in a group commit (``GroupCommit``).
+    /// The longest a mark-sync write waits for its place in a group commit (``GroupCommit``).
     static let writeTurn: Duration = .seconds(8)
     /// The seconds a refused client is told to wait before it retries.
     static let retryAfter = 2

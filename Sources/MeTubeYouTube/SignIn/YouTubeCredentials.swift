@@ -2,7 +2,7 @@ import Foundation
 import MeTubeCore
 
 /// What `metube youtube login` keeps: the refresh token, and the last access token with the
-/// time it stops working. Saved as `youtube-token` (mode 0600) beside the status account; never
+/// time it stops working. Saved as `youtube-token` (mode 0600) beside the mark-sync account; never
 /// logged or printed.
 public struct YouTubeCredentials: Codable, Sendable, Equatable {
     /// The file's name in metube's config directory.
