@@ -246,7 +246,7 @@ struct Users: AsyncParsableCommand {
         @Argument(help: "The user's name: letters, digits, '-', '_' or '.'.")
         var name: String
 
-        @Option(help: "The status file of the older two-file layout, as given to `serve --status-db`.")
+        @Option(name: .customLong("status-db"), help: "The status file of the older two-file layout, as given to `serve --status-db`.")
         var markSyncDatabase: String?
 
         @OptionGroup var database: DatabaseOptions
