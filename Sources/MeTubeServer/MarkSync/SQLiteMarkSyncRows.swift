@@ -1,27 +1,53 @@
 import Foundation
 import GRDB
 
-/// A `status_records` row as the status queries select it (``columns``), read by column name;
+/// The columns of a `status_records` row as the mark-sync queries select them, in order
+/// (``selectList``): a row is read at the place the select list gave each column, so the two
+/// cannot drift apart and a page of 200 records costs no lookup by name.
+enum SQLiteMarkSyncRecordColumn: Int, CaseIterable {
+    case name, type, fields, sequence, createdMillis, modifiedMillis, deleted, fieldBytes
+
+    /// The column's expression in the select list.
+    var expression: String {
+        switch self {
+        case .name: "name"
+        case .type: "type"
+        case .fields: "fields"
+        case .sequence: "sequence"
+        case .createdMillis: "created_millis"
+        case .modifiedMillis: "modified_millis"
+        case .deleted: "deleted"
+        case .fieldBytes: "length(fields)"
+        }
+    }
+
+    /// Every column, in order, for a `SELECT`.
+    static let selectList = allCases.map(\.expression).joined(separator: ", ")
+}
+
+/// A `status_records` row as the mark-sync queries select it (``SQLiteMarkSyncRecordColumn``);
 /// its fields are decoded only when asked for (``withFields(from:)``).
 struct SQLiteMarkSyncRecordRow: FetchableRecord {
     /// The columns the queries select, `fields` included for ``withFields(from:)``.
-    static let columns = "name, type, fields, sequence, created_millis, modified_millis, deleted, length(fields) AS field_bytes"
+    static let columns = SQLiteMarkSyncRecordColumn.selectList
 
     /// The record without its fields, with its ``StoredMarkSyncRecord/storedBytes``.
     let record: StoredMarkSyncRecord
 
     init(row: Row) {
-        let name: String = row["name"]
-        let type: String = row["type"]
+        let name: String = row[SQLiteMarkSyncRecordColumn.name.rawValue]
+        let type: String = row[SQLiteMarkSyncRecordColumn.type.rawValue]
         record = StoredMarkSyncRecord(
-            name: name, type: type, fields: [:], sequence: row["sequence"], createdMillis: row["created_millis"], modifiedMillis: row["modified_millis"],
-            isDeleted: row["deleted"], storedBytes: MarkSyncRecordBytes.of(name: name, type: type, storedFieldBytes: row["field_bytes"]))
+            name: name, type: type, fields: [:], sequence: row[SQLiteMarkSyncRecordColumn.sequence.rawValue],
+            createdMillis: row[SQLiteMarkSyncRecordColumn.createdMillis.rawValue], modifiedMillis: row[SQLiteMarkSyncRecordColumn.modifiedMillis.rawValue],
+            isDeleted: row[SQLiteMarkSyncRecordColumn.deleted.rawValue],
+            storedBytes: MarkSyncRecordBytes.of(name: name, type: type, storedFieldBytes: row[SQLiteMarkSyncRecordColumn.fieldBytes.rawValue]))
     }
 
     /// The record with its fields, decoded from `row` (the row this was read from).
     func withFields(from row: Row) throws -> StoredMarkSyncRecord {
         var record = record
-        record.fields = try MarkSyncFieldsCodec.fields(stored: row["fields"], of: record.name)
+        record.fields = try MarkSyncFieldsCodec.fields(stored: row[SQLiteMarkSyncRecordColumn.fields.rawValue], of: record.name)
         return record
     }
 
