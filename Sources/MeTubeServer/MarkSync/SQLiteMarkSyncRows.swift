@@ -28,9 +28,6 @@ enum SQLiteMarkSyncRecordColumn: Int, CaseIterable {
 /// A `status_records` row as the mark-sync queries select it (``SQLiteMarkSyncRecordColumn``);
 /// its fields are decoded only when asked for (``withFields(from:)``).
 struct SQLiteMarkSyncRecordRow: FetchableRecord {
-    /// The columns the queries select, `fields` included for ``withFields(from:)``.
-    static let columns = SQLiteMarkSyncRecordColumn.selectList
-
     /// The record without its fields, with its ``StoredMarkSyncRecord/storedBytes``.
     let record: StoredMarkSyncRecord
 

@@ -6,7 +6,7 @@ extension SQLiteMarkSyncTransaction {
     func records(ofType type: String, in zone: MarkSyncZoneKey) throws -> [StoredMarkSyncRecord] {
         guard let zoneID = try zoneID(zone) else { return [] }
         return try SQLiteMarkSyncRecordRow.records(db.cachedStatement(sql: """
-            SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
+            SELECT \(SQLiteMarkSyncRecordColumn.selectList) FROM status_records
             WHERE zone_id = ? AND type = ? AND deleted = 0
             """), arguments: [zoneID, type])
     }

@@ -14,7 +14,7 @@ final class SQLiteMarkSyncTransaction {
     /// The lookup of a chunk of names, by its size.
     private static let lookupSQL = RepeatedSQL(upTo: namesPerLookup) { count in
         """
-        SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
+        SELECT \(SQLiteMarkSyncRecordColumn.selectList) FROM status_records
         WHERE zone_id = ? AND name IN (\(repeatElement("?", count: count).joined(separator: ",")))
         """
     }
@@ -163,7 +163,7 @@ final class SQLiteMarkSyncTransaction {
     func changes(in zone: MarkSyncZoneKey, after sequence: Int64, includeDeleted: Bool, limit: Int) throws -> [StoredMarkSyncRecord] {
         guard let zoneID = try zoneID(zone) else { return [] }
         return try SQLiteMarkSyncRecordRow.records(db.cachedStatement(sql: """
-            SELECT \(SQLiteMarkSyncRecordRow.columns) FROM status_records
+            SELECT \(SQLiteMarkSyncRecordColumn.selectList) FROM status_records
             WHERE zone_id = ? AND sequence > ? AND (? OR deleted = 0) ORDER BY sequence LIMIT ?
             """), arguments: [zoneID, sequence, includeDeleted, limit])
     }
