@@ -83,6 +83,24 @@ public struct YouTubeDataAPI: Sendable {
         return details
     }
 
+    /// The lengths of `ids` in whole seconds, from `videos.list?part=contentDetails`, each id
+    /// asked once, 50 a call (one unit each; none for no ids). A video missing from the answers,
+    /// or whose `contentDetails.duration` is not an ``ISO8601Duration`` of 1 s … 7 days (live,
+    /// upcoming, garbage), is missing; ids not asked are ignored. The first failing call throws.
+    public func lengths(of ids: [String]) async throws(YouTubeError) -> [String: Int] {
+        var seen: Set<String> = []
+        let asked = ids.filter { seen.insert($0).inserted }
+        var lengths: [String: Int] = [:]
+        for start in stride(from: 0, to: asked.count, by: Self.maxIDsPerCall) {
+            let batch = Array(asked[start..<min(start + Self.maxIDsPerCall, asked.count)])
+            let answer = try await list(VideoItem.self, resource: "videos", query: ["part": "contentDetails", "id": batch.joined(separator: ",")], ids: batch.count)
+            for item in answer.items ?? [] where batch.contains(item.id) {
+                lengths[item.id] = item.contentDetails?.duration.flatMap(ISO8601Duration.seconds)
+            }
+        }
+        return lengths
+    }
+
     /// `channels.list?part=snippet` for `ids` (at most 50): each returned channel's title and
     /// thumbnail (medium, else high, else default), by channel id.
     public func channelDetails(_ ids: [String]) async throws(YouTubeError) -> [String: YouTubeChannelDetails] {

@@ -173,7 +173,7 @@ public final class YouTubeStub: Sendable {
     /// A valid channel id for `number`.
     public static func channelID(_ number: Int) -> String { "UC" + String(format: "%022d", number) }
 
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed]), as: UTF8.self)
     }
 }

@@ -1,13 +1,13 @@
 /// The ISO 8601 durations the YouTube Data API gives as `contentDetails.duration`
 /// (`PT4M13S`, `P1DT2H3M`, `P0D` for live and upcoming videos).
-enum ISO8601Duration {
+public enum ISO8601Duration {
     /// The longest video length accepted: 7 days, what metube's client accepts from a hub.
-    static let maxSeconds = 7 * 86_400
+    public static let maxSeconds = CatalogVideo.maxDurationSeconds
 
     /// The length in whole seconds when `text` is a duration of weeks, days, hours, minutes and
     /// seconds (fractions of a second are dropped) of 1 s … ``maxSeconds``; nil otherwise: not a
     /// duration, years or months (whose length varies), zero (live or upcoming), or absurdly long.
-    static func seconds(_ text: String) -> Int? {
+    public static func seconds(_ text: String) -> Int? {
         var bytes = Array(text.utf8)[...]
         guard bytes.count <= 64, bytes.popFirst() == UInt8(ascii: "P"), !bytes.isEmpty else { return nil }
         var total = 0
