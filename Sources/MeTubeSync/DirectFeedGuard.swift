@@ -127,6 +127,11 @@ actor DirectFeedGuard {
         catalogOwed[channelID]
     }
 
+    /// The channels an earlier run owes a catalog call.
+    var owedCatalogChannels: Set<String> {
+        Set(catalogOwed.keys)
+    }
+
     /// Keeps `need` owed to `channelID` for a later run.
     func oweCatalog(_ channelID: String, _ need: CatalogNeed) {
         catalogOwed[channelID] = need.merged(with: catalogOwed[channelID])

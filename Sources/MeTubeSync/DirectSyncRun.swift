@@ -48,14 +48,17 @@ struct DirectSyncRun {
         /// What it asked; nil when what an earlier run owed no longer applies.
         var need: CatalogNeed?
         /// The answer; nil when the call failed or was put off (owed to the next run).
-        var uploads: ChannelUploads?
+        var answer: CatalogAnswer?
 
         /// Whether nothing is owed once the fetch is stored.
-        var isSettled: Bool { need == nil || uploads != nil }
+        var isSettled: Bool { need == nil || answer != nil }
     }
 
+    /// One channel's fetch, its Shorts check and its catalog call (`owedLengthless`: its videos
+    /// without a length when an earlier run owes it a call).
     private func fetch(
-        _ channelID: String, known: ChannelFetchResult?, library: Library, turn: Duration? = nil, breaker: CatalogRunBreaker = CatalogRunBreaker()
+        _ channelID: String, known: ChannelFetchResult?, library: Library, turn: Duration? = nil, breaker: CatalogRunBreaker = CatalogRunBreaker(),
+        owedLengthless: [String] = []
     ) async -> Fetch {
         if let pace, let turn {
             await pace.wait(until: turn, on: clock)
@@ -74,7 +77,8 @@ struct DirectSyncRun {
                 feed = fetched
                 fetch.shortIDs = await shortIDs(fetched, of: channelID, library: library)
             }
-            fetch.catalog = await catalogCall(channelID, feed: feed, fetchedBefore: known?.lastSuccess != nil, library: library, breaker: breaker)
+            fetch.catalog = await catalogCall(
+                channelID, feed: feed, fetchedBefore: known?.lastSuccess != nil, library: library, breaker: breaker, owedLengthless: owedLengthless)
             return fetch
         } catch {
             return Fetch(channelID: channelID, result: .failure(error))
@@ -84,7 +88,9 @@ struct DirectSyncRun {
     /// The catalog call `channelID` needs after its feed answered (``DirectCatalog/need(for:of:library:fetchedBefore:owed:)``),
     /// at a slot of the feeds' rate, unless `breaker` stopped the run's calls or the run is past
     /// its deadline; nil when it needs none.
-    private func catalogCall(_ channelID: String, feed: AtomFeed?, fetchedBefore: Bool, library: Library, breaker: CatalogRunBreaker) async -> CatalogCall? {
+    private func catalogCall(
+        _ channelID: String, feed: AtomFeed?, fetchedBefore: Bool, library: Library, breaker: CatalogRunBreaker, owedLengthless: [String]
+    ) async -> CatalogCall? {
         guard let catalog else { return nil }
         let owed = await feedGuard.owedCatalog(channelID)
         guard let need = catalog.need(for: feed, of: channelID, library: library, fetchedBefore: fetchedBefore, owed: owed) else {
@@ -98,7 +104,8 @@ struct DirectSyncRun {
             return CatalogCall(need: need)
         }
         do throws(YouTubeError) {
-            return CatalogCall(need: need, uploads: try await catalog.uploads(of: channelID, for: need))
+            let lengthless = catalog.lengthless(in: feed, of: channelID, library: library, owed: owedLengthless)
+            return CatalogCall(need: need, answer: try await catalog.answer(for: need, of: channelID, lengthless: lengthless, library: library))
         } catch {
             if error != .cancelled { await breaker.failed(error) }
             return CatalogCall(need: need)
@@ -192,6 +199,7 @@ struct DirectSyncRun {
         let count = channelIDs.count
         var failuresInARow = 0
         let breaker = CatalogRunBreaker()
+        let owedLengthless = catalog?.dataAPI == nil ? [:] : library.lengthlessVideoIDs(of: await feedGuard.owedCatalogChannels, limit: DirectCatalog.lengthWindow)
         await feedGuard.spread(count, over: pace?.spread)
         await withTaskGroup(of: Fetch.self) { group in
             var pending = Array(channelIDs.enumerated())[...]
@@ -199,7 +207,8 @@ struct DirectSyncRun {
                 guard let (index, id) = pending.popFirst() else { return }
                 let known = previous[id]
                 let turn = pace?.turn(index, of: count, from: start)
-                group.addTask { await fetch(id, known: known, library: library, turn: turn, breaker: breaker) }
+                let lengthless = owedLengthless[id] ?? []
+                group.addTask { await fetch(id, known: known, library: library, turn: turn, breaker: breaker, owedLengthless: lengthless) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let fetch = await group.next() {
@@ -210,7 +219,7 @@ struct DirectSyncRun {
                     answered = true
                     failuresInARow = 0
                     if case .feed(let feed, _, _) = outcome { batchEntries += feed.entries.count }
-                    batchEntries += fetch.catalog?.uploads?.videos.count ?? 0
+                    batchEntries += fetch.catalog?.answer?.uploads.videos.count ?? 0
                 case .failure(let error):
                     failures[fetch.channelID] = error
                     failuresInARow += 1
@@ -267,10 +276,12 @@ struct DirectSyncRun {
         let result = try store.syncTransaction { transaction -> Merged in
             var result = Merged()
             var videos: [Video] = []
+            var lengthened: [Video] = []
             var newIDs: Set<String> = []
             let library = transaction.library
             for fetch in fetches {
                 var state = transaction.sync.channelFetches[fetch.channelID] ?? ChannelFetchResult()
+                var fedIDs: Set<String> = []
                 switch fetch.result {
                 case .success(.notModified):
                     state.lastSuccess = now
@@ -281,7 +292,7 @@ struct DirectSyncRun {
                     let entries = feed.entries.filter { library.channels[$0.channelID] != nil }
                     let usable = entries.filter { PeerInput.isVideoID($0.videoID) }
                     result.invalid += entries.count - usable.count
-                    let lengths = fetch.catalog?.uploads.map(\.lengths) ?? [:]
+                    let lengths = fetch.catalog?.answer?.lengths ?? [:]
                     let arriving = usable.map { entry in
                         var video = entry.video(fallbackDate: now).marked(shorts: fetch.shortIDs)
                         video.title = PeerInput.title(video.title)
@@ -290,6 +301,7 @@ struct DirectSyncRun {
                     }
                     newIDs.formUnion(arriving.filter { library.video($0.id) == nil }.map(\.id))
                     videos += arriving
+                    fedIDs = Set(usable.map(\.videoID))
                     if let title = feed.channelTitle.map(PeerInput.title), var channel = library.channels[fetch.channelID], channel.title != title {
                         channel.title = title
                         transaction.change.channels.append(channel)
@@ -299,7 +311,10 @@ struct DirectSyncRun {
                     state.lastError = error.description
                 }
                 transaction.sync.channelFetches[fetch.channelID] = state
-                if fetch.catalog?.need == .backfill, let uploads = fetch.catalog?.uploads, let catalog, library.channels[fetch.channelID] != nil {
+                if let lengths = fetch.catalog?.answer?.lengths {
+                    lengthened += library.lengthening(of: fetch.channelID, by: lengths, besides: fedIDs)
+                }
+                if fetch.catalog?.need == .backfill, let uploads = fetch.catalog?.answer?.uploads, let catalog, library.channels[fetch.channelID] != nil {
                     let backfill = uploads.backfill(catalog.backfill, besides: videos, in: library, at: now)
                     result.backfilled += backfill.count
                     videos += backfill
@@ -308,7 +323,7 @@ struct DirectSyncRun {
             result.added = newIDs.count
             result.received = videos.count
             transaction.applySkipRules(rules, toArriving: videos)
-            transaction.change.videos = videos
+            transaction.change.videos = videos + lengthened
             if finishing == true { transaction.sync.lastHubSync = now }
             return result
         }
