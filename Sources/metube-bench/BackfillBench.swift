@@ -7,7 +7,8 @@ import TestSupport
 /// The backfill figure: 200 channels a client follows for the first time, on a `metube-server`
 /// child whose feeds (a loopback server, 15 entries each) and yt-dlp (the stand-in, 50 uploads a
 /// channel with lengths) are local: the time from the client's first sync until its store holds
-/// all 10,000 videos, the client syncing every 200 ms meanwhile.
+/// all 10,000 videos, the client syncing every 200 ms meanwhile. Then direct mode's with a key
+/// (``directDataAPIBackfillFigures(in:)``).
 func backfillFigures() async throws -> [Figure] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("metube-backfill-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -48,7 +49,8 @@ func backfillFigures() async throws -> [Figure] {
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let withLength = store.library().videos.filter { $0.duration != nil }.count
-    return [Figure(
+    let hub = Figure(
         name: "backfill.hub.200x50", value: seconds, unit: "s", goal: "<= 10",
-        detail: "200 new channels, 15-entry feeds + yt-dlp stand-in, until the client holds all 10,000 (\(withLength) with a length, \(syncs) syncs)")]
+        detail: "200 new channels, 15-entry feeds + yt-dlp stand-in, until the client holds all 10,000 (\(withLength) with a length, \(syncs) syncs)")
+    return [hub] + (try await directDataAPIBackfillFigures(in: folder))
 }
