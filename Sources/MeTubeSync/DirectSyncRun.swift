@@ -58,7 +58,7 @@ struct DirectSyncRun {
     /// without a length when an earlier run owes it a call).
     private func fetch(
         _ channelID: String, known: ChannelFetchResult?, library: Library, turn: Duration? = nil, breaker: CatalogRunBreaker = CatalogRunBreaker(),
-        owedLengthless: [String] = []
+        owedLengthless: [String]
     ) async -> Fetch {
         if let pace, let turn {
             await pace.wait(until: turn, on: clock)
@@ -170,9 +170,10 @@ struct DirectSyncRun {
         var answered = false
         var fetched = 0
         var batch: [Fetch] = []
+        let owedLengthless = catalog?.dataAPI == nil ? [:] : library.lengthlessVideoIDs(of: await feedGuard.owedCatalogChannels, limit: DirectCatalog.lengthWindow)
         switch await feedGuard.plan(channelIDs) {
         case .probe(let channelID, let outage):
-            let probe = await fetch(channelID, known: previous[channelID], library: library)
+            let probe = await fetch(channelID, known: previous[channelID], library: library, owedLengthless: owedLengthless[channelID] ?? [])
             if case .failure(.cancelled) = probe.result {
                 report.cancelled = true
                 return report
@@ -199,7 +200,6 @@ struct DirectSyncRun {
         let count = channelIDs.count
         var failuresInARow = 0
         let breaker = CatalogRunBreaker()
-        let owedLengthless = catalog?.dataAPI == nil ? [:] : library.lengthlessVideoIDs(of: await feedGuard.owedCatalogChannels, limit: DirectCatalog.lengthWindow)
         await feedGuard.spread(count, over: pace?.spread)
         await withTaskGroup(of: Fetch.self) { group in
             var pending = Array(channelIDs.enumerated())[...]
