@@ -34,6 +34,21 @@ import Testing
         #expect(skipped.subtracting(sqliteTables.union(postgresTables)).sorted() == [])
     }
 
+    @Test func anSQLiteHubWithoutItsSeqCounterIsNotCopied() async throws {
+        // Given an SQLite hub holding a video, whose last_seq counter row is lost
+        let path = HubTestSupport.temporaryDatabasePath()
+        let database = try ServerDatabase(path: path)
+        let hub = try SQLiteHubRepository(database: database)
+        let channel = DemoCatalog.channelID(6)
+        _ = try await hub.register(channelIDs: [channel])
+        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [HubTestSupport.video(0, channel: channel)]))
+        try await database.write { db in try db.execute(sql: "DELETE FROM hub_counters WHERE name = 'last_seq'") }
+
+        // When it is migrated into PostgreSQL, then the copy fails rather than count seqs from 0 again
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        await #expect(throws: FreshSeqs.missingCounter) { try await PostgresImport.run(from: path, to: url, logger: Logger(label: "test")) }
+    }
+
     @Test func thePremieresReChecksAndTheLastPushTimesMove() async throws {
         // Given an SQLite hub where the Data API scheduled a premiere an hour from now, and WebSub pushed another video
         let path = HubTestSupport.temporaryDatabasePath()
