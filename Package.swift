@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "MeTubeThumbnails",
             dependencies: [
-                "CChafa", "CTurboJPEG",
+                "MeTubeCore", "CChafa", "CTurboJPEG",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -185,10 +185,11 @@ private enum StoredDescription: Sendable, Hashable {
     case stored(DescriptionReference)
 }
 
-/// A video's thumbnail address, compact when it is YouTube's usual one for the video's id.
+/// A video's thumbnail address, compact when it is one of YouTube's (``YouTubeThumbnail``) for the
+/// video's id with a one-digit host or none and one of the usual ``names``.
 private enum Thumbnail: Sendable, Hashable {
     case none
-    /// `https://i<host>.ytimg.com/vi/<video id>/<names[name]>.jpg`; `host` is a digit, or
+    /// ``YouTubeThumbnail/address(videoID:name:host:)`` of `names[name]` on `host`, a digit, or
     /// ``noDigit`` for `https://i.ytimg.com/…`.
     case youTube(host: UInt8, name: UInt8)
     case other(String)
@@ -235,7 +236,7 @@ private enum Thumbnail: Sendable, Hashable {
         case .none: nil
         case .other(let url): url
         case .youTube(let host, let name):
-            "https://i\(host == Self.noDigit ? "" : String(host)).ytimg.com/vi/\(videoID)/\(Self.names[Int(name)]).jpg"
+            YouTubeThumbnail.address(videoID: videoID, name: Self.names[Int(name)], host: host == Self.noDigit ? nil : Int(host))
         }
     }
 }

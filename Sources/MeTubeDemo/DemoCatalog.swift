@@ -76,7 +76,7 @@ public struct DemoCatalog: Sendable {
             id: id, channelID: Self.channelID(index % max(channelCount, 1)), title: title,
             published: newest.addingTimeInterval(-Double(index) * 600),
             duration: duration, description: Self.description(bytes: descriptionLength, title: title, videoID: id, random: &random),
-            thumbnailURL: "https://i1.ytimg.com/vi/\(id)/hqdefault.jpg",
+            thumbnailURL: YouTubeThumbnail.address(videoID: id, name: "hqdefault", host: 1),
             isShortLink: roll == 1
         )
     }

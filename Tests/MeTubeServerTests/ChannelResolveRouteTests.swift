@@ -177,4 +177,42 @@ struct ChannelResolveRouteTests {
             #expect(Self.lookups(stub) == 4)
         }
     }
+
+    @Test(arguments: PushStorage.allCases)
+    func aLookupOutlastingTheRequestIsPendingThenAnsweredWithoutAnotherLookup(storage: PushStorage) async throws {
+        // Given a hub without a key whose yt-dlp (the stand-in) knows a handle but waits at a closed
+        // gate before it answers, and requests that wait 1 s for lookups
+        let standIn = try YTDLPStandIn()
+        defer { standIn.remove() }
+        try standIn.setLinks([ChannelLink.handle("veritasium").url: Self.veritasium])
+        let gate = try standIn.closedGate()
+        defer { gate.close() }
+        let (store, tokens) = try await Self.store(storage)
+        var configuration = Self.configuration(stub: nil, ytDLP: standIn.executable.path)
+        configuration.connectionLimits.handlerDeadline = .seconds(3)
+        try await store.withLiveServer(configuration) { client in
+            // When the handle is resolved with an id
+            let (status, first) = try await Self.resolve(client, ["@veritasium", Self.luke], token: tokens[0])
+
+            // Then the handle is pending, to be sent again, and the id is answered
+            #expect(status == .ok)
+            #expect(first.map(\.code) == [.pending, nil])
+            #expect(first.first?.error == "@veritasium is still being looked up; send it again")
+            #expect(first.last?.channelID == Self.luke)
+
+            // And when the lookup is let through and the handle is sent again, in another form
+            try gate.letOneThrough()
+            let (_, again) = try await Self.resolve(client, ["https://www.youtube.com/@Veritasium"], token: tokens[0])
+
+            // Then it is resolved by the first lookup: yt-dlp ran once
+            #expect(again.map(\.channelID) == [Self.veritasium])
+            #expect(standIn.calls().count == 1)
+        }
+        // And a server started afresh on the same store answers it from the cache
+        try await store.withLiveServer(configuration) { client in
+            let (_, cached) = try await Self.resolve(client, ["@veritasium"], token: tokens[0])
+            #expect(cached.map(\.channelID) == [Self.veritasium])
+            #expect(standIn.calls().count == 1)
+        }
+    }
 }

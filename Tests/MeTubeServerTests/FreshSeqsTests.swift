@@ -1,7 +1,9 @@
 import Foundation
+import GRDB
 import MeTubeAPI
 import MeTubeCore
 @testable import MeTubeServer
+import PostgresNIO
 import ServerTestSupport
 import TestSupport
 import Testing
@@ -72,6 +74,35 @@ import Testing
         #expect(rows.filter { $0.availability == "gone" }.map(\.videoID).sorted() == [ids[3], ids[0], ids[2]].sorted())
     }
 
+    @Test(arguments: PushStorage.allCases)
+    func aMissingCounterFailsTheWriteInsteadOfHandingOutSeqsAgain(storage: PushStorage) async throws {
+        // Given a hub whose three videos took seqs 1 to 3, and whose last_seq counter row is then lost
+        let store = try await storage.makeStore()
+        let channel = Support.channelID(4)
+        _ = try await store.hub.register(channelIDs: [channel])
+        _ = try await store.hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: (1...3).map { Support.video($0, channel: channel) }))
+        let before = try await Self.seqs(store)
+        #expect(before.values.sorted() == [1, 2, 3])
+        try await store.execute("DELETE FROM hub_counters WHERE name = 'last_seq'")
+
+        // When a feed brings two new videos, or a new title for a stored one
+        let newVideos = FeedIngestion(channelID: channel, channelTitle: nil, videos: (4...5).map { Support.video($0, channel: channel) })
+        let retitled = FeedIngestion(channelID: channel, channelTitle: nil, videos: [Support.video(2, channel: channel, title: "Renamed")])
+
+        // Then each write fails as storage, and no video was written: none took a seq again
+        await #expect(throws: FreshSeqs.missingCounter) { try await store.hub.ingest(newVideos) }
+        await #expect(throws: FreshSeqs.missingCounter) { try await store.hub.ingest(retitled) }
+        #expect(try await Self.seqs(store) == before)
+
+        // And once the counter is back, the same feeds store the new videos and the new title under fresh seqs
+        try await store.execute("INSERT INTO hub_counters (name, value) VALUES ('last_seq', 3)")
+        #expect(try await store.hub.ingest(newVideos) == FeedIngestionOutcome(inserted: 2, updated: 0))
+        #expect(try await store.hub.ingest(retitled) == FeedIngestionOutcome(inserted: 0, updated: 1))
+        let after = try await store.hub.videos(matching: HubVideoSelection(limit: 100)).videos
+        #expect(after.map(\.seq) == [1, 3, 4, 5, 6])
+        #expect(after.last?.title == "Renamed")
+    }
+
     @Test("two instances ingesting the same new videos at once store each once, under one seq")
     func racingIngestsOnPostgreSQLStoreEachVideoOnce() async throws {
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
@@ -92,5 +123,17 @@ import Testing
         #expect(inserted == rounds)
         let page = try await first.videos(matching: HubVideoSelection())
         #expect(page.videos.map(\.seq) == (1...Int64(rounds)).map { $0 })
+    }
+}
+
+extension PushStore {
+    /// Runs `sql` on this store's database, past its repositories: how a test damages it.
+    func execute(_ sql: String) async throws {
+        switch target {
+        case .sqlite(let database):
+            try await database.write { db in try db.execute(sql: sql) }
+        case .postgres(let url):
+            _ = try await PostgresServerDatabase.forTests(url: url, poolSize: 1).query(PostgresQuery(unsafeSQL: sql))
+        }
     }
 }

@@ -34,15 +34,33 @@ import Testing
         #expect(skipped.subtracting(sqliteTables.union(postgresTables)).sorted() == [])
     }
 
-    @Test func thePremieresReChecksAndTheLastPushTimesMove() async throws {
-        // Given an SQLite hub where the Data API scheduled a premiere an hour from now, and WebSub pushed another video
+    /// A new SQLite hub file where the demo channel `number` holds `count` videos: its path, its
+    /// database and the videos.
+    static func sqliteHub(channel number: Int, videos count: Int) async throws -> (String, ServerDatabase, [Video]) {
         let path = HubTestSupport.temporaryDatabasePath()
         let database = try ServerDatabase(path: path)
         let hub = try SQLiteHubRepository(database: database)
-        let channel = DemoCatalog.channelID(5)
+        let channel = DemoCatalog.channelID(number)
         _ = try await hub.register(channelIDs: [channel])
-        let (premiere, pushed) = (HubTestSupport.video(0, channel: channel), HubTestSupport.video(1, channel: channel))
-        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: [premiere, pushed]))
+        let videos = (0..<count).map { HubTestSupport.video($0, channel: channel) }
+        _ = try await hub.ingest(FeedIngestion(channelID: channel, channelTitle: nil, videos: videos))
+        return (path, database, videos)
+    }
+
+    @Test func anSQLiteHubWithoutItsSeqCounterIsNotCopied() async throws {
+        // Given an SQLite hub holding a video, whose last_seq counter row is lost
+        let (path, database, _) = try await Self.sqliteHub(channel: 6, videos: 1)
+        try await database.write { db in try db.execute(sql: "DELETE FROM hub_counters WHERE name = 'last_seq'") }
+
+        // When it is migrated into PostgreSQL, then the copy fails rather than count seqs from 0 again
+        let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
+        await #expect(throws: FreshSeqs.missingCounter) { try await PostgresImport.run(from: path, to: url, logger: Logger(label: "test")) }
+    }
+
+    @Test func thePremieresReChecksAndTheLastPushTimesMove() async throws {
+        // Given an SQLite hub where the Data API scheduled a premiere an hour from now, and WebSub pushed another video
+        let (path, database, videos) = try await Self.sqliteHub(channel: 5, videos: 2)
+        let (premiere, pushed) = (videos[0], videos[1])
         let now = WebSubService.millisecondsNow()
         let start = Date(timeIntervalSince1970: TimeInterval(now / 1000 + 3600))
         let enrichment = SQLiteEnrichmentRepository(database: database)

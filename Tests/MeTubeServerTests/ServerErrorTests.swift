@@ -29,6 +29,7 @@ import Testing
             throw failure
         }
         func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] { throw failure }
+        func zones(in database: MarkSyncDatabaseKey, named names: [String]) async throws -> [StoredMarkSyncZone?] { throw failure }
         func zoneChanges(
             in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
         ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) { throw failure }

@@ -18,4 +18,14 @@ enum FreshSeqs {
         let first = last - Int64(changes.count) + 1
         return changes.enumerated().map { (first + Int64($0.offset), $0.element) }
     }
+
+    /// What a write that needs the `last_seq` counter throws when its row is missing.
+    static let missingCounter = ServerError.storage(.failed("the hub_counters row last_seq is missing, so no fresh seq can be handed out"))
+
+    /// `value`, the `last_seq` counter as the store read it; its row missing (nil) is
+    /// ``missingCounter``, not a counter at 0, which would hand out again seqs clients have paged past.
+    static func counter(_ value: Int64?) throws -> Int64 {
+        guard let value else { throw missingCounter }
+        return value
+    }
 }

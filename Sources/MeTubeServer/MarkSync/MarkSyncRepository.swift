@@ -142,6 +142,9 @@ public protocol MarkSyncRepository: Sendable {
     /// Up to `limit` zones of `database` whose names sort (bytewise) after `name`, or from the
     /// first when it is nil, in that order.
     func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone]
+    /// The zones of `database` named `names`, read in one transaction: for each name, in order,
+    /// its zone or nil. A name may repeat, and matches a zone's name byte for byte.
+    func zones(in database: MarkSyncDatabaseKey, named names: [String]) async throws -> [StoredMarkSyncZone?]
     /// The position of the latest zone change (creation, record change or deletion) in
     /// `database` (0 before any) and, read in the same transaction, up to `limit` zones created,
     /// changed or deleted after `position`, oldest change first; deleted zones only when

@@ -137,18 +137,23 @@ public struct MarkSyncService: Sendable {
             continuationMarker: zones.count > limit ? shown.last.map { MarkSyncZoneListPage.marker(after: $0.key.zoneName) } : nil)
     }
 
-    /// `zones/lookup`: the requested zones, or ZONE_NOT_FOUND for each missing one.
+    /// `zones/lookup`: the requested zones, read in one transaction, or ZONE_NOT_FOUND for each
+    /// missing one; the default zone is created on first use, as ``storedZone(_:records:caller:)`` does.
     public func lookupZones(_ request: MarkSyncZonesLookupRequest, caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
         try checkCount(request.zones.count, of: "zones")
-        var results: [MarkSyncZoneResult] = []
-        for zoneID in request.zones {
-            if let error = accessError(for: zoneID, caller: caller) {
-                results.append(.failure(error))
-            } else if let found = try await storedZone(MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), caller: caller) {
-                results.append(.success(zoneDictionary(found.zone, caller: caller)))
-            } else {
-                results.append(.failure(zoneNotFound(zoneID)))
-            }
+        let refusals = request.zones.map { accessError(for: $0, caller: caller) }
+        let names = zip(request.zones, refusals).compactMap { zoneID, refusal in refusal == nil ? zoneID.zoneName : nil }
+        var stored = names.isEmpty ? [] : try await repository.zones(in: caller.database, named: names)
+        let defaultZone = MarkSyncZoneKey(database: caller.database, zoneName: MarkSyncZoneID.defaultZoneName)
+        if stored.indices.contains(where: { names[$0] == defaultZone.zoneName && stored[$0] == nil }),
+           let created = try await storedZone(defaultZone, caller: caller)?.zone {
+            for index in stored.indices where names[index] == defaultZone.zoneName { stored[index] = created }
+        }
+        var looked = stored.makeIterator()
+        let results = zip(request.zones, refusals).map { zoneID, refusal -> MarkSyncZoneResult in
+            if let refusal { return .failure(refusal) }
+            guard case .some(.some(let zone)) = looked.next() else { return .failure(zoneNotFound(zoneID)) }
+            return .success(zoneDictionary(zone, caller: caller))
         }
         return MarkSyncZonesResponse(zones: results)
     }

@@ -71,6 +71,10 @@ public struct PostgresMarkSyncRepository: MarkSyncRepository {
         try await inTransaction { statements in try await statements.zones(in: database, after: name, limit: limit) }
     }
 
+    public func zones(in database: MarkSyncDatabaseKey, named names: [String]) async throws -> [StoredMarkSyncZone?] {
+        try await inTransaction { statements in try await statements.zones(in: database, named: names) }
+    }
+
     public func zoneChanges(
         in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
     ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) {

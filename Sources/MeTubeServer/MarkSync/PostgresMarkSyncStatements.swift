@@ -108,6 +108,23 @@ final class PostgresMarkSyncStatements {
         return zone
     }
 
+    /// The zones of `database` named `names` (after the advisory lock): for each name, in order,
+    /// its zone or nil; one statement reads them all, each name with its position.
+    func zones(in database: MarkSyncDatabaseKey, named names: [String]) async throws -> [StoredMarkSyncZone?] {
+        try await lock(database)
+        var zones = [StoredMarkSyncZone?](repeating: nil, count: names.count)
+        for row in try await execute("""
+            SELECT wanted.position, zone.incarnation, zone.last_sequence
+            FROM unnest(\(names)::text[]) WITH ORDINALITY AS wanted(name, position) JOIN status_zones zone ON zone.name = wanted.name
+            WHERE zone.user_id = \(database.userID) AND zone.container = \(database.container) AND zone.environment = \(database.environment)
+            """) {
+            let (position, incarnation, lastSequence) = try row.decode((Int, Int64, Int64).self)
+            let index = position - 1
+            zones[index] = StoredMarkSyncZone(key: MarkSyncZoneKey(database: database, zoneName: names[index]), incarnation: incarnation, lastSequence: lastSequence)
+        }
+        return zones
+    }
+
     func zones(in database: MarkSyncDatabaseKey, after name: String?, limit: Int) async throws -> [StoredMarkSyncZone] {
         try await lock(database)
         return try await execute("""

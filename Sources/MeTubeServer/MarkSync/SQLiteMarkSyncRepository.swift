@@ -70,6 +70,10 @@ public struct SQLiteMarkSyncRepository: MarkSyncRepository {
         try await self.database.read { db in try SQLiteMarkSyncTransaction(db: db).zones(in: database, after: name, limit: limit) }
     }
 
+    public func zones(in database: MarkSyncDatabaseKey, named names: [String]) async throws -> [StoredMarkSyncZone?] {
+        try await self.database.read { db in try SQLiteMarkSyncTransaction(db: db).zones(in: database, named: names) }
+    }
+
     public func zoneChanges(
         in database: MarkSyncDatabaseKey, after position: Int64, includeDeleted: Bool, limit: Int
     ) async throws -> (latest: Int64, changes: [MarkSyncZoneChange]) {

@@ -94,6 +94,23 @@ final class SQLiteMarkSyncTransaction {
         ).map { $0.zone(in: database) }
     }
 
+    /// The zones of `database` named `names`: for each name, in order, its zone or nil. The names
+    /// go to SQLite as one JSON array, so one statement reads them all and SQLite compares them.
+    func zones(in database: MarkSyncDatabaseKey, named names: [String]) throws -> [StoredMarkSyncZone?] {
+        var zones = [StoredMarkSyncZone?](repeating: nil, count: names.count)
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT wanted.key AS position, zone.name, zone.incarnation, zone.last_sequence
+                FROM json_each(?) wanted JOIN status_zones zone ON zone.name = wanted.value
+                WHERE zone.user_id = ? AND zone.container = ? AND zone.environment = ?
+                """),
+            arguments: [String(decoding: try JSONEncoder().encode(names), as: UTF8.self), database.userID, database.container, database.environment])
+        while let row = try rows.next() {
+            zones[row["position"]] = SQLiteMarkSyncZoneRow(row: row).zone(in: database)
+        }
+        return zones
+    }
+
     /// Creates or updates a zone (its triggers move the database's change history).
     func saveZone(_ zone: StoredMarkSyncZone) throws {
         try db.cachedStatement(sql: """

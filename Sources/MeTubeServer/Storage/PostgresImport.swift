@@ -67,7 +67,7 @@ public enum PostgresImport {
         var usage: [(Int64, Int64, Int64, Int64, Int64?, Int64?, Int64?)] = []
 
         init(_ db: Database) throws {
-            lastSeq = try Int64.fetchOne(db, sql: "SELECT value FROM hub_counters WHERE name = 'last_seq'") ?? 0
+            lastSeq = try FreshSeqs.counter(Int64.fetchOne(db, sql: "SELECT value FROM hub_counters WHERE name = 'last_seq'"))
             channels = try Row.fetchAll(db, sql: """
                 SELECT channel_id, title, thumbnail_url, registered_at, last_fetch_millis, consecutive_failures, last_failure FROM hub_channels
                 """).map { ($0["channel_id"], $0["title"], $0["thumbnail_url"], $0["registered_at"], $0["last_fetch_millis"],
