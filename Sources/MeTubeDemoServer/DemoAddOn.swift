@@ -6,11 +6,15 @@ import MeTubeServer
 
 /// `metube-server --demo`: seeds an empty hub with the demo catalog, publishes a new upload every
 /// `interval` (``DemoPublisher``) and serves the catalog's thumbnails (``DemoThumbnails``), which
-/// point at the server once it listens.
+/// point at the server once it listens. Its channels are made up and its videos carry their
+/// lengths, so the channel catalog does not run beside it (YouTube would not know them).
 public struct DemoAddOn: ServerAddOn {
     private let library: DemoCatalog
     private let interval: Duration
     private let logger: Logger
+
+    /// False: the demo's channels have no uploads beyond its own, and it knows their lengths.
+    public var allowsChannelCatalog: Bool { false }
 
     /// The demo of `library` (216 channels and 10,000 videos ending now by default), with one
     /// upload every `interval`.

@@ -38,12 +38,12 @@ struct PushServices {
                 api: YouTubeDataAPI(configuration: api), dailyUnits: api.dailyUnits, idleInterval: api.idleInterval, repository: storage.enrichment, signal: WakeSignal(), logger: configuration.logger)
             services.append(enricher)
             signals.append(enricher.signal)
-        } else if configuration.pollInterval != nil || configuration.webSub != nil {
+        } else if configuration.runsChannelCatalog {
             configuration.logger.info(
                 "no YouTube Data API key (--youtube-api-key): durations come from yt-dlp's flat playlists (--yt-dlp), channel thumbnails are off; Shorts are still recognised by their /shorts/ links, the channels' Shorts feeds and their lengths")
         }
         var catalog: ChannelCatalogService?
-        if configuration.pollInterval != nil || configuration.webSub != nil {
+        if configuration.runsChannelCatalog {
             let service = ChannelCatalogService(
                 configuration: configuration.catalog, api: configuration.youTubeAPI.map(YouTubeDataAPI.init(configuration:)),
                 dailyUnits: configuration.youTubeAPI?.dailyUnits ?? YouTubeAPIConfiguration.defaultDailyUnits, hub: storage.hub,

@@ -5,9 +5,19 @@ import ServiceLifecycle
 /// `metube-server --demo` adds the demo catalog (`DemoAddOn`, in MeTubeDemoServer). It is
 /// installed once the storage is open, before any service starts.
 public protocol ServerAddOn: Sendable {
+    /// Whether the channel catalog (``ChannelCatalogService``: backfills and lengths from yt-dlp
+    /// or the Data API) may run beside it; false for an add-on whose channels YouTube does not
+    /// know and whose videos' lengths it gives itself. True unless the add-on says otherwise.
+    var allowsChannelCatalog: Bool { get }
+
     /// Prepares over the open hub `repository` (what it writes there is in place before the first
     /// request), adds its routes to `router`, and says what the server runs for it.
     func install(repository: any HubRepository, router: Router<ServerRequestContext>) async throws -> InstalledAddOn
+}
+
+extension ServerAddOn {
+    /// True: the add-on's channels, if any, are YouTube's.
+    public var allowsChannelCatalog: Bool { true }
 }
 
 /// What an installed ``ServerAddOn`` adds to the running server.

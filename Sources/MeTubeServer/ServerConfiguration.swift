@@ -61,8 +61,14 @@ public struct ServerConfiguration: Sendable {
     /// for real channels.
     public var youTubeAPI: YouTubeAPIConfiguration?
     /// The backfill of newly followed channels and, without a Data API key, the videos' lengths
-    /// (``ChannelCatalogService``); runs where feeds are polled or pushed.
+    /// (``ChannelCatalogService``); runs where feeds are polled or pushed, unless an add-on
+    /// does not allow it (the demo's made-up channels).
     public var catalog = CatalogConfiguration()
+
+    /// Whether the channel catalog runs: feeds are polled or pushed, and every add-on allows it.
+    var runsChannelCatalog: Bool {
+        (pollInterval != nil || webSub != nil) && addOns.allSatisfy(\.allowsChannelCatalog)
+    }
 
     /// Creates a configuration; by default an in-memory hub on 127.0.0.1 with an ephemeral port
     /// that polls YouTube every 15 minutes with 8 feeds at once.

@@ -171,13 +171,15 @@ struct DirectSyncRun {
         var fetched = 0
         var batch: [Fetch] = []
         let owedLengthless = catalog?.dataAPI == nil ? [:] : library.lengthlessVideoIDs(of: await feedGuard.owedCatalogChannels, limit: DirectCatalog.lengthWindow)
+        let breaker = CatalogRunBreaker()
         switch await feedGuard.plan(channelIDs) {
         case .probe(let channelID, let outage):
-            let probe = await fetch(channelID, known: previous[channelID], library: library, owedLengthless: owedLengthless[channelID] ?? [])
+            let probe = await fetch(channelID, known: previous[channelID], library: library, breaker: breaker, owedLengthless: owedLengthless[channelID] ?? [])
             if case .failure(.cancelled) = probe.result {
                 report.cancelled = true
                 return report
             }
+            await oweUnsettledCatalog(of: probe)
             guard await feedGuard.recordProbe(channelID, error: probe.result.error) else {
                 report.requests = 1
                 report.sourceOutage = outage
@@ -199,7 +201,6 @@ struct DirectSyncRun {
         let start = clock.now()
         let count = channelIDs.count
         var failuresInARow = 0
-        let breaker = CatalogRunBreaker()
         await feedGuard.spread(count, over: pace?.spread)
         await withTaskGroup(of: Fetch.self) { group in
             var pending = Array(channelIDs.enumerated())[...]
@@ -229,7 +230,7 @@ struct DirectSyncRun {
                     report.sourceOutage = outage
                     report.outageBegan = true
                 }
-                if let call = fetch.catalog, !call.isSettled, let need = call.need { await feedGuard.oweCatalog(fetch.channelID, need) }
+                await oweUnsettledCatalog(of: fetch)
                 batch.append(fetch)
                 if fetched % 50 == 0 { progress("fetched \(fetched) of \(planned) feeds") }
                 if batchEntries >= Self.batchEntryLimit, mergeError == nil {
@@ -260,6 +261,12 @@ struct DirectSyncRun {
         report.videosReceived = merged.received
         report.failedChannels = failures
         return report
+    }
+
+    /// Keeps what the catalog call of `fetch` asked for owed to its channel, when it failed or
+    /// was put off, so a later run asks again.
+    private func oweUnsettledCatalog(of fetch: Fetch) async {
+        if let call = fetch.catalog, !call.isSettled, let need = call.need { await feedGuard.oweCatalog(fetch.channelID, need) }
     }
 
     /// Forgets what was owed to the channels of `fetches` whose catalog answers are now stored.

@@ -1,5 +1,6 @@
 import Foundation
 import MeTubeCore
+import MeTubeStore
 @testable import MeTubeSync
 import MeTubeYouTube
 import TestSupport
@@ -142,6 +143,35 @@ import Testing
         #expect(setup.videos().count == 10 && setup.videos().allSatisfy { $0.duration != nil })
         #expect(setup.store.library().video(ids[0])?.duration == 100)
         #expect(Self.lengthCalls(stub).last.map(Set.init) == Set(ids.prefix(10)))
+    }
+
+    @Test func aChannelFollowedDuringAnOutageWhoseProbeCallFailsIsOwedItsBackfillAndLengths() async throws {
+        // Given a source down as a whole (the feeds of 4 followed channels all fail), and then a
+        // newly followed channel, first in line for the probe
+        let others = (0..<4).map { "UCzoutage\($0)" + String(repeating: "A", count: 14) }
+        let setup = try await DirectBackfillTests.Setup.start(following: others)
+        defer { setup.stop() }
+        let ids = DirectBackfillTests.ids("vid", 30)
+        let spent = SharedValue(true)
+        let stub = await YouTubeStub.start(override: YouTubeStub.uploading({ [Self.channel: Self.uploads(ids)] }, quotaSpent: { spent.value }))
+        defer { stub.stop() }
+        let dataAPI = YouTubeDataAPI(key: "test-key", baseURL: stub.url)
+        let down = try await setup.source(backfill: 10, dataAPI: dataAPI).sync { _ in }
+        #expect(down.outageBegan, "\(down)")
+        try setup.store.apply(StoreChange(channels: [Channel(id: Self.channel)]))
+        setup.server.setFeed(Array(ids.prefix(3)), for: Self.channel)
+
+        // When the next sync's probe of that channel finds its feed but the Data API's quota spent
+        let probed = try await setup.source(backfill: 10, dataAPI: dataAPI).sync { _ in }
+        #expect(probed.newVideos == 3 && probed.backfilledVideos == 0, "\(probed)")
+        #expect(probed.notes.count == 1 && probed.notes.first?.hasPrefix("backfill and lengths: ") == true, "\(probed.notes)")
+        #expect(setup.videos().allSatisfy { $0.duration == nil })
+
+        // Then once the quota is back the next sync brings the backfill and every length
+        spent.value = false
+        _ = try await setup.source(backfill: 10, dataAPI: dataAPI).sync { _ in }
+        #expect(setup.videos().count == 10 && setup.videos().allSatisfy { $0.duration != nil })
+        #expect(setup.store.library().video(ids[0])?.duration == 100)
     }
 
     @Test func lengthsOwedWithoutABackfillComeAtTheNextSync() async throws {
