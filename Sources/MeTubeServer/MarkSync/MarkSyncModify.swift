@@ -25,13 +25,14 @@ public struct MarkSyncModifyState: Sendable {
     /// The zone, or nil when it does not exist.
     public var zone: StoredMarkSyncZone?
     /// The stored records (tombstones included) among the names read, by name, each with its
-    /// ``StoredMarkSyncRecord/storedBytes``, with fields where the reads asked for them.
-    public var records: [String: StoredMarkSyncRecord]
+    /// ``StoredMarkSyncRecord/storedBytes``, with fields where the reads asked for them; keyed by
+    /// their bytes, as the stores tell names apart.
+    public var records: [MarkSyncExactName: StoredMarkSyncRecord]
     /// What the user holds and the quota set for them.
     public var usage: MarkSyncUserUsage
 
     /// A state of a zone's records and its user's usage.
-    public init(zone: StoredMarkSyncZone?, records: [String: StoredMarkSyncRecord], usage: MarkSyncUserUsage) {
+    public init(zone: StoredMarkSyncZone?, records: [MarkSyncExactName: StoredMarkSyncRecord], usage: MarkSyncUserUsage) {
         self.zone = zone
         self.records = records
         self.usage = usage

@@ -47,6 +47,17 @@ public struct MarkSyncZoneKey: Sendable, Hashable {
         self.database = database
         self.zoneName = zoneName
     }
+
+    /// Keys are equal when their databases are and their zone names have the same bytes
+    /// (``MarkSyncExactName``), as the stores compare them.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.database == rhs.database && MarkSyncExactName(lhs.zoneName) == MarkSyncExactName(rhs.zoneName)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(database)
+        hasher.combine(MarkSyncExactName(zoneName))
+    }
 }
 
 /// A zone as stored: its identity and the position of its change history.

@@ -28,7 +28,7 @@ extension MarkSyncService {
         let operations = request.operations
         let encoded = Self.encodedAsSent(operations)
         let reads = MarkSyncModifyReads(zone: MarkSyncZoneKey(database: caller.database, zoneName: zoneID.zoneName), names: names, userID: caller.user.id) { stored, zone in
-            indexByName[stored.name].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
+            indexByName[MarkSyncExactName(stored.name)].map { Self.readsStoredFields(operations[$0], of: stored, zone: zone) } ?? true
         }
         let plan = try await repository.modify(reads) { state in
             let plan = try modifyPlan(request, encoded: encoded, measuresSize: measuresSize, caller: caller, now: now, state: state)
@@ -48,12 +48,12 @@ extension MarkSyncService {
     }
 
     /// The operation naming each record; BAD_REQUEST when two name the same one.
-    private static func indexByName(_ operations: [MarkSyncRecordsModifyRequest.Operation], count: Int) throws -> [String: Int] {
-        var indexByName: [String: Int] = [:]
+    private static func indexByName(_ operations: [MarkSyncRecordsModifyRequest.Operation], count: Int) throws -> [MarkSyncExactName: Int] {
+        var indexByName: [MarkSyncExactName: Int] = [:]
         indexByName.reserveCapacity(count)
         for index in operations.indices {
             guard let name = operations[index].record.recordName else { continue }
-            guard indexByName.updateValue(index, forKey: name) == nil else {
+            guard indexByName.updateValue(index, forKey: MarkSyncExactName(name)) == nil else {
                 throw MarkSyncErrorBody(.badRequest, "Only one operation per record is allowed in a request")
             }
         }
@@ -95,7 +95,7 @@ extension MarkSyncService {
         records.reserveCapacity(operations.count)
         outcomes.reserveCapacity(operations.count)
         for index in operations.indices {
-            switch apply(operations[index], existing: operations[index].record.recordName.flatMap { existing[$0] }, zone: zone, caller: caller, now: now) {
+            switch apply(operations[index], existing: operations[index].record.recordName.flatMap { existing[MarkSyncExactName($0)] }, zone: zone, caller: caller, now: now) {
             case .failure(let error):
                 outcomes.append(.failure(error))
             case .success(var record):
@@ -104,7 +104,7 @@ extension MarkSyncService {
                 record.storedBytes = MarkSyncRecordBytes.of(name: record.name, type: record.type, storedFieldBytes: storedFields.count)
                 if measuresSize, let error = sizeError(of: record) {
                     outcomes.append(.failure(error))
-                } else if let excess = ledger.take(Self.usageChange(to: record, from: existing[record.name])) {
+                } else if let excess = ledger.take(Self.usageChange(to: record, from: existing[MarkSyncExactName(record.name)])) {
                     outcomes.append(.failure(MarkSyncRecordError(recordName: record.name, .quotaExceeded, "Record '\(record.name)' is not written: \(excess)")))
                 } else {
                     sequence += 1
@@ -135,7 +135,7 @@ extension MarkSyncService {
         }
         let zoneID = request.zoneID ?? MarkSyncZoneID(zoneName: MarkSyncZoneID.defaultZoneName)
         let (zone, records) = try await requireZone(zoneID, records: .named(request.records.map(\.recordName).filter(Self.isAcceptedName)), caller: caller)
-        let found = Dictionary(records.map { ($0.name, $0) }) { first, _ in first }
+        let found = Dictionary(records.map { (MarkSyncExactName($0.name), $0) }) { first, _ in first }
         let results = request.records.map { lookup -> MarkSyncRecordResult in
             guard !lookup.recordName.isEmpty else {
                 return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, "recordName must not be empty"))
@@ -143,7 +143,7 @@ extension MarkSyncService {
             if let error = Self.nameError(lookup.recordName, of: "recordName") {
                 return .failure(MarkSyncRecordError(recordName: lookup.recordName, .badRequest, error))
             }
-            guard let record = found[lookup.recordName], !record.isDeleted else {
+            guard let record = found[MarkSyncExactName(lookup.recordName)], !record.isDeleted else {
                 return .failure(MarkSyncRecordError(recordName: lookup.recordName, .notFound, "Record '\(lookup.recordName)' does not exist"))
             }
             return .success(recordDictionary(record, zone: zone, caller: caller, desiredKeys: lookup.desiredKeys ?? request.desiredKeys))

@@ -82,7 +82,7 @@ public struct MarkSyncService: Sendable {
     /// `zones/modify`: creates (idempotently) or deletes zones, one result per operation.
     public func modifyZones(_ request: MarkSyncZonesModifyRequest, caller: MarkSyncCaller) async throws -> MarkSyncZonesResponse {
         try checkCount(request.operations.count, of: "operations")
-        let names = request.operations.map(\.zone.zoneID.zoneName)
+        let names = request.operations.map { MarkSyncExactName($0.zone.zoneID.zoneName) }
         guard Set(names).count == names.count else {
             throw MarkSyncErrorBody(.badRequest, "Only one operation per zone is allowed in a request")
         }

@@ -42,12 +42,12 @@ final class PostgresMarkSyncStatements {
     /// lock), decides with `decide` once, and executes the writes it returns.
     func modify<T>(_ reads: MarkSyncModifyReads, deciding decide: (MarkSyncModifyState) throws -> (T, MarkSyncModifyWrites?)) async throws -> T {
         let zone = try await self.zone(reads.zone)
-        var records: [String: StoredMarkSyncRecord] = [:]
+        var records: [MarkSyncExactName: StoredMarkSyncRecord] = [:]
         if let zone {
             for (stored, data) in try await self.records(named: reads.names, in: reads.zone) {
                 var record = stored
                 if reads.readsFields(record, zone) { record.fields = try MarkSyncFieldsCodec.fields(stored: data, of: record.name) }
-                records[record.name] = record
+                records[MarkSyncExactName(record.name)] = record
             }
         }
         let (answer, writes) = try decide(MarkSyncModifyState(zone: zone, records: records, usage: try await usage(ofUser: reads.userID)))

@@ -125,14 +125,14 @@ final class SQLiteMarkSyncTransaction {
         zoneIDs[key] = nil
     }
 
-    /// The stored records (tombstones included) among `names`, by name, each with its
+    /// The stored records (tombstones included) among `names`, by their names' bytes, each with its
     /// ``StoredMarkSyncRecord/storedBytes``; a record's fields are read only when `readsFields`
     /// answers true for it (given it without them).
     func records(
         named names: [String], in zone: MarkSyncZoneKey, readingFieldsWhen readsFields: (StoredMarkSyncRecord) -> Bool
-    ) throws -> [String: StoredMarkSyncRecord] {
+    ) throws -> [MarkSyncExactName: StoredMarkSyncRecord] {
         guard let zoneID = try zoneID(zone) else { return [:] }
-        var found: [String: StoredMarkSyncRecord] = [:]
+        var found: [MarkSyncExactName: StoredMarkSyncRecord] = [:]
         found.reserveCapacity(names.count)
         // One statement per chunk of names, with a placeholder a name: the chunk sizes repeat, so
         // their statements are prepared once.
@@ -144,7 +144,7 @@ final class SQLiteMarkSyncTransaction {
             let rows = try bindings.rows()
             while let row = try rows.next() {
                 let read = SQLiteMarkSyncRecordRow(row: row)
-                found[read.record.name] = readsFields(read.record) ? try read.withFields(from: row) : read.record
+                found[MarkSyncExactName(read.record.name)] = readsFields(read.record) ? try read.withFields(from: row) : read.record
             }
         }
         return found
