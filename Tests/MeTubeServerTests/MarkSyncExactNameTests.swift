@@ -61,6 +61,33 @@ struct MarkSyncExactNameTests {
         }
     }
 
+    @Test("a query pages through records whose names differ only in their spelling, each once", arguments: MarkSyncStorage.allCases)
+    func aQueryPagesThroughBothSpellings(storage: MarkSyncStorage) async throws {
+        let fixture = try await MarkSyncFixture(storage: storage)
+        try await fixture.withClient { client in
+            try await client.createZone(token: client.alice)
+            // Given six records sorting equal by their field: three names, each in both spellings
+            let names = ["\u{e9}", "e\u{301}", "a\u{e9}", "ae\u{301}", Self.precomposed, Self.decomposed]
+            #expect(try await client.modify(names.map { .init(.forceReplace, record: Self.record($0, value: 7)) }, token: client.alice).map(\.errorCode)
+                == Array(repeating: nil, count: names.count))
+
+            // When a query sorted by that field is read one record a page
+            var seen: [[UInt8]] = []
+            var marker: String?
+            repeat {
+                let response = try await client.post("records/query", MarkSyncRecordsQueryRequest(
+                    query: .init(recordType: "Note", sortBy: [.init(fieldName: "value")]), zoneID: MarkSyncZoneID(zoneName: WatchedRecord.zoneName),
+                    resultsLimit: 1, continuationMarker: marker), token: client.alice)
+                let page = try decode(MarkSyncRecordsQueryResponse.self, response)
+                seen += page.records.compactMap { $0.recordName.map { Array($0.utf8) } }
+                marker = page.continuationMarker
+            } while marker != nil && seen.count <= names.count
+
+            // Then every record comes once, in byte order of the names
+            #expect(seen == names.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+    }
+
     private static func record(_ name: String, value: Int64) -> MarkSyncRecord {
         MarkSyncRecord(recordName: name, recordType: "Note", fields: ["value": MarkSyncField(value: .integer(value))])
     }

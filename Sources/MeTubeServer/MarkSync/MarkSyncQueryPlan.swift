@@ -6,7 +6,8 @@ import MeTubeAPI
 /// `TIMESTAMP`, `INT64` and `DOUBLE` fields. Numbers compare as numbers (TIMESTAMP and INT64
 /// with DOUBLE), strings by Unicode order; a record without the field, or with a value of the
 /// other kind, matches no predicate on it and sorts after every record that has it. Records that
-/// sort equal are ordered by record name, so pages never overlap.
+/// sort equal are ordered by record name, byte by byte (names Unicode counts equal but the
+/// stores keep apart included), so pages never overlap.
 struct MarkSyncQueryPlan {
     /// At most this many predicates, and this many sort descriptors, in one query.
     static let maxTerms = 20
@@ -98,7 +99,7 @@ struct MarkSyncQueryPlan {
                 return sort.ascending ? leftKey < rightKey : leftKey > rightKey
             }
         }
-        return left.name < right.name
+        return left.name.utf8.lexicographicallyPrecedes(right.name.utf8)
     }
 
     private static func predicate(_ filter: MarkSyncRecordsQueryRequest.Filter, at index: Int) throws(MarkSyncErrorBody) -> Predicate {
