@@ -1,29 +1,18 @@
 import Foundation
 import MeTubeAPI
+import MeTubeCore
 import NIOCore
 import Testing
 @testable import MeTubeServer
 
 /// `MarkSyncJSONWriter` against `JSONEncoder`, the path it replaces, on generated and hostile answers.
 @Suite struct MarkSyncJSONWriterTests {
-    /// A seeded generator, so that a failure names an input that can be made again.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let hostileStrings = [
         "", "watched", "He said \"hi\" \\ back\nnew\ttab\r\u{08}\u{0C}\u{01}\u{1F}\u{7F}", "a/b </script>", "東京 🌃 \u{2028}\u{2029}",
         "\u{0}", "\\u0041", "null", "-12", "e\u{301}", "\u{FEFF}bom", "🏳️‍🌈", String(repeating: "x", count: 300), "{\"k\":1}",
     ]
 
-    static func string(_ random: inout SplitMix) -> String {
+    static func string(_ random: inout SplitMix64) -> String {
         if Bool.random(using: &random) { return hostileStrings.randomElement(using: &random)! }
         let scalars = (0..<Int.random(in: 0...12, using: &random)).map { _ -> Character in
             let pick = Int.random(in: 0..<4, using: &random)
@@ -38,7 +27,7 @@ import Testing
         return String(scalars)
     }
 
-    static func value(_ random: inout SplitMix, depth: Int = 0) -> MarkSyncValue {
+    static func value(_ random: inout SplitMix64, depth: Int = 0) -> MarkSyncValue {
         let edges: [Int64] = [0, -1, 1, .max, .min, .max - 1, .min + 1, 9_007_199_254_740_993]
         let doubles: [Double] = [0, -0.0, 12.5, 5, 1e300, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 0.1, -123.456]
         switch Int.random(in: 0..<(depth < 2 ? 7 : 5), using: &random) {
@@ -52,15 +41,15 @@ import Testing
         }
     }
 
-    static func record(_ random: inout SplitMix) -> MarkSyncRecord {
-        func maybe<T>(_ make: (inout SplitMix) -> T) -> T? { Bool.random(using: &random) ? make(&random) : nil }
+    static func record(_ random: inout SplitMix64) -> MarkSyncRecord {
+        func maybe<T>(_ make: (inout SplitMix64) -> T) -> T? { Bool.random(using: &random) ? make(&random) : nil }
         let types = ["STRING", "INT64", "TIMESTAMP", "DOUBLE", "LIST", "REFERENCE", "unknown \"type\""]
         let fields: [String: MarkSyncField]? = maybe { random in
             Dictionary((0..<Int.random(in: 0...4, using: &random)).map { _ in
                 (string(&random), MarkSyncField(value: value(&random), type: Bool.random(using: &random) ? types.randomElement(using: &random) : nil))
             }) { first, _ in first }
         }
-        let stamp: (inout SplitMix) -> MarkSyncRecordStamp = { random in
+        let stamp: (inout SplitMix64) -> MarkSyncRecordStamp = { random in
             MarkSyncRecordStamp(timestamp: Int64.random(in: .min ... .max, using: &random),
                               userRecordName: Bool.random(using: &random) ? string(&random) : nil,
                               deviceID: Bool.random(using: &random) ? string(&random) : nil)
@@ -71,7 +60,7 @@ import Testing
     }
 
     static func recordsResponse(seed: UInt64) -> MarkSyncRecordsResponse {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         return MarkSyncRecordsResponse(records: (0..<Int.random(in: 0...20, using: &random)).map { _ in
             if Int.random(in: 0..<5, using: &random) == 0 {
                 return .failure(MarkSyncRecordError(
@@ -83,7 +72,7 @@ import Testing
     }
 
     static func zoneChangesResponse(seed: UInt64) -> MarkSyncZoneChangesResponse {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         return MarkSyncZoneChangesResponse(zones: (0..<Int.random(in: 0...3, using: &random)).map { _ in
             let zoneID = MarkSyncZoneID(zoneName: string(&random), ownerRecordName: Bool.random(using: &random) ? string(&random) : nil)
             if Int.random(in: 0..<4, using: &random) == 0 {

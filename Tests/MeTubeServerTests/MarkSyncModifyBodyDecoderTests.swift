@@ -1,15 +1,14 @@
 import Foundation
 import MeTubeAPI
+import MeTubeCore
 import Testing
 @testable import MeTubeServer
 
 /// `MarkSyncModifyBodyDecoder` against `JSONDecoder`: whatever it accepts, `JSONDecoder` reads the same.
 @Suite struct MarkSyncModifyBodyDecoderTests {
-    typealias Random = MarkSyncJSONWriterTests.SplitMix
-
     /// Generated bodies: records of scalar fields (which it reads) and of lists, objects, doubles (which it declines).
     static func body(seed: UInt64) throws -> Data {
-        var random = Random(state: seed)
+        var random = SplitMix64(seed: seed)
         let operations = (0..<Int.random(in: 0...30, using: &random)).map { _ in
             var record = MarkSyncJSONWriterTests.record(&random)
             record.created = nil
@@ -39,7 +38,7 @@ import Testing
         // Given a generated body, and every prefix-cut and byte-flipped copy of it
         let data = try Self.body(seed: seed)
         Self.agree(data)
-        var random = Random(state: seed ^ 0xABCD)
+        var random = SplitMix64(seed: seed ^ 0xABCD)
         for _ in 0..<20 where !data.isEmpty {
             var mutated = Array(data)
             let position = Int.random(in: 0..<mutated.count, using: &random)

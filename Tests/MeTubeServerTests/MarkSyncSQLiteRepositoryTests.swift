@@ -13,18 +13,12 @@ struct MarkSyncSQLiteRepositoryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("status.sqlite").path
         let first = MarkSyncService(repository: try SQLiteMarkSyncRepository(path: path))
-        let token = try await first.addUser(name: "carol")
-        let caller = try await first.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
-        _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
-        let created = try await first.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
-        let tag = try #require(created.records.first?.record?.recordChangeTag)
+        let (token, caller, tag) = try await first.carolWithRecordV1()
 
         // When the file is opened again by a new service
         let second = MarkSyncService(repository: try SQLiteMarkSyncRepository(path: path))
-        let again = try await second.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let updated = try await second.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
-        let changes = try await second.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: again)
+        let (again, updated) = try await second.updateV1ToSkipped(token: token, tag: tag)
+        let changes = try await second.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncService.watchedZone)]), caller: again)
 
         // Then the token still works, the old change tag still matches, and the change history holds the record
         #expect(again.user == caller.user)

@@ -6,6 +6,7 @@ import MeTubeServer
 import NIOCore
 import ServerTestSupport
 import TestSupport
+import Testing
 
 /// Where a test's mark-sync service keeps its data.
 enum MarkSyncStorage: String, CaseIterable, Sendable {
@@ -147,5 +148,30 @@ extension MarkSyncZoneChangesResult {
     /// The error code of a failure.
     var errorCode: MarkSyncErrorCode? {
         if case .failure(let error) = self { error.serverErrorCode } else { nil }
+    }
+}
+
+extension MarkSyncService {
+    /// The watched-status zone the persistence tests write in.
+    static let watchedZone = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
+
+    /// Adds the user carol and creates, through this service, the watched-status zone and record
+    /// `v1` in it (production environment): her token, her caller and the record's change tag.
+    func carolWithRecordV1() async throws -> (token: String, caller: MarkSyncCaller, tag: String) {
+        let token = try await addUser(name: "carol")
+        let caller = try await authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        _ = try await modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: Self.watchedZone)]), caller: caller)
+        let created = try await modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: Self.watchedZone), bodyBytes: 0, caller: caller)
+        let tag = try #require(created.records.first?.record?.recordChangeTag)
+        return (token, caller, tag)
+    }
+
+    /// Authenticates `token` through this service (production environment) and updates record
+    /// `v1` to skipped with `tag`: the caller and the answer.
+    func updateV1ToSkipped(token: String, tag: String) async throws -> (caller: MarkSyncCaller, updated: MarkSyncRecordsResponse) {
+        let caller = try await authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
+        let updated = try await modifyRecords(
+            MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: Self.watchedZone), bodyBytes: 0, caller: caller)
+        return (caller, updated)
     }
 }

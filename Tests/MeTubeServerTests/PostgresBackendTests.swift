@@ -431,22 +431,16 @@ struct PostgresBackendTests {
         // Given a user, a zone and a record written through one instance
         let url = try PostgresDatabaseURL(parsing: try PostgresTestCluster.database())
         let first = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
-        let token = try await first.addUser(name: "carol")
-        let caller = try await first.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let zoneID = MarkSyncZoneID(zoneName: WatchedRecord.zoneName)
-        _ = try await first.modifyZones(MarkSyncZonesModifyRequest(operations: [.init(.create, zone: zoneID)]), caller: caller)
-        let created = try await first.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.create, record: watched("v1"))], zoneID: zoneID), bodyBytes: 0, caller: caller)
-        let tag = try #require(created.records.first?.record?.recordChangeTag)
+        let (token, caller, tag) = try await first.carolWithRecordV1()
 
         // When another instance authenticates the token and updates the record with the tag
         let second = MarkSyncService(repository: PostgresMarkSyncRepository(database: try await PostgresServerDatabase.forTests(url: url, poolSize: 1)))
-        let again = try await second.authenticate(container: MarkSyncConfiguration.defaultContainer, environment: "production", apiToken: "metube", webAuthToken: token)
-        let updated = try await second.modifyRecords(MarkSyncRecordsModifyRequest(operations: [.init(.update, record: watched("v1", "skipped", tag: tag))], zoneID: zoneID), bodyBytes: 0, caller: again)
+        let (again, updated) = try await second.updateV1ToSkipped(token: token, tag: tag)
 
         // Then both work, and the first instance sees the change
         #expect(again.user == caller.user)
         #expect(updated.records.first?.record.flatMap(WatchedRecord.init)?.status == "skipped")
-        let changes = try await first.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: zoneID)]), caller: caller)
+        let changes = try await first.zoneChanges(MarkSyncZoneChangesRequest(zones: [.init(zoneID: MarkSyncService.watchedZone)]), caller: caller)
         guard case .success(let zone) = changes.zones.first else { Issue.record("no changes"); return }
         #expect(zone.records.compactMap(WatchedRecord.init).map(\.status) == ["skipped"])
     }
